@@ -1,0 +1,80 @@
+/** Public types of the detection engine and of the full analysis the HTTP layer returns. */
+
+/** Language of the submitted text (drives scoring and lexicons). */
+export type TextLang = 'en' | 'es' | 'other';
+/** Language of the labels and messages shown to the caller. */
+export type LabelLang = 'en' | 'es';
+
+export const SENSITIVITIES = ['conservative', 'balanced', 'aggressive'] as const;
+export type Sensitivity = (typeof SENSITIVITIES)[number];
+export const DEFAULT_SENSITIVITY: Sensitivity = 'conservative';
+
+/** Verdict keys, from most human to most AI. */
+export const VERDICT_KEYS = ['human', 'likely_human', 'mixed', 'likely_ai', 'ai'] as const;
+export type VerdictKey = (typeof VERDICT_KEYS)[number];
+
+/** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface DimensionResult {
+  id: string;
+  label: string;
+  detected: boolean;
+}
+
+export interface DimensionRef {
+  id: string;
+  label: string;
+}
+
+export interface TextAnnotation extends Span {
+  /** The sentence, shortened to at most 200 characters with "…" when longer. */
+  sentence: string;
+  dims: DimensionRef[];
+}
+
+export interface Bullet extends Span {
+  text: string;
+  /** A passage of the submitted text: text.slice(start, end) === example. */
+  example: string;
+}
+
+/** Everything the HTTP response and the CLI need about one text. */
+export interface Analysis {
+  /** 0-100, calibrated: does not depend on the sensitivity mode. */
+  score: number;
+  /** Calibrated probability that the text is AI-generated. */
+  probability: number;
+  verdictKey: VerdictKey;
+  verdict: string;
+  /** True when the verdict at this sensitivity calls the text AI or likely AI. */
+  ai: boolean;
+  language: TextLang;
+  sensitivity: Sensitivity;
+  docType: string;
+  docTypeLabel: string;
+  totalDimensions: number;
+  activeDimensions: number;
+  dimensions: DimensionResult[];
+  textAnnotations: TextAnnotation[];
+  bullets: Bullet[];
+  /** Words by the project's one word definition (see countWords). */
+  words: number;
+  /** Processing time in milliseconds (decimal). */
+  msCost: number;
+}
+
+export interface AnalyzeOptions {
+  sensitivity?: Sensitivity;
+  labelLang?: LabelLang;
+}
+
+/** What the service, the batch mode and the CLI depend on. */
+export interface Detector {
+  /** The one word definition: runs of Unicode letters/digits, inner apostrophes and hyphens kept. */
+  countWords(text: string): number;
+  analyze(text: string, options?: AnalyzeOptions): Analysis;
+}
