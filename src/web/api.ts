@@ -1,0 +1,129 @@
+/** Browser-side client of POST /api/detect: single JSON mode, multipart batch mode, error messages. */
+import { tr, type UiLang } from './strings.ts';
+
+/** Path of the detection endpoint, same origin as the page. */
+export const DETECT_PATH = '/api/detect';
+
+/** An error answered by the API in its `{ success: false, error: { code, message } }` body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Headers,
+  ) {
+    super(message);
+  }
+}
+
+/** The single-mode response fields the page reads (see issue 4). */
+export interface DetectResult {
+  score: number;
+  verdict: string;
+  docTypeLabel: string;
+  totalDimensions: number;
+  activeDimensions: number;
+  ms_cost: number;
+  rate_remaining?: number;
+  dimensions: { id: string; label: string; detected: boolean }[];
+  textAnnotations: { sentence: string; start: number; end: number; dims: { id: string; label: string }[] }[];
+  bullets: { text: string; example: string; start: number; end: number }[];
+}
+
+function headersFor(key: string, lang: UiLang): Record<string, string> {
+  return { 'X-API-Key': key, 'Accept-Language': lang, Accept: 'application/json, application/x-ndjson' };
+}
+
+async function toApiError(res: Response): Promise<ApiError> {
+  let code = `http_${res.status}`;
+  let message = `${res.status} ${res.statusText}`.trim();
+  try {
+    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    if (body?.error?.code) code = body.error.code;
+    if (body?.error?.message) message = body.error.message;
+  } catch {
+    // Some answers (e.g. a proxy's or Bun's bare 413) carry no JSON body: keep the status line.
+  }
+  return new ApiError(res.status, code, message, res.headers);
+}
+
+/** Posts one text; resolves with the result and the response headers, or rejects with ApiError. */
+export async function detectText(
+  key: string,
+  lang: UiLang,
+  text: string,
+  sensitivity: string,
+): Promise<{ data: DetectResult; headers: Headers }> {
+  const res = await fetch(DETECT_PATH, {
+    method: 'POST',
+    headers: { ...headersFor(key, lang), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ text, sensitivity }),
+  });
+  if (!res.ok) throw await toApiError(res);
+  return { data: (await res.json()) as DetectResult, headers: res.headers };
+}
+
+/** Posts files as `files[]`; resolves with the streaming response, or rejects with ApiError. */
+export async function detectFiles(
+  key: string,
+  lang: UiLang,
+  files: File[],
+  sensitivity: string,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const form = new FormData();
+  for (const f of files) form.append('files[]', f, f.name);
+  form.append('sensitivity', sensitivity);
+  form.append('lang', lang);
+  const res = await fetch(DETECT_PATH, { method: 'POST', headers: headersFor(key, lang), body: form, signal });
+  if (!res.ok) throw await toApiError(res);
+  return res;
+}
+
+/** Yields each JSON object of an NDJSON body as soon as its line has arrived. */
+export async function* readNdjson(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    // stream: true keeps a multi-byte character split across chunks intact.
+    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (line) yield JSON.parse(line) as Record<string, unknown>;
+    }
+    if (done) break;
+  }
+  if (buffered.trim()) yield JSON.parse(buffered) as Record<string, unknown>;
+}
+
+/** When the quota resets, from X-RateLimit-Reset (epoch seconds) or else Retry-After (seconds). */
+export function quotaResetDate(headers: Headers, now = Date.now()): Date | null {
+  const reset = Number(headers.get('X-RateLimit-Reset'));
+  if (Number.isFinite(reset) && reset > 0) return new Date(reset * 1000);
+  const retry = Number(headers.get('Retry-After'));
+  if (Number.isFinite(retry) && retry >= 0 && headers.get('Retry-After') !== null) return new Date(now + retry * 1000);
+  return null;
+}
+
+/** The localized text to show for any failure of a request. */
+export function describeError(err: unknown, lang: UiLang): string {
+  if (!(err instanceof ApiError)) {
+    return err instanceof SyntaxError ? tr(lang, 'errBadStream') : tr(lang, 'errNetwork');
+  }
+  const parts = [err.message];
+  if (err.status === 401) parts.push(tr(lang, 'errNeedKey'));
+  if (err.status === 429) {
+    const when = quotaResetDate(err.headers);
+    if (when) {
+      const fmt = new Intl.DateTimeFormat(lang, {
+        year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+      });
+      parts.push(tr(lang, 'errQuotaReset', { when: fmt.format(when) }));
+    }
+  }
+  return parts.join(' ');
+}

@@ -1,0 +1,188 @@
+/** Entry point of the playground page: settings, language, tabs, text analysis and the Files tab. */
+import { ApiError, describeError, detectText, type DetectResult } from './api.ts';
+import { downloadCsv, runBatch, toCsv, type BatchRow } from './batch.ts';
+import { renderResult } from './result.ts';
+import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
+import { countWords, MIN_WORDS } from './words.ts';
+
+/** sessionStorage key of the API key (never localStorage: it must not outlive the tab). */
+const KEY_STORAGE = 'playground.apiKey';
+/** localStorage key of the chosen interface language. */
+const LANG_STORAGE = 'playground.lang';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const keyInput = $<HTMLInputElement>('api-key');
+const sensitivity = $<HTMLSelectElement>('sensitivity');
+const textArea = $<HTMLTextAreaElement>('text');
+const analyzeButton = $<HTMLButtonElement>('analyze');
+const fileInput = $<HTMLInputElement>('files');
+const filesButton = $<HTMLButtonElement>('analyze-files');
+const csvButton = $<HTMLButtonElement>('download-csv');
+
+let lang: UiLang = initialLang();
+let lastResult: { text: string; data: DetectResult; headers: Headers } | null = null;
+let chosenFiles: File[] = [];
+let batchRows: BatchRow[] = [];
+let busy = false;
+
+function initialLang(): UiLang {
+  const saved = localStorage.getItem(LANG_STORAGE);
+  if (saved === 'en' || saved === 'es') return saved;
+  return navigator.language.toLowerCase().startsWith('es') ? 'es' : 'en';
+}
+
+function showError(boxId: string, err: unknown): void {
+  const box = $(boxId);
+  box.textContent = describeError(err, lang);
+  box.dataset.code = err instanceof ApiError ? err.code : 'client_error';
+  box.hidden = false;
+  // 401: the fix is in the key field, so take the keyboard user there.
+  if (err instanceof ApiError && err.status === 401) keyInput.focus();
+}
+
+function clearError(boxId: string): void {
+  const box = $(boxId);
+  box.hidden = true;
+  box.textContent = '';
+}
+
+function updateWordCount(): void {
+  const n = countWords(textArea.value);
+  const out = $('word-count');
+  out.textContent =
+    n >= MIN_WORDS ? tr(lang, 'wordsCount', { n }) : tr(lang, 'wordsNeeded', { n, k: MIN_WORDS - n, min: MIN_WORDS });
+  out.dataset.words = String(n);
+  analyzeButton.disabled = busy || n < MIN_WORDS;
+}
+
+function renderFileList(): void {
+  const list = $('file-list');
+  list.replaceChildren(
+    ...chosenFiles.map((f) => {
+      const li = document.createElement('li');
+      li.textContent = f.name;
+      return li;
+    }),
+  );
+  $('file-summary').textContent = chosenFiles.length ? tr(lang, 'filesChosen', { n: chosenFiles.length }) : '';
+}
+
+/** Applies the interface language to every [data-i18n] element and to dynamic text. */
+function applyLang(next: UiLang): void {
+  lang = next;
+  localStorage.setItem(LANG_STORAGE, lang);
+  document.documentElement.lang = lang;
+  document.title = STRINGS[lang].title;
+  for (const node of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
+    node.textContent = tr(lang, node.dataset.i18n as StringKey);
+  }
+  $<HTMLInputElement>(`lang-${lang}`).checked = true;
+  $('main').setAttribute('aria-label', STRINGS[lang].title);
+  document.querySelector('[role="tablist"]')!.setAttribute('aria-label', `${tr(lang, 'tabText')} / ${tr(lang, 'tabFiles')}`);
+  updateWordCount();
+  renderFileList();
+  if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+}
+
+function selectTab(tab: HTMLElement, focus: boolean): void {
+  for (const t of document.querySelectorAll<HTMLElement>('[role="tab"]')) {
+    const on = t === tab;
+    t.setAttribute('aria-selected', String(on));
+    t.tabIndex = on ? 0 : -1;
+    $(t.getAttribute('aria-controls')!).hidden = !on;
+  }
+  if (focus) tab.focus();
+}
+
+function wireTabs(): void {
+  const tabs = [...document.querySelectorAll<HTMLElement>('[role="tab"]')];
+  for (const [i, tab] of tabs.entries()) {
+    tab.addEventListener('click', () => selectTab(tab, false));
+    // WAI-ARIA tabs pattern: arrows move between tabs, Home/End jump to the ends.
+    tab.addEventListener('keydown', (e) => {
+      const moves: Record<string, number> = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 };
+      if (!(e.key in moves)) return;
+      e.preventDefault();
+      selectTab(tabs[(moves[e.key] + tabs.length) % tabs.length], true);
+    });
+  }
+}
+
+async function analyzeText(e: Event): Promise<void> {
+  e.preventDefault();
+  if (countWords(textArea.value) < MIN_WORDS || busy) return;
+  clearError('text-error');
+  busy = true;
+  analyzeButton.textContent = tr(lang, 'analyzing');
+  updateWordCount();
+  try {
+    const text = textArea.value;
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
+    lastResult = { text, data, headers };
+    renderResult(text, data, headers, lang);
+    $('result-heading').focus({ preventScroll: true });
+  } catch (err) {
+    // A result left on screen under an error would read as the answer to this request.
+    $('result').hidden = true;
+    lastResult = null;
+    showError('text-error', err);
+  } finally {
+    busy = false;
+    analyzeButton.textContent = tr(lang, 'analyze');
+    updateWordCount();
+  }
+}
+
+async function analyzeFiles(e: Event): Promise<void> {
+  e.preventDefault();
+  clearError('files-error');
+  if (chosenFiles.length === 0) return showError('files-error', new ApiError(0, 'no_files', tr(lang, 'errNoFiles'), new Headers()));
+  filesButton.disabled = true;
+  csvButton.disabled = true;
+  try {
+    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity.value });
+    csvButton.disabled = batchRows.length === 0;
+  } catch (err) {
+    showError('files-error', err);
+  } finally {
+    filesButton.disabled = false;
+  }
+}
+
+function wireFiles(): void {
+  const zone = $('drop-zone');
+  fileInput.addEventListener('change', () => {
+    chosenFiles = [...(fileInput.files ?? [])];
+    renderFileList();
+  });
+  zone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    zone.classList.add('dragging');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('dragging');
+    chosenFiles = [...(e.dataTransfer?.files ?? [])];
+    renderFileList();
+  });
+  $('files-form').addEventListener('submit', analyzeFiles);
+  csvButton.addEventListener('click', () => downloadCsv(toCsv(batchRows)));
+}
+
+function main(): void {
+  keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? '';
+  keyInput.addEventListener('input', () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
+  textArea.addEventListener('input', updateWordCount);
+  $('text-form').addEventListener('submit', analyzeText);
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="lang"]')) {
+    radio.addEventListener('change', () => radio.checked && applyLang(radio.value as UiLang));
+  }
+  $('result-heading').tabIndex = -1;
+  wireTabs();
+  wireFiles();
+  applyLang(lang);
+}
+
+main();

@@ -1,0 +1,148 @@
+/** The Files tab: posts files as files[], renders the NDJSON stream as it arrives, exports CSV. */
+import { detectFiles, readNdjson } from './api.ts';
+import { tr, type UiLang } from './strings.ts';
+
+/** One file's line in the results table. */
+export interface BatchRow {
+  index: number;
+  fileName: string;
+  words?: number;
+  score?: number;
+  verdict?: string;
+  flagged?: number;
+  docType?: string;
+  error?: { code: string; message: string };
+}
+
+/** Column order of the CSV export (stable machine names, whatever the interface language). */
+const CSV_COLUMNS = ['file', 'words', 'score', 'verdict', 'flagged', 'doc_type', 'error_code', 'error_message'] as const;
+
+/** One CSV field (RFC 4180 quoting); a leading = + - @ is defused so spreadsheets never run it as a formula. */
+function csvField(value: string | number | undefined): string {
+  let s = value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(s) && typeof value === 'string') s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The rows as a CSV document with a header line. */
+export function toCsv(rows: BatchRow[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const r of rows) {
+    const cells = [r.fileName, r.words, r.score, r.verdict, r.flagged, r.docType, r.error?.code, r.error?.message];
+    lines.push(cells.map(csvField).join(','));
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** What the Files tab needs from the page around it. */
+export interface BatchContext {
+  key: () => string;
+  lang: () => UiLang;
+  sensitivity: () => string;
+}
+
+function cell(text: string | number | undefined, cls?: string): HTMLTableCellElement {
+  const td = document.createElement('td');
+  td.textContent = text === undefined ? '' : String(text);
+  if (cls) td.className = cls;
+  return td;
+}
+
+/** Fills a table row from a BatchRow (pending, result or inline error). */
+function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
+  const name = document.createElement('th');
+  name.scope = 'row';
+  name.textContent = row.fileName;
+  tr_.replaceChildren(name);
+  tr_.className = row.error ? 'row-error' : row.score === undefined ? 'row-pending' : 'row-done';
+  if (row.error) {
+    const td = cell(tr(lang, 'fileError', { message: row.error.message }), 'file-error');
+    td.colSpan = 5;
+    td.dataset.code = row.error.code;
+    tr_.appendChild(td);
+    return;
+  }
+  if (row.score === undefined) {
+    const td = cell('…');
+    td.colSpan = 5;
+    tr_.appendChild(td);
+    return;
+  }
+  tr_.append(cell(row.words, 'num'), cell(row.score, 'num'), cell(row.verdict), cell(row.flagged, 'num'), cell(row.docType));
+}
+
+/** Runs one batch of `files`, updating the progress bar and table as each NDJSON line arrives. */
+export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchRow[]> {
+  const lang = ctx.lang();
+  const section = document.getElementById('batch') as HTMLElement;
+  const progress = document.getElementById('batch-progress') as HTMLProgressElement;
+  const count = document.getElementById('batch-count') as HTMLElement;
+  const status = document.getElementById('batch-status') as HTMLElement;
+  const tbody = document.getElementById('batch-rows') as HTMLTableSectionElement;
+  const rows = new Map<number, BatchRow>();
+  const trs = new Map<number, HTMLTableRowElement>();
+  let total = files.length;
+  let done = 0;
+  const setProgress = () => {
+    progress.max = Math.max(total, 1);
+    progress.value = done;
+    count.textContent = `${done}/${total}`;
+  };
+  const upsert = (row: BatchRow) => {
+    rows.set(row.index, row);
+    let tr_ = trs.get(row.index);
+    if (!tr_) {
+      tr_ = document.createElement('tr');
+      tr_.dataset.index = String(row.index);
+      trs.set(row.index, tr_);
+      tbody.appendChild(tr_);
+    }
+    paintRow(tr_, row, lang);
+  };
+  tbody.replaceChildren();
+  status.textContent = '';
+  section.hidden = false;
+  setProgress();
+
+  const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity());
+  for await (const msg of readNdjson(res.body!)) {
+    const index = Number(msg.index);
+    const fileName = String(msg.fileName ?? files[index]?.name ?? '');
+    if (typeof msg.total === 'number') total = msg.total;
+    if (msg.type === 'progress') {
+      upsert({ index, fileName });
+      status.textContent = tr(lang, 'progressNow', { name: fileName });
+    } else if (msg.type === 'result') {
+      done++;
+      upsert({
+        index,
+        fileName,
+        words: Number(msg.words),
+        score: Number(msg.score),
+        verdict: String(msg.verdict ?? ''),
+        flagged: Number(msg.flagged),
+        docType: String(msg.docType ?? ''),
+      });
+    } else if (msg.type === 'error') {
+      done++;
+      upsert({ index, fileName, error: { code: String(msg.code), message: String(msg.message ?? msg.code) } });
+    } else if (msg.type === 'complete') {
+      status.textContent = tr(lang, 'progressDone');
+    }
+    setProgress();
+  }
+  return [...rows.values()].sort((a, b) => a.index - b.index);
+}
+
+/** Offers `csv` to the browser as a downloaded file. */
+export function downloadCsv(csv: string, fileName = 'detector-results.csv'): void {
+  // A BOM lets spreadsheet programs read accented file names and Spanish labels as UTF-8.
+  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

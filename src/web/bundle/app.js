@@ -1,0 +1,656 @@
+// src/web/strings.ts
+var en = {
+  title: "AI text detector playground",
+  intro: "Paste a text or drop files to see how the self-hosted detector scores them.",
+  langLegend: "Language",
+  apiKey: "API key",
+  apiKeyHint: "Kept in this browser tab only (sessionStorage).",
+  sensitivity: "Sensitivity",
+  sens_conservative: "Conservative (fewest false positives)",
+  sens_balanced: "Balanced",
+  sens_aggressive: "Aggressive (catches more)",
+  tabText: "Text",
+  tabFiles: "Files",
+  textLabel: "Text to analyze",
+  wordsCount: "{n} words",
+  wordsNeeded: "{n} words · {k} more needed (minimum {min})",
+  analyze: "Analyze text",
+  analyzing: "Analyzing…",
+  resultHeading: "Result",
+  gaugeLabel: "AI score",
+  verdict: "Verdict",
+  docType: "Document type",
+  msCost: "Processing time",
+  msUnit: "{n} ms",
+  wordsRemaining: "Words left this month",
+  activeDims: "{a} of {t} dimensions detected",
+  annotatedHeading: "Your text, flagged sentences marked",
+  annotatedHelp: "Marked sentences (⚑, underlined) looked machine-written. Hover or focus one to see why.",
+  flaggedBy: "Flagged by: {dims}",
+  noFlags: "No sentence was flagged.",
+  dimsHeading: "Dimensions",
+  detected: "Detected",
+  notDetected: "Not detected",
+  bulletsHeading: "Why",
+  showPassage: "Show passage",
+  noBullets: "Nothing notable to explain.",
+  filesLabel: "Choose files (TXT, MD, DOCX, PDF)",
+  dropHint: "or drop them here",
+  filesChosen: "{n} file(s) chosen",
+  analyzeFiles: "Analyze files",
+  progressLabel: "Progress",
+  progressNow: "Processing {name}",
+  progressDone: "Done",
+  colFile: "File",
+  colWords: "Words",
+  colScore: "Score",
+  colVerdict: "Verdict",
+  colFlagged: "Flagged sentences",
+  colDocType: "Doc type",
+  fileError: "Error: {message}",
+  downloadCsv: "Download CSV",
+  errorPrefix: "Error",
+  errNeedKey: "Enter a valid API key in the “API key” field and try again.",
+  errQuotaReset: "Your word quota resets on {when}.",
+  errNetwork: "Could not reach the server. Check your connection and try again.",
+  errNoFiles: "Choose at least one file first.",
+  errBadStream: "The server sent a response the page could not read."
+};
+var es = {
+  title: "Zona de pruebas del detector de texto IA",
+  intro: "Pegue un texto o suelte archivos para ver cómo los puntúa el detector autoalojado.",
+  langLegend: "Idioma",
+  apiKey: "Clave de API",
+  apiKeyHint: "Se guarda solo en esta pestaña del navegador (sessionStorage).",
+  sensitivity: "Sensibilidad",
+  sens_conservative: "Conservadora (menos falsos positivos)",
+  sens_balanced: "Equilibrada",
+  sens_aggressive: "Agresiva (detecta más)",
+  tabText: "Texto",
+  tabFiles: "Archivos",
+  textLabel: "Texto para analizar",
+  wordsCount: "{n} palabras",
+  wordsNeeded: "{n} palabras · faltan {k} (mínimo {min})",
+  analyze: "Analizar texto",
+  analyzing: "Analizando…",
+  resultHeading: "Resultado",
+  gaugeLabel: "Puntuación IA",
+  verdict: "Veredicto",
+  docType: "Tipo de documento",
+  msCost: "Tiempo de proceso",
+  msUnit: "{n} ms",
+  wordsRemaining: "Palabras restantes este mes",
+  activeDims: "{a} de {t} dimensiones detectadas",
+  annotatedHeading: "Su texto, con las frases señaladas marcadas",
+  annotatedHelp: "Las frases marcadas (⚑, subrayadas) parecían escritas por una máquina. Pase el ratón o el foco por una para ver por qué.",
+  flaggedBy: "Señalada por: {dims}",
+  noFlags: "No se señaló ninguna frase.",
+  dimsHeading: "Dimensiones",
+  detected: "Detectada",
+  notDetected: "No detectada",
+  bulletsHeading: "Por qué",
+  showPassage: "Ver pasaje",
+  noBullets: "Nada destacable que explicar.",
+  filesLabel: "Elija archivos (TXT, MD, DOCX, PDF)",
+  dropHint: "o suéltelos aquí",
+  filesChosen: "{n} archivo(s) elegido(s)",
+  analyzeFiles: "Analizar archivos",
+  progressLabel: "Progreso",
+  progressNow: "Procesando {name}",
+  progressDone: "Terminado",
+  colFile: "Archivo",
+  colWords: "Palabras",
+  colScore: "Puntuación",
+  colVerdict: "Veredicto",
+  colFlagged: "Frases señaladas",
+  colDocType: "Tipo de documento",
+  fileError: "Error: {message}",
+  downloadCsv: "Descargar CSV",
+  errorPrefix: "Error",
+  errNeedKey: "Escriba una clave de API válida en el campo «Clave de API» y vuelva a intentarlo.",
+  errQuotaReset: "Su cuota de palabras se renueva el {when}.",
+  errNetwork: "No se pudo contactar con el servidor. Compruebe la conexión y vuelva a intentarlo.",
+  errNoFiles: "Elija al menos un archivo primero.",
+  errBadStream: "El servidor envió una respuesta que la página no pudo leer."
+};
+var STRINGS = { en, es };
+function tr(lang, key, vars = {}) {
+  return STRINGS[lang][key].replace(/\{(\w+)\}/g, (m, name) => (name in vars) ? String(vars[name]) : m);
+}
+
+// src/web/api.ts
+var DETECT_PATH = "/api/detect";
+
+class ApiError extends Error {
+  status;
+  code;
+  headers;
+  constructor(status, code, message, headers) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+function headersFor(key, lang) {
+  return { "X-API-Key": key, "Accept-Language": lang, Accept: "application/json, application/x-ndjson" };
+}
+async function toApiError(res) {
+  let code = `http_${res.status}`;
+  let message = `${res.status} ${res.statusText}`.trim();
+  try {
+    const body = await res.json();
+    if (body?.error?.code)
+      code = body.error.code;
+    if (body?.error?.message)
+      message = body.error.message;
+  } catch {}
+  return new ApiError(res.status, code, message, res.headers);
+}
+async function detectText(key, lang, text, sensitivity) {
+  const res = await fetch(DETECT_PATH, {
+    method: "POST",
+    headers: { ...headersFor(key, lang), "Content-Type": "application/json" },
+    body: JSON.stringify({ text, sensitivity })
+  });
+  if (!res.ok)
+    throw await toApiError(res);
+  return { data: await res.json(), headers: res.headers };
+}
+async function detectFiles(key, lang, files, sensitivity, signal) {
+  const form = new FormData;
+  for (const f of files)
+    form.append("files[]", f, f.name);
+  form.append("sensitivity", sensitivity);
+  form.append("lang", lang);
+  const res = await fetch(DETECT_PATH, { method: "POST", headers: headersFor(key, lang), body: form, signal });
+  if (!res.ok)
+    throw await toApiError(res);
+  return res;
+}
+async function* readNdjson(body) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder;
+  let buffered = "";
+  for (;; ) {
+    const { value, done } = await reader.read();
+    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffered.indexOf(`
+`)) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (line)
+        yield JSON.parse(line);
+    }
+    if (done)
+      break;
+  }
+  if (buffered.trim())
+    yield JSON.parse(buffered);
+}
+function quotaResetDate(headers, now = Date.now()) {
+  const reset = Number(headers.get("X-RateLimit-Reset"));
+  if (Number.isFinite(reset) && reset > 0)
+    return new Date(reset * 1000);
+  const retry = Number(headers.get("Retry-After"));
+  if (Number.isFinite(retry) && retry >= 0 && headers.get("Retry-After") !== null)
+    return new Date(now + retry * 1000);
+  return null;
+}
+function describeError(err, lang) {
+  if (!(err instanceof ApiError)) {
+    return err instanceof SyntaxError ? tr(lang, "errBadStream") : tr(lang, "errNetwork");
+  }
+  const parts = [err.message];
+  if (err.status === 401)
+    parts.push(tr(lang, "errNeedKey"));
+  if (err.status === 429) {
+    const when = quotaResetDate(err.headers);
+    if (when) {
+      const fmt = new Intl.DateTimeFormat(lang, {
+        year: "numeric",
+        month: "long",
+        day: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        timeZoneName: "short"
+      });
+      parts.push(tr(lang, "errQuotaReset", { when: fmt.format(when) }));
+    }
+  }
+  return parts.join(" ");
+}
+
+// src/web/batch.ts
+var CSV_COLUMNS = ["file", "words", "score", "verdict", "flagged", "doc_type", "error_code", "error_message"];
+function csvField(value) {
+  let s = value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(s) && typeof value === "string")
+    s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+function toCsv(rows) {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const r of rows) {
+    const cells = [r.fileName, r.words, r.score, r.verdict, r.flagged, r.docType, r.error?.code, r.error?.message];
+    lines.push(cells.map(csvField).join(","));
+  }
+  return lines.join(`\r
+`) + `\r
+`;
+}
+function cell(text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text === undefined ? "" : String(text);
+  if (cls)
+    td.className = cls;
+  return td;
+}
+function paintRow(tr_, row, lang) {
+  const name = document.createElement("th");
+  name.scope = "row";
+  name.textContent = row.fileName;
+  tr_.replaceChildren(name);
+  tr_.className = row.error ? "row-error" : row.score === undefined ? "row-pending" : "row-done";
+  if (row.error) {
+    const td = cell(tr(lang, "fileError", { message: row.error.message }), "file-error");
+    td.colSpan = 5;
+    td.dataset.code = row.error.code;
+    tr_.appendChild(td);
+    return;
+  }
+  if (row.score === undefined) {
+    const td = cell("…");
+    td.colSpan = 5;
+    tr_.appendChild(td);
+    return;
+  }
+  tr_.append(cell(row.words, "num"), cell(row.score, "num"), cell(row.verdict), cell(row.flagged, "num"), cell(row.docType));
+}
+async function runBatch(files, ctx) {
+  const lang = ctx.lang();
+  const section = document.getElementById("batch");
+  const progress = document.getElementById("batch-progress");
+  const count = document.getElementById("batch-count");
+  const status = document.getElementById("batch-status");
+  const tbody = document.getElementById("batch-rows");
+  const rows = new Map;
+  const trs = new Map;
+  let total = files.length;
+  let done = 0;
+  const setProgress = () => {
+    progress.max = Math.max(total, 1);
+    progress.value = done;
+    count.textContent = `${done}/${total}`;
+  };
+  const upsert = (row) => {
+    rows.set(row.index, row);
+    let tr_ = trs.get(row.index);
+    if (!tr_) {
+      tr_ = document.createElement("tr");
+      tr_.dataset.index = String(row.index);
+      trs.set(row.index, tr_);
+      tbody.appendChild(tr_);
+    }
+    paintRow(tr_, row, lang);
+  };
+  tbody.replaceChildren();
+  status.textContent = "";
+  section.hidden = false;
+  setProgress();
+  const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity());
+  for await (const msg of readNdjson(res.body)) {
+    const index = Number(msg.index);
+    const fileName = String(msg.fileName ?? files[index]?.name ?? "");
+    if (typeof msg.total === "number")
+      total = msg.total;
+    if (msg.type === "progress") {
+      upsert({ index, fileName });
+      status.textContent = tr(lang, "progressNow", { name: fileName });
+    } else if (msg.type === "result") {
+      done++;
+      upsert({
+        index,
+        fileName,
+        words: Number(msg.words),
+        score: Number(msg.score),
+        verdict: String(msg.verdict ?? ""),
+        flagged: Number(msg.flagged),
+        docType: String(msg.docType ?? "")
+      });
+    } else if (msg.type === "error") {
+      done++;
+      upsert({ index, fileName, error: { code: String(msg.code), message: String(msg.message ?? msg.code) } });
+    } else if (msg.type === "complete") {
+      status.textContent = tr(lang, "progressDone");
+    }
+    setProgress();
+  }
+  return [...rows.values()].sort((a, b) => a.index - b.index);
+}
+function downloadCsv(csv, fileName = "detector-results.csv") {
+  const url = URL.createObjectURL(new Blob(["\uFEFF", csv], { type: "text/csv;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// src/web/result.ts
+var PASSAGE_HIGHLIGHT = "passage";
+var GAUGE_BANDS = [
+  { min: 70, cls: "high" },
+  { min: 40, cls: "mid" },
+  { min: 0, cls: "low" }
+];
+function byId(id) {
+  return document.getElementById(id);
+}
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls)
+    node.className = cls;
+  if (text !== undefined)
+    node.textContent = text;
+  return node;
+}
+function renderGauge(score) {
+  const clamped = Math.max(0, Math.min(100, Math.round(score)));
+  const gauge = byId("gauge");
+  gauge.setAttribute("aria-valuenow", String(clamped));
+  gauge.dataset.band = GAUGE_BANDS.find((b) => clamped >= b.min).cls;
+  byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
+  byId("gauge-score").textContent = String(clamped);
+}
+function renderAnnotated(container, text, result, lang) {
+  container.replaceChildren();
+  const pieces = [];
+  const addText = (parent, start, end) => {
+    if (end <= start)
+      return;
+    const node = document.createTextNode(text.slice(start, end));
+    parent.appendChild(node);
+    pieces.push({ node, start });
+  };
+  const sorted = [...result.textAnnotations].sort((a, b) => a.start - b.start);
+  let cursor = 0;
+  sorted.forEach((ann, i) => {
+    const start = Math.max(ann.start, cursor);
+    const end = Math.min(ann.end, text.length);
+    if (end <= start)
+      return;
+    addText(container, cursor, start);
+    const mark = el("mark", "flag");
+    mark.tabIndex = 0;
+    mark.dataset.dims = ann.dims.map((d) => d.id).join(" ");
+    addText(mark, start, end);
+    const tip = el("span", "tip", tr(lang, "flaggedBy", { dims: ann.dims.map((d) => d.label).join(", ") }));
+    tip.id = `flag-tip-${i}`;
+    tip.setAttribute("role", "tooltip");
+    mark.setAttribute("aria-describedby", tip.id);
+    mark.appendChild(tip);
+    container.appendChild(mark);
+    cursor = end;
+  });
+  addText(container, cursor, text.length);
+  return pieces;
+}
+function renderDimensions(result, lang) {
+  byId("active-dims").textContent = tr(lang, "activeDims", { a: result.activeDimensions, t: result.totalDimensions });
+  const list = byId("dimensions");
+  list.replaceChildren();
+  const ordered = [...result.dimensions].sort((a, b) => Number(b.detected) - Number(a.detected));
+  for (const dim of ordered) {
+    const item = el("li", dim.detected ? "dim on" : "dim off");
+    item.dataset.dim = dim.id;
+    item.append(el("span", "dim-icon", dim.detected ? "✔" : "–"), el("span", "dim-label", dim.label));
+    item.append(el("span", "dim-state", dim.detected ? tr(lang, "detected") : tr(lang, "notDetected")));
+    list.appendChild(item);
+  }
+}
+function rangeFor(pieces, start, end) {
+  const locate = (offset, preferNext) => {
+    for (const p of pieces) {
+      const len = p.node.data.length;
+      if (offset < p.start + len || !preferNext && offset === p.start + len) {
+        if (offset >= p.start)
+          return { node: p.node, at: offset - p.start };
+      }
+    }
+    return null;
+  };
+  const a = locate(start, true);
+  const b = locate(end, false);
+  if (!a || !b)
+    return null;
+  const range = document.createRange();
+  range.setStart(a.node, a.at);
+  range.setEnd(b.node, b.at);
+  return range;
+}
+function showPassage(range) {
+  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const rect = range.getBoundingClientRect();
+  window.scrollTo({ top: window.scrollY + rect.top - window.innerHeight / 3, behavior: reduced ? "auto" : "smooth" });
+  if ("highlights" in CSS) {
+    CSS.highlights.set(PASSAGE_HIGHLIGHT, new Highlight(range));
+  } else {
+    const sel = window.getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+  }
+}
+function renderBullets(result, pieces, lang) {
+  const list = byId("bullets");
+  list.replaceChildren();
+  if (result.bullets.length === 0)
+    list.appendChild(el("li", "empty", tr(lang, "noBullets")));
+  for (const bullet of result.bullets) {
+    const item = el("li", "bullet");
+    item.appendChild(el("p", "bullet-text", bullet.text));
+    const button = el("button", "passage");
+    button.type = "button";
+    button.append(el("span", "sr-only", `${tr(lang, "showPassage")}: `), el("q", "", bullet.example));
+    button.addEventListener("click", () => {
+      const range = rangeFor(pieces, bullet.start, bullet.end);
+      if (range)
+        showPassage(range);
+    });
+    item.appendChild(button);
+    list.appendChild(item);
+  }
+}
+function renderResult(text, result, headers, lang) {
+  if ("highlights" in CSS)
+    CSS.highlights.delete(PASSAGE_HIGHLIGHT);
+  renderGauge(result.score);
+  byId("verdict").textContent = result.verdict;
+  byId("doc-type").textContent = result.docTypeLabel;
+  const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+  byId("ms-cost").textContent = tr(lang, "msUnit", { n: nf.format(result.ms_cost) });
+  const remaining = headers.get("X-RateLimit-Remaining") ?? result.rate_remaining;
+  byId("words-remaining").textContent = remaining == null ? "—" : nf.format(Number(remaining));
+  const annotated = byId("annotated");
+  const pieces = renderAnnotated(annotated, text, result, lang);
+  if (result.textAnnotations.length === 0)
+    annotated.appendChild(el("p", "hint", tr(lang, "noFlags")));
+  renderDimensions(result, lang);
+  renderBullets(result, pieces, lang);
+  byId("result").hidden = false;
+}
+
+// src/web/words.ts
+var WORD_RE = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+var MIN_WORDS = 20;
+function countWords(text) {
+  return text.match(WORD_RE)?.length ?? 0;
+}
+
+// src/web/app.ts
+var KEY_STORAGE = "playground.apiKey";
+var LANG_STORAGE = "playground.lang";
+var $ = (id) => document.getElementById(id);
+var keyInput = $("api-key");
+var sensitivity = $("sensitivity");
+var textArea = $("text");
+var analyzeButton = $("analyze");
+var fileInput = $("files");
+var filesButton = $("analyze-files");
+var csvButton = $("download-csv");
+var lang = initialLang();
+var lastResult = null;
+var chosenFiles = [];
+var batchRows = [];
+var busy = false;
+function initialLang() {
+  const saved = localStorage.getItem(LANG_STORAGE);
+  if (saved === "en" || saved === "es")
+    return saved;
+  return navigator.language.toLowerCase().startsWith("es") ? "es" : "en";
+}
+function showError(boxId, err) {
+  const box = $(boxId);
+  box.textContent = describeError(err, lang);
+  box.dataset.code = err instanceof ApiError ? err.code : "client_error";
+  box.hidden = false;
+  if (err instanceof ApiError && err.status === 401)
+    keyInput.focus();
+}
+function clearError(boxId) {
+  const box = $(boxId);
+  box.hidden = true;
+  box.textContent = "";
+}
+function updateWordCount() {
+  const n = countWords(textArea.value);
+  const out = $("word-count");
+  out.textContent = n >= MIN_WORDS ? tr(lang, "wordsCount", { n }) : tr(lang, "wordsNeeded", { n, k: MIN_WORDS - n, min: MIN_WORDS });
+  out.dataset.words = String(n);
+  analyzeButton.disabled = busy || n < MIN_WORDS;
+}
+function renderFileList() {
+  const list = $("file-list");
+  list.replaceChildren(...chosenFiles.map((f) => {
+    const li = document.createElement("li");
+    li.textContent = f.name;
+    return li;
+  }));
+  $("file-summary").textContent = chosenFiles.length ? tr(lang, "filesChosen", { n: chosenFiles.length }) : "";
+}
+function applyLang(next) {
+  lang = next;
+  localStorage.setItem(LANG_STORAGE, lang);
+  document.documentElement.lang = lang;
+  document.title = STRINGS[lang].title;
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    node.textContent = tr(lang, node.dataset.i18n);
+  }
+  $(`lang-${lang}`).checked = true;
+  $("main").setAttribute("aria-label", STRINGS[lang].title);
+  document.querySelector('[role="tablist"]').setAttribute("aria-label", `${tr(lang, "tabText")} / ${tr(lang, "tabFiles")}`);
+  updateWordCount();
+  renderFileList();
+  if (lastResult)
+    renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+}
+function selectTab(tab, focus) {
+  for (const t of document.querySelectorAll('[role="tab"]')) {
+    const on = t === tab;
+    t.setAttribute("aria-selected", String(on));
+    t.tabIndex = on ? 0 : -1;
+    $(t.getAttribute("aria-controls")).hidden = !on;
+  }
+  if (focus)
+    tab.focus();
+}
+function wireTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  for (const [i, tab] of tabs.entries()) {
+    tab.addEventListener("click", () => selectTab(tab, false));
+    tab.addEventListener("keydown", (e) => {
+      const moves = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 };
+      if (!(e.key in moves))
+        return;
+      e.preventDefault();
+      selectTab(tabs[(moves[e.key] + tabs.length) % tabs.length], true);
+    });
+  }
+}
+async function analyzeText(e) {
+  e.preventDefault();
+  if (countWords(textArea.value) < MIN_WORDS || busy)
+    return;
+  clearError("text-error");
+  busy = true;
+  analyzeButton.textContent = tr(lang, "analyzing");
+  updateWordCount();
+  try {
+    const text = textArea.value;
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
+    lastResult = { text, data, headers };
+    renderResult(text, data, headers, lang);
+    $("result-heading").focus({ preventScroll: true });
+  } catch (err) {
+    $("result").hidden = true;
+    lastResult = null;
+    showError("text-error", err);
+  } finally {
+    busy = false;
+    analyzeButton.textContent = tr(lang, "analyze");
+    updateWordCount();
+  }
+}
+async function analyzeFiles(e) {
+  e.preventDefault();
+  clearError("files-error");
+  if (chosenFiles.length === 0)
+    return showError("files-error", new ApiError(0, "no_files", tr(lang, "errNoFiles"), new Headers));
+  filesButton.disabled = true;
+  csvButton.disabled = true;
+  try {
+    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity.value });
+    csvButton.disabled = batchRows.length === 0;
+  } catch (err) {
+    showError("files-error", err);
+  } finally {
+    filesButton.disabled = false;
+  }
+}
+function wireFiles() {
+  const zone = $("drop-zone");
+  fileInput.addEventListener("change", () => {
+    chosenFiles = [...fileInput.files ?? []];
+    renderFileList();
+  });
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    zone.classList.add("dragging");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("dragging");
+    chosenFiles = [...e.dataTransfer?.files ?? []];
+    renderFileList();
+  });
+  $("files-form").addEventListener("submit", analyzeFiles);
+  csvButton.addEventListener("click", () => downloadCsv(toCsv(batchRows)));
+}
+function main() {
+  keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
+  keyInput.addEventListener("input", () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
+  textArea.addEventListener("input", updateWordCount);
+  $("text-form").addEventListener("submit", analyzeText);
+  for (const radio of document.querySelectorAll('input[name="lang"]')) {
+    radio.addEventListener("change", () => radio.checked && applyLang(radio.value));
+  }
+  $("result-heading").tabIndex = -1;
+  wireTabs();
+  wireFiles();
+  applyLang(lang);
+}
+main();
