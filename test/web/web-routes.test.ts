@@ -1,0 +1,94 @@
+/** The playground's server side and pure helpers: embedded assets, cache headers, bundle freshness, CSV, words. */
+import { describe, expect, it } from 'bun:test';
+import { Elysia } from 'elysia';
+import { webRoutes } from '../../src/modules/web/index.ts';
+import { BUNDLE_PATH, buildWebBundle } from '../../src/web/build.ts';
+import { quotaResetDate } from '../../src/web/api.ts';
+import { toCsv } from '../../src/web/batch.ts';
+import { STRINGS } from '../../src/web/strings.ts';
+import { countWords, WORD_RE } from '../../src/web/words.ts';
+
+const app = new Elysia().use(webRoutes);
+const get = (path: string, headers: Record<string, string> = {}) =>
+  app.handle(new Request(`http://localhost${path}`, { headers }));
+
+/** The asset URLs the served page references (with their ?v= version). */
+async function assetUrls(): Promise<{ css: string; js: string }> {
+  const html = await (await get('/')).text();
+  const css = html.match(/href="(\/assets\/styles\.css\?v=[^"]+)"/)?.[1];
+  const js = html.match(/src="(\/assets\/app\.js\?v=[^"]+)"/)?.[1];
+  if (!css || !js) throw new Error('page does not reference versioned assets');
+  return { css, js };
+}
+
+describe('web routes', () => {
+  it('serves the page at / as HTML that must be revalidated, with a strict CSP', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await res.text()).toContain('<textarea id="text"');
+  });
+
+  it('serves versioned assets with their content types as immutable', async () => {
+    const { css, js } = await assetUrls();
+    const cssRes = await get(css);
+    expect(cssRes.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(cssRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const jsRes = await get(js);
+    expect(jsRes.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await jsRes.text()).toBe(await Bun.file(BUNDLE_PATH).text());
+  });
+
+  it('asks for revalidation when the asset version is missing or stale', async () => {
+    for (const path of ['/assets/app.js', '/assets/app.js?v=old', '/assets/styles.css']) {
+      expect((await get(path)).headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await get('/');
+    const etag = first.headers.get('etag')!;
+    const again = await get('/', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+});
+
+describe('bundle', () => {
+  it('the committed src/web/bundle/app.js matches its sources (run `bun run build:web`)', async () => {
+    expect(await buildWebBundle()).toBe(await Bun.file(BUNDLE_PATH).text());
+  });
+});
+
+describe('page helpers', () => {
+  it('has the same interface string keys in English and Spanish', () => {
+    expect(Object.keys(STRINGS.es).sort()).toEqual(Object.keys(STRINGS.en).sort());
+  });
+
+  it('counts words as the server does: letters/digits runs, inner apostrophes and hyphens kept', () => {
+    expect(countWords("It's a well-known fact — 42 años, l’été!")).toBe(7);
+    expect(countWords('  ')).toBe(0);
+    expect(WORD_RE.flags).toContain('u');
+  });
+
+  it('quotes CSV fields and defuses formula-like file names', () => {
+    const csv = toCsv([
+      { index: 0, fileName: 'a,"b".txt', words: 10, score: 55, verdict: 'Mixed', flagged: 1, docType: 'Essay' },
+      { index: 1, fileName: '=cmd().pdf', error: { code: 'corrupt_file', message: 'Bad file' } },
+    ]);
+    expect(csv.split('\r\n')).toEqual([
+      'file,words,score,verdict,flagged,doc_type,error_code,error_message',
+      '"a,""b"".txt",10,55,Mixed,1,Essay,,',
+      "'=cmd().pdf,,,,,,corrupt_file,Bad file",
+      '',
+    ]);
+  });
+
+  it('reads the quota reset from X-RateLimit-Reset, else from Retry-After', () => {
+    expect(quotaResetDate(new Headers({ 'X-RateLimit-Reset': '1800000000' }))?.getTime()).toBe(1_800_000_000_000);
+    expect(quotaResetDate(new Headers({ 'Retry-After': '60' }), 1000)?.getTime()).toBe(61_000);
+    expect(quotaResetDate(new Headers())).toBeNull();
+  });
+});
