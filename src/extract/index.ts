@@ -1,0 +1,65 @@
+import { ExtractError } from './errors.ts';
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
+import { sniffFormat, type FileFormat } from './sniff.ts';
+import { extractTxt } from './txt.ts';
+import { extractMd } from './md.ts';
+import { extractDocx } from './docx.ts';
+
+export { ExtractError, EXTRACT_ERROR_STATUS, type ExtractErrorCode } from './errors.ts';
+export { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
+export { sniffFormat, type FileFormat } from './sniff.ts';
+
+/** What extraction returns: the detected format and the text a reader sees. */
+export type ExtractResult = { format: FileFormat; text: string };
+
+/** Formats cheap enough to extract on the main thread; the rest go to the worker pool. */
+export const INLINE_FORMATS: ReadonlySet<FileFormat> = new Set(['txt', 'md']);
+
+/**
+ * Bytes -> text for any supported format, in this thread. Throws ExtractError: file_too_large
+ * (bytes over maxFileBytes, PDF pages, DOCX uncompressed size), unsupported_format,
+ * corrupt_file, encrypted_pdf, no_text (nothing but whitespace, e.g. a scanned PDF or an
+ * empty file). PDF and DOCX block the event loop: servers should use ExtractPool instead.
+ */
+export async function extractText(
+  bytes: Uint8Array,
+  fileName: string,
+  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
+): Promise<ExtractResult> {
+  const format = checkAndSniff(bytes, fileName, limits);
+  const text = await extractFormat(format, bytes, limits);
+  return finish(format, text);
+}
+
+/** Size check + format sniffing, the cheap part done before a task is queued. */
+export function checkAndSniff(bytes: Uint8Array, fileName: string, limits: ExtractLimits): FileFormat {
+  if (bytes.byteLength > limits.maxFileBytes) {
+    throw new ExtractError('file_too_large', `the file has ${bytes.byteLength} bytes; the limit is ${limits.maxFileBytes}`);
+  }
+  if (bytes.byteLength === 0) throw new ExtractError('no_text', 'the file is empty');
+  return sniffFormat(bytes, fileName);
+}
+
+/** Runs the extractor for an already sniffed format (no size or empty-text checks). */
+export async function extractFormat(format: FileFormat, bytes: Uint8Array, limits: ExtractLimits): Promise<string> {
+  switch (format) {
+    case 'txt':
+      return extractTxt(bytes);
+    case 'md':
+      return extractMd(bytes);
+    case 'docx':
+      return extractDocx(bytes, limits);
+    case 'pdf': {
+      // Loaded lazily: pdf.js is ~2 MB of code that TXT/MD-only callers never need.
+      const { extractPdf } = await import('./pdf.ts');
+      return extractPdf(bytes, limits);
+    }
+  }
+}
+
+/** Trims the text and turns whitespace-only results into no_text. */
+export function finish(format: FileFormat, text: string): ExtractResult {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new ExtractError('no_text', `the ${format.toUpperCase()} file has no text layer or no text`);
+  return { format, text: trimmed };
+}

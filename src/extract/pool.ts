@@ -1,0 +1,186 @@
+import { availableParallelism } from 'node:os';
+import { ExtractError } from './errors.ts';
+import { checkAndSniff, extractFormat, finish, INLINE_FORMATS, type ExtractResult } from './index.ts';
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
+import type { WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { FileFormat } from './sniff.ts';
+
+/**
+ * Worker entrypoint. `new URL('./worker.ts', import.meta.url)` works under `bun run` and, per
+ * Bun's docs (bundler/executables.mdx, "Worker"), inside `bun build --compile` ONLY when the
+ * worker is listed as an extra entrypoint:
+ *   bun build --compile src/main.ts src/extract/worker.ts --outfile dist/app
+ * Verified with Bun 1.4.4: a compiled script extracted a DOCX through this pool; without the
+ * extra entrypoint the binary looks for worker.ts on disk relative to the cwd and fails.
+ */
+export const DEFAULT_WORKER_URL = new URL('./worker.ts', import.meta.url);
+/** 30 s per file: a 300-page text PDF takes well under 5 s on one core; more means a hostile file. */
+export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
+/** One core is left to the event loop so single-text requests keep their latency. */
+export const DEFAULT_POOL_SIZE = Math.max(1, availableParallelism() - 1);
+
+/** Options for ExtractPool. */
+export type ExtractPoolOptions = {
+  size?: number;
+  taskTimeoutMs?: number;
+  limits?: ExtractLimits;
+  workerUrl?: string | URL;
+};
+
+/** Per-call options: an AbortSignal (e.g. the request's) and limits overriding the pool's. */
+export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits };
+
+type Task = {
+  request: WorkerRequest;
+  signal?: AbortSignal;
+  resolve(text: string): void;
+  reject(error: unknown): void;
+  onAbort?: () => void;
+  timer?: ReturnType<typeof setTimeout>;
+};
+type Slot = { worker: Worker; task: Task | null };
+
+/**
+ * A pool of Bun Workers for PDF/DOCX extraction. TXT/MD are extracted inline. Tasks queue when
+ * every worker is busy; aborting a queued task drops it, aborting a running one terminates its
+ * worker (pdf.js cannot be interrupted) and starts a fresh one. A task over its time budget
+ * rejects with extract_timeout; a crashed worker rejects with extract_failed and is replaced.
+ */
+export class ExtractPool {
+  readonly size: number;
+  private readonly timeoutMs: number;
+  private readonly limits: ExtractLimits;
+  private readonly workerUrl: string | URL;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Workers terminated and replaced (abort, timeout or crash), for tests and metrics. */
+  replaced = 0;
+
+  constructor(options: ExtractPoolOptions = {}) {
+    const { size = DEFAULT_POOL_SIZE, taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS } = options;
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be a positive integer, got ${size}`);
+    if (!(taskTimeoutMs > 0)) throw new RangeError(`taskTimeoutMs must be positive, got ${taskTimeoutMs}`);
+    this.size = size;
+    this.timeoutMs = taskTimeoutMs;
+    this.limits = options.limits ?? DEFAULT_EXTRACT_LIMITS;
+    this.workerUrl = options.workerUrl ?? DEFAULT_WORKER_URL;
+  }
+
+  /** Bytes -> { format, text }; rejects with ExtractError, or with `signal.reason` when aborted. */
+  async extract(bytes: Uint8Array, fileName: string, options: ExtractTaskOptions = {}): Promise<ExtractResult> {
+    const limits = options.limits ?? this.limits;
+    options.signal?.throwIfAborted();
+    const format = checkAndSniff(bytes, fileName, limits);
+    const text = INLINE_FORMATS.has(format)
+      ? await extractFormat(format, bytes, limits)
+      : await this.runInWorker(format, bytes, limits, options.signal);
+    return finish(format, text);
+  }
+
+  /** Queued plus running tasks. */
+  get pending(): number {
+    return this.queue.length + this.slots.filter((s) => s.task !== null).length;
+  }
+
+  /** Terminates every worker and rejects whatever is queued or running. */
+  close(): void {
+    this.closed = true;
+    const error = new ExtractError('extract_failed', 'the extraction pool was closed');
+    for (const task of this.queue.splice(0)) this.settle(task, error);
+    for (const slot of this.slots.splice(0)) {
+      if (slot.task) this.settle(slot.task, error);
+      slot.worker.terminate();
+    }
+  }
+
+  private runInWorker(format: FileFormat, bytes: Uint8Array, limits: ExtractLimits, signal?: AbortSignal): Promise<string> {
+    if (this.closed) return Promise.reject(new ExtractError('extract_failed', 'the extraction pool was closed'));
+    return new Promise<string>((resolve, reject) => {
+      // A copy we own, so its buffer can be transferred instead of cloned.
+      const request: WorkerRequest = { id: this.nextId++, format, bytes: bytes.slice(), limits };
+      const task: Task = { request, signal, resolve, reject };
+      if (signal) {
+        task.onAbort = () => this.abort(task);
+        signal.addEventListener('abort', task.onAbort, { once: true });
+      }
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.task === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      task.timer = setTimeout(() => this.timeOut(task), this.timeoutMs);
+      refWorker(slot.worker, true);
+      slot.worker.postMessage(task.request, [task.request.bytes.buffer as ArrayBuffer]);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.workerUrl);
+    const slot: Slot = { worker, task: null };
+    // Idle workers must not keep a CLI process alive; a busy one is ref'd in dispatch().
+    refWorker(worker, false);
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onResponse(slot, event.data);
+    worker.onerror = (event) => this.replace(slot, new ExtractError('extract_failed', `extraction worker crashed: ${event.message}`));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private onResponse(slot: Slot, response: WorkerResponse): void {
+    const task = slot.task;
+    if (!task || task.request.id !== response.id) return;
+    slot.task = null;
+    refWorker(slot.worker, false);
+    this.settle(task, response.ok ? null : new ExtractError(response.code, response.message), response.ok ? response.text : '');
+    this.dispatch();
+  }
+
+  private abort(task: Task): void {
+    const queued = this.queue.indexOf(task);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(task, task.signal?.reason ?? new DOMException('aborted', 'AbortError'));
+      return;
+    }
+    const slot = this.slots.find((s) => s.task === task);
+    if (slot) this.replace(slot, task.signal?.reason ?? new DOMException('aborted', 'AbortError'));
+  }
+
+  private timeOut(task: Task): void {
+    const slot = this.slots.find((s) => s.task === task);
+    if (slot) this.replace(slot, new ExtractError('extract_timeout', `extraction took longer than ${this.timeoutMs} ms`));
+  }
+
+  /** Fails the slot's task, terminates its worker and puts a fresh one in its place. */
+  private replace(slot: Slot, error: unknown): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    slot.worker.terminate();
+    this.replaced++;
+    if (slot.task) this.settle(slot.task, error);
+    if (!this.closed) this.dispatch();
+  }
+
+  private settle(task: Task, error: unknown, text = ''): void {
+    clearTimeout(task.timer);
+    if (task.onAbort) task.signal?.removeEventListener('abort', task.onAbort);
+    if (error) task.reject(error);
+    else task.resolve(text);
+  }
+}
+
+/** Bun's Worker has ref()/unref() (like Node's); the DOM typings in lib do not know them. */
+function refWorker(worker: Worker, keepAlive: boolean): void {
+  const bunWorker = worker as unknown as { ref(): void; unref(): void };
+  if (keepAlive) bunWorker.ref();
+  else bunWorker.unref();
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'bun:test';
+import { extractPdf } from '../../src/extract/pdf.ts';
+import { joinLines, pageParagraphs } from '../../src/extract/pdf-layout.ts';
+import { ExtractError } from '../../src/extract/errors.ts';
+import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
+import { makePdf, makeTruncatedPdf } from '../fixtures/make.ts';
+
+/** Three pages: a hyphenated word across a line end, a paragraph gap, a hyphen across the page break. */
+export const THREE_PAGES = [
+  'The committee reviewed the extrac-\ntion results on Monday\nand approved them.\n\nA second paragraph follows here.',
+  'Página dos: el niño comió jamón.\nEnds with a hyphen-',
+  'ated word on the next page.',
+];
+const THREE_PAGES_TEXT =
+  'The committee reviewed the extraction results on Monday and approved them.\n\n' +
+  'A second paragraph follows here.\n\n' +
+  'Página dos: el niño comió jamón. Ends with a hyphenated word on the next page.';
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    return error instanceof ExtractError ? error.code : `not-an-ExtractError: ${error}`;
+  }
+}
+
+describe('extractPdf', () => {
+  it('reads every page in order, joins lines, rejoins hyphenated words and keeps paragraph breaks', async () => {
+    expect(await extractPdf(makePdf(THREE_PAGES), DEFAULT_EXTRACT_LIMITS)).toBe(THREE_PAGES_TEXT);
+  });
+
+  it('does not consume the caller’s bytes (pdf.js detaches what it gets)', async () => {
+    const bytes = makePdf(['Hello.']);
+    await extractPdf(bytes, DEFAULT_EXTRACT_LIMITS);
+    expect(bytes.byteLength).toBeGreaterThan(0);
+    expect(await extractPdf(bytes, DEFAULT_EXTRACT_LIMITS)).toBe('Hello.');
+  });
+
+  it('answers encrypted_pdf for a PDF with an /Encrypt dictionary', async () => {
+    expect(await codeOf(extractPdf(makePdf(['secret'], { encrypted: true }), DEFAULT_EXTRACT_LIMITS))).toBe('encrypted_pdf');
+  });
+
+  it('answers corrupt_file for a truncated PDF and for garbage after the header', async () => {
+    expect(await codeOf(extractPdf(makeTruncatedPdf(makePdf(THREE_PAGES)), DEFAULT_EXTRACT_LIMITS))).toBe('corrupt_file');
+    const garbage = new TextEncoder().encode(`%PDF-1.7\n${'x'.repeat(400)}`);
+    expect(await codeOf(extractPdf(garbage, DEFAULT_EXTRACT_LIMITS))).toBe('corrupt_file');
+  });
+
+  it('answers file_too_large past the page limit', async () => {
+    const pdf = makePdf(['one', 'two', 'three']);
+    expect(await codeOf(extractPdf(pdf, { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 }))).toBe('file_too_large');
+  });
+
+  it('returns an empty string for pages without a text layer', async () => {
+    expect(await extractPdf(makePdf(['', '']), DEFAULT_EXTRACT_LIMITS)).toBe('');
+  });
+});
+
+describe('pdf layout', () => {
+  const item = (str: string, x: number, y: number, width = str.length * 5, hasEOL = false) => ({
+    str,
+    transform: [10, 0, 0, 10, x, y],
+    width,
+    height: 10,
+    hasEOL,
+  });
+
+  it('puts a space between items separated by a gap, none between touching items', () => {
+    expect(pageParagraphs([item('Hel', 0, 100, 15), item('lo', 15, 100, 10), item('world', 40, 100)])).toEqual(['Hello world']);
+  });
+
+  it('splits paragraphs where the line gap grows', () => {
+    const lines = [item('a', 0, 100), item('b', 0, 88), item('c', 0, 76), item('d', 0, 50)];
+    expect(pageParagraphs(lines)).toEqual(['a b c', 'd']);
+  });
+
+  it('rejoins only letter-hyphen + lowercase', () => {
+    expect(joinLines('extrac-', 'tion')).toBe('extraction');
+    expect(joinLines('the year 2020-', '2021')).toBe('the year 2020- 2021');
+    expect(joinLines('North-', 'East')).toBe('North- East');
+  });
+});

@@ -1,0 +1,119 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { ExtractPool } from '../../src/extract/pool.ts';
+import { ExtractError } from '../../src/extract/errors.ts';
+import { makeDocx, makePdf, makePng } from '../fixtures/make.ts';
+
+const LINES_PER_PAGE = 45;
+const page = Array.from({ length: LINES_PER_PAGE }, (_, i) => `Line ${i} of a long page with plenty of ordinary words in it.`).join('\n');
+/** 300 pages (the default limit), ~1.1 MB: big enough to take hundreds of ms in pdf.js. */
+const BIG_PDF = makePdf(Array.from({ length: 300 }, () => page));
+
+const pool = new ExtractPool({ size: 2 });
+afterAll(() => pool.close());
+
+describe('ExtractPool', () => {
+  it('extracts DOCX and PDF in a worker with the same output as inline', async () => {
+    const docx = await makeDocx(['Hola mundo.'], [['a', 'b']]);
+    expect(await pool.extract(docx, 'a.docx')).toEqual({ format: 'docx', text: 'Hola mundo.\n\na\tb' });
+    expect(await pool.extract(makePdf(['One.', 'Two.']), 'a.pdf')).toEqual({ format: 'pdf', text: 'One.\n\nTwo.' });
+  });
+
+  it('extracts TXT and MD inline', async () => {
+    expect(await pool.extract(new TextEncoder().encode('# Hi'), 'a.md')).toEqual({ format: 'md', text: 'Hi' });
+  });
+
+  it('rejects with ExtractError codes from inside the worker', async () => {
+    const error = await pool.extract(makePdf(['x'], { encrypted: true }), 'a.pdf').catch((e) => e);
+    expect(error).toBeInstanceOf(ExtractError);
+    expect(error.code).toBe('encrypted_pdf');
+    expect((await pool.extract(makePng(), 'a.pdf').catch((e) => e)).code).toBe('unsupported_format');
+  });
+
+  it('keeps the event loop responsive while a 300-page PDF is extracted', async () => {
+    await pool.extract(BIG_PDF, 'warm.pdf');
+    let ticks = 0;
+    let longestGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+      ticks++;
+    }, 5);
+    const started = performance.now();
+    const result = await pool.extract(BIG_PDF, 'big.pdf');
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    expect(result.text.startsWith('Line 0 of a long page')).toBe(true);
+    expect(elapsed).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan((elapsed / 5) * 0.5);
+    expect(longestGap).toBeLessThan(100);
+  });
+
+  it('runs tasks in parallel: two big PDFs take well under twice one', async () => {
+    // Warm both workers (spawn + pdf.js JIT) so the comparison is steady state.
+    await Promise.all([pool.extract(BIG_PDF, 'w1.pdf'), pool.extract(BIG_PDF, 'w2.pdf')]);
+    let started = performance.now();
+    await pool.extract(BIG_PDF, 'one.pdf');
+    const one = performance.now() - started;
+    started = performance.now();
+    await Promise.all([pool.extract(BIG_PDF, 'a.pdf'), pool.extract(BIG_PDF, 'b.pdf')]);
+    const two = performance.now() - started;
+    expect(two).toBeLessThan(one * 1.75);
+  });
+
+  it('cancels a running task, replaces its worker and keeps working', async () => {
+    const before = pool.replaced;
+    const controller = new AbortController();
+    const running = pool.extract(BIG_PDF, 'big.pdf', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    const started = performance.now();
+    const error = await running.catch((e) => e);
+    expect(error.name).toBe('AbortError');
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(pool.replaced).toBe(before + 1);
+    expect((await pool.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
+  });
+
+  it('drops queued tasks when their signal aborts, without touching the running ones', async () => {
+    const controller = new AbortController();
+    const tasks = [0, 1, 2, 3].map((i) => pool.extract(BIG_PDF, `${i}.pdf`, { signal: controller.signal }).catch((e) => e));
+    expect(pool.pending).toBe(4);
+    controller.abort();
+    const results = await Promise.all(tasks);
+    expect(results.map((r) => r.name)).toEqual(['AbortError', 'AbortError', 'AbortError', 'AbortError']);
+    expect(pool.pending).toBe(0);
+  });
+
+  it('rejects an already aborted signal at once', async () => {
+    const error = await pool.extract(BIG_PDF, 'a.pdf', { signal: AbortSignal.abort() }).catch((e) => e);
+    expect(error.name).toBe('AbortError');
+  });
+
+  it('times out a task with extract_timeout and replaces the worker', async () => {
+    const slow = new ExtractPool({ size: 1, taskTimeoutMs: 20 });
+    try {
+      const error = await slow.extract(BIG_PDF, 'big.pdf').catch((e) => e);
+      expect(error.code).toBe('extract_timeout');
+      expect(slow.replaced).toBe(1);
+    } finally {
+      slow.close();
+    }
+  });
+
+  it('replaces a worker that crashes', async () => {
+    const crashing = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/crash-worker.ts', import.meta.url) });
+    try {
+      const error = await crashing.extract(await makeDocx(['x']), 'a.docx').catch((e) => e);
+      expect(error.code).toBe('extract_failed');
+      expect(crashing.replaced).toBe(1);
+    } finally {
+      crashing.close();
+    }
+  });
+
+  it('refuses bad configuration', () => {
+    expect(() => new ExtractPool({ size: 0 })).toThrow(RangeError);
+    expect(() => new ExtractPool({ taskTimeoutMs: 0 })).toThrow(RangeError);
+  });
+});
