@@ -1,0 +1,92 @@
+/** Environment configuration, parsed once at start-up into a frozen, typed object. */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+const MB = 1024 * 1024;
+
+/** Everything the service reads from the environment (one place, documented in the README). */
+export interface Config {
+  /** TCP port to listen on (PORT, default 3000). */
+  readonly port: number;
+  /** Interface to bind (HOST, default 0.0.0.0). */
+  readonly host: string;
+  /** SQLite file (DATABASE_PATH, default ./data/detector.sqlite); ':memory:' for tests. */
+  readonly databasePath: string;
+  /** Largest JSON body accepted by single mode (MAX_BODY_BYTES, default 1 MiB). */
+  readonly maxBodyBytes: number;
+  /** Create and print a free key on first start when the database has none (BOOTSTRAP_KEY, default on). */
+  readonly bootstrapKey: boolean;
+  /** Batch: most files per request (MAX_FILES, default 20). */
+  readonly maxFiles: number;
+  /** Batch: largest single file (MAX_FILE_BYTES, default 10 MiB). */
+  readonly maxFileBytes: number;
+  /** Batch: largest multipart request (MAX_BATCH_BYTES, default 50 MiB). */
+  readonly maxBatchBytes: number;
+  /** Batch: most pages read from one PDF (MAX_PDF_PAGES, default 300). */
+  readonly maxPdfPages: number;
+  /** Batch: largest declared uncompressed size of a DOCX, checked before inflating (MAX_DOCX_UNCOMPRESSED, default 50 MiB). */
+  readonly maxDocxUncompressed: number;
+  /** Batch: wall-clock budget for one batch in ms (BATCH_TIME_BUDGET_MS, default 120000). */
+  readonly batchTimeBudgetMs: number;
+}
+
+/** Raised when an environment variable has a value the service cannot run with. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1/0 (or true/false), got "${env[name]}"`);
+}
+
+function readHost(env: Env): string {
+  const raw = env.HOST?.trim();
+  if (raw === undefined || raw === '') return '0.0.0.0';
+  if (/\s/.test(raw)) throw new ConfigError(`HOST must be a host name or IP address, got "${raw}"`);
+  return raw;
+}
+
+/** Parses and validates the environment; throws ConfigError with a clear message on bad values. */
+export function loadConfig(env: Env = process.env): Config {
+  const databasePath = env.DATABASE_PATH?.trim() || './data/detector.sqlite';
+  return Object.freeze({
+    port: readInt(env, 'PORT', 3000, 0, 65535),
+    host: readHost(env),
+    databasePath,
+    maxBodyBytes: readInt(env, 'MAX_BODY_BYTES', 1 * MB, 1024, 1024 * MB),
+    bootstrapKey: readBool(env, 'BOOTSTRAP_KEY', true),
+    maxFiles: readInt(env, 'MAX_FILES', 20, 1, 10_000),
+    maxFileBytes: readInt(env, 'MAX_FILE_BYTES', 10 * MB, 1, 1024 * MB),
+    maxBatchBytes: readInt(env, 'MAX_BATCH_BYTES', 50 * MB, 1, 4096 * MB),
+    maxPdfPages: readInt(env, 'MAX_PDF_PAGES', 300, 1, 100_000),
+    maxDocxUncompressed: readInt(env, 'MAX_DOCX_UNCOMPRESSED', 50 * MB, 1, 4096 * MB),
+    batchTimeBudgetMs: readInt(env, 'BATCH_TIME_BUDGET_MS', 120_000, 100, 3_600_000),
+  });
+}
+
+/** Creates the database file's directory when missing (no-op for ':memory:'). */
+export function ensureDatabaseDir(databasePath: string): void {
+  if (databasePath === ':memory:' || databasePath.startsWith('file:')) return;
+  mkdirSync(dirname(resolve(databasePath)), { recursive: true });
+}
+
+/** Bytes Bun itself accepts per request: the batch limit plus room for multipart framing. */
+export function serverBodyLimit(config: Config): number {
+  return Math.max(config.maxBatchBytes, config.maxBodyBytes) + 1 * MB;
+}

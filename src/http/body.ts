@@ -1,0 +1,47 @@
+/** Reads a JSON request body with a byte limit, without trusting Content-Length alone. */
+import { ApiError } from './errors';
+
+/** True for application/json and application/*+json (RFC 6839 structured syntax suffix). */
+export function isJsonType(contentType: string | null): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/** True for multipart/form-data. */
+export function isMultipartType(contentType: string | null): boolean {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+}
+
+/** The body as text; 413 `payload_too_large` past `maxBytes` (declared or actually streamed). */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const header = request.headers.get('content-length');
+  if (header !== null) {
+    // HTTP framing makes a declared length exact, so the fast path cannot overrun the limit.
+    if (Number(header) > maxBytes) throw new ApiError('payload_too_large', { limit: maxBytes });
+    return request.text();
+  }
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError('payload_too_large', { limit: maxBytes });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** Parses JSON text; 400 `invalid_json` on a syntax error or an empty body. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_json');
+  }
+}

@@ -1,0 +1,48 @@
+/** The one error hierarchy of the API: a stable snake_case `code`, an HTTP `status`, message params. */
+
+/** Every error code a client can receive, with its HTTP status. */
+export const ERROR_STATUS = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  invalid_json: 400,
+  invalid_request: 400,
+  text_required: 400,
+  text_too_short: 400,
+  invalid_sensitivity: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  too_many_files: 413,
+  unsupported_media_type: 415,
+  quota_exceeded: 429,
+  trial_calls_exhausted: 429,
+  internal_error: 500,
+} as const;
+
+/** A stable, documented error code. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Values substituted into the localized message (`{count}` etc.). */
+export type ErrorParams = Record<string, string | number>;
+
+/** An error a client caused (or 500): mapped once to `{ success:false, error:{code,message} }`. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: ErrorParams = {},
+    /** Extra response headers (e.g. Retry-After on 429, Allow on 405). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  success: false;
+  error: { code: ErrorCode; message: string };
+}

@@ -1,0 +1,31 @@
+/** Message catalogues and lookup: `t(lang, 'errors.quota_exceeded', { words: 10 })`. */
+import type { LabelLang } from '../engine/types';
+import { en, type Catalogue } from './en';
+import { es } from './es';
+
+export { DEFAULT_LANG, matchLang, negotiateLang, parseAcceptLanguage, SUPPORTED_LANGS } from './negotiate';
+export type { Catalogue } from './en';
+
+const CATALOGUES: Readonly<Record<LabelLang, Catalogue>> = { en, es };
+
+/** The whole catalogue for a language. */
+export function messages(lang: LabelLang): Catalogue {
+  return CATALOGUES[lang] ?? en;
+}
+
+type Params = Record<string, string | number>;
+
+function lookup(catalogue: unknown, path: string): string | undefined {
+  let node: unknown = catalogue;
+  for (const segment of path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Localized string at a dotted path with `{name}` placeholders filled; falls back to English, then to the path. */
+export function t(lang: LabelLang, path: string, params: Params = {}): string {
+  const template = lookup(messages(lang), path) ?? lookup(en, path) ?? path;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}

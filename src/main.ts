@@ -1,0 +1,105 @@
+#!/usr/bin/env bun
+/** Composition root: config -> db -> migrations -> detector -> app.listen, plus subcommand dispatch. */
+import { createApp } from './app';
+import { keysIo, printBootstrapKey } from './cli/console';
+import { runKeysCli } from './cli/keys';
+import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
+import { closeDatabase, openDatabase, type Db } from './db/client';
+import { migrateDatabase } from './db/migrate';
+import { createDetector } from './detector';
+import { createJsonLogger } from './http/logger';
+import { VERSION } from './modules/health';
+import { countKeys, createKey } from './modules/keys';
+
+const HELP = `ai-detector ${VERSION}: self-hosted AI-text detection API
+
+Usage:
+  ai-detector [serve]                 start the HTTP server (default)
+  ai-detector keys <command> ...      manage API keys (create|list|revoke|usage; "keys help")
+  ai-detector detect FILE...|--jsonl  score files or JSON lines from the command line
+  ai-detector --version | --help
+
+Configuration comes from the environment (PORT, HOST, DATABASE_PATH, MAX_BODY_BYTES,
+BOOTSTRAP_KEY, batch limits); see the README.`;
+
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function openMigrated(config: Config): Db {
+  const db = openDatabase(config.databasePath);
+  migrateDatabase(db);
+  return db;
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createJsonLogger();
+  const db = openMigrated(config);
+  if (config.bootstrapKey && countKeys(db) === 0) printBootstrapKey(createKey(db, { plan: 'free', name: 'bootstrap' }));
+  const detector = await createDetector();
+  const app = createApp({ config, db, detector, logger });
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
+  logger.info('listening', { host: config.host, port: app.server?.port ?? config.port, version: VERSION, database: config.databasePath });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting_down', { signal });
+    // stop(false): refuse new connections, let in-flight requests finish.
+    await app.stop(false);
+    closeDatabase(db);
+    logger.info('stopped', { signal });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Dispatches the command line; returns an exit code for commands that finish. */
+export async function main(argv: string[]): Promise<number | undefined> {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case '--version':
+    case '-v':
+      console.log(VERSION);
+      return 0;
+    case '--help':
+    case '-h':
+    case 'help':
+      console.log(HELP);
+      return 0;
+    case 'serve':
+      await serve();
+      return undefined;
+    case 'keys': {
+      const db = openMigrated(loadConfigOrExit());
+      try {
+        return runKeysCli(rest, db, keysIo());
+      } finally {
+        closeDatabase(db);
+      }
+    }
+    case 'detect': {
+      const { runDetectCli } = await import('./cli/detect');
+      return (await runDetectCli(rest)) ?? 0;
+    }
+    default:
+      console.error(`Unknown command "${command}".\n\n${HELP}`);
+      return 2;
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  if (code !== undefined) process.exit(code);
+}

@@ -1,0 +1,111 @@
+/** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
+import type { Db } from '../../db/client';
+import type { ApiKeyRow } from '../../db/schema';
+import {
+  DEFAULT_SENSITIVITY,
+  SENSITIVITIES,
+  type Analysis,
+  type Detector,
+  type LabelLang,
+  type Sensitivity,
+} from '../../engine/types';
+import { ApiError } from '../../http/errors';
+import { chargeWords, getQuotaState, quotaError, type QuotaState } from '../quota';
+
+/** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
+export const MIN_WORDS = 20;
+
+/** A validated single-mode request body. */
+export interface DetectInput {
+  text: string;
+  sensitivity: Sensitivity;
+}
+
+/** The 200 body of single mode: the contract's fields plus a few documented extras. */
+export interface DetectResponse {
+  success: true;
+  score: number;
+  verdict: string;
+  docTypeLabel: string;
+  totalDimensions: number;
+  activeDimensions: number;
+  ms_cost: number;
+  rate_limit: number;
+  rate_remaining: number;
+  dimensions: Analysis['dimensions'];
+  textAnnotations: Analysis['textAnnotations'];
+  bullets: Analysis['bullets'];
+  verdictKey: Analysis['verdictKey'];
+  docType: string;
+  language: Analysis['language'];
+  sensitivity: Sensitivity;
+  probability: number;
+  words: number;
+}
+
+/** Checks the JSON body: `text` a string (400 text_required), `sensitivity` one of the modes. */
+export function validateDetectBody(body: unknown): DetectInput {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('text_required');
+  const { text, sensitivity } = body as Record<string, unknown>;
+  if (typeof text !== 'string') throw new ApiError('text_required');
+  if (sensitivity === undefined || sensitivity === null) return { text, sensitivity: DEFAULT_SENSITIVITY };
+  if (typeof sensitivity !== 'string' || !(SENSITIVITIES as readonly string[]).includes(sensitivity)) {
+    throw new ApiError('invalid_sensitivity');
+  }
+  return { text, sensitivity: sensitivity as Sensitivity };
+}
+
+/** Maps an Analysis and the post-charge quota to the response body. */
+export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectResponse {
+  return {
+    success: true,
+    score: analysis.score,
+    verdict: analysis.verdict,
+    docTypeLabel: analysis.docTypeLabel,
+    totalDimensions: analysis.totalDimensions,
+    activeDimensions: analysis.activeDimensions,
+    ms_cost: analysis.msCost,
+    rate_limit: state.limit,
+    rate_remaining: state.remaining,
+    dimensions: analysis.dimensions,
+    textAnnotations: analysis.textAnnotations,
+    bullets: analysis.bullets,
+    verdictKey: analysis.verdictKey,
+    docType: analysis.docType,
+    language: analysis.language,
+    sensitivity: analysis.sensitivity,
+    probability: analysis.probability,
+    words: analysis.words,
+  };
+}
+
+/** Dependencies of a single detection. */
+export interface DetectDeps {
+  db: Db;
+  detector: Detector;
+}
+
+/** Result of a successful detection: the body, the quota after the charge, and the word count. */
+export interface DetectOutcome {
+  body: DetectResponse;
+  state: QuotaState;
+  words: number;
+}
+
+/**
+ * Runs one detection for a key. Words are counted once with the detector's definition; the
+ * quota is pre-checked (cheap rejection) and then charged atomically after a successful analysis,
+ * so only successful detections are charged and parallel requests cannot overspend.
+ */
+export function detectText(deps: DetectDeps, key: ApiKeyRow, input: DetectInput, lang: LabelLang, onWords?: (words: number) => void): DetectOutcome {
+  const words = deps.detector.countWords(input.text);
+  onWords?.(words);
+  if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
+  const before = getQuotaState(deps.db, key);
+  if (before.callLimit !== null && before.callsUsed >= before.callLimit) throw quotaError('trial_calls_exhausted', before, words);
+  if (words > before.remaining) throw quotaError('quota_exceeded', before, words);
+  const analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang });
+  const charge = chargeWords(deps.db, key, words);
+  if (!charge.ok) throw quotaError(charge.code, charge.state, words);
+  return { body: toDetectResponse(analysis, charge.state), state: charge.state, words };
+}

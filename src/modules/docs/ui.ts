@@ -1,0 +1,32 @@
+/** The offline Swagger UI: our own page plus swagger-ui-dist's bundle and CSS, served by the app. */
+import bundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' };
+import cssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
+import faviconPath from 'swagger-ui-dist/favicon-32x32.png' with { type: 'file' };
+
+/** Static assets under /swagger/assets/<name>: path on disk (or in the binary) and content type. */
+export const SWAGGER_ASSETS: Readonly<Record<string, { path: string; type: string }>> = {
+  'swagger-ui-bundle.js': { path: bundlePath, type: 'text/javascript; charset=utf-8' },
+  'swagger-ui.css': { path: cssPath, type: 'text/css; charset=utf-8' },
+  'favicon-32x32.png': { path: faviconPath, type: 'image/png' },
+};
+
+/** The HTML page at /swagger: loads only same-origin assets, then the spec at `specUrl`. */
+export function swaggerPage(title: string, specUrl: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  <link rel="icon" type="image/png" href="/swagger/assets/favicon-32x32.png">
+  <link rel="stylesheet" href="/swagger/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/swagger/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', persistAuthorization: true, deepLinking: true });
+  </script>
+</body>
+</html>`;
+}

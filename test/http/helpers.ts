@@ -1,0 +1,66 @@
+/** Test helpers: an in-memory app with the real detector, keys, and request shortcuts. */
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openDatabase, type Db } from '../../src/db/client';
+import { migrateDatabase } from '../../src/db/migrate';
+import type { Detector } from '../../src/engine/types';
+import { createJsonLogger } from '../../src/http/logger';
+import { createKey } from '../../src/modules/keys';
+import type { PlanId } from '../../src/plans';
+import { testDetector } from './detector';
+
+let shared: Detector | undefined;
+/** One detector per test process (building it loads the engine). */
+export function detector(): Detector {
+  shared ??= testDetector();
+  return shared;
+}
+
+/** An app on a fresh database, its log lines, and a request helper. */
+export function makeApp(env: Record<string, string> = {}, db: Db = freshDb()) {
+  const config: Config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', ...env });
+  const logs: string[] = [];
+  const app = createApp({ config, db, detector: detector(), logger: createJsonLogger((line) => logs.push(line)) });
+  const newKey = (plan: PlanId = 'free', name?: string) => createKey(db, { plan, name });
+  return { app, db, config, logs, newKey };
+}
+
+/** An in-memory database with the schema applied. */
+export function freshDb(path = ':memory:'): Db {
+  const db = openDatabase(path);
+  migrateDatabase(db);
+  return db;
+}
+
+/** Options of `call`. */
+export interface CallOptions {
+  method?: string;
+  key?: string | null;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Sends a request through app.handle (no network). */
+export function call(app: { handle(r: Request): Promise<Response> }, path: string, options: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  return app.handle(new Request(`http://localhost${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body }));
+}
+
+/** A text of exactly `n` words (one word definition: letter runs). */
+export function words(n: number, word = 'alpha'): string {
+  return Array.from({ length: n }, (_, i) => `${word}${String.fromCharCode(97 + (i % 26))}`).join(' ') + '.';
+}
+
+/** Realistic English prose (60 words). */
+export const PROSE =
+  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. ' +
+  'Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. ' +
+  'Furthermore, by leveraging these tools, organizations can streamline their operations and unlock new opportunities. ' +
+  'Ultimately, embracing this transformation is essential for long-term success in a competitive landscape.';
