@@ -1,0 +1,87 @@
+/** Browser-test harness: the real app on a free port and Debian's chromium driven by playwright-core. */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { closeDatabase, openDatabase } from '../../src/db/client.ts';
+import { migrateDatabase } from '../../src/db/migrate.ts';
+import type { Detector } from '../../src/engine/types.ts';
+import { createKey } from '../../src/modules/keys/index.ts';
+import { testDetector } from '../http/detector.ts';
+
+/** Debian's chromium; `npx playwright install` cannot download browsers here (STACK_NOTES). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Launch flags from STACK_NOTES "Browser tests" (headless as root, no network side traffic). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** True when the browser tests can run on this machine. */
+export const HAVE_CHROMIUM = existsSync(CHROMIUM_PATH);
+
+/** The detector the server uses in the browser test. */
+async function loadDetector(): Promise<Detector> {
+  return testDetector();
+}
+
+/** A running server with one free-plan key. */
+export interface TestServer {
+  url: string;
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real app (in-memory database, real detector) on a free port of 127.0.0.1. */
+export async function startServer(): Promise<TestServer> {
+  const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', PORT: '0', HOST: '127.0.0.1' });
+  const db = openDatabase(config.databasePath);
+  migrateDatabase(db);
+  const { key } = createKey(db, { plan: 'free', name: 'playground-test' });
+  const app = createApp({ config, db, detector: await loadDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
+  const port = app.server!.port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    key,
+    async stop() {
+      await app.stop();
+      closeDatabase(db);
+    },
+  };
+}
+
+/** A headless chromium with a fresh profile, and its first page. */
+export interface TestBrowser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Launches chromium with a fresh --user-data-dir (removed on close). */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'playground-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1100, height: 900 },
+    locale: 'en-US',
+    acceptDownloads: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
