@@ -167,6 +167,8 @@ function wireFiles(): void {
     chosenFiles = [...(e.dataTransfer?.files ?? [])];
     renderFileList();
   });
+  // A file dropped beside the zone would make the browser navigate away from the page.
+  for (const type of ['dragover', 'drop']) window.addEventListener(type, (e) => e.preventDefault());
   $('files-form').addEventListener('submit', analyzeFiles);
   csvButton.addEventListener('click', () => downloadCsv(toCsv(batchRows)));
 }

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { STRINGS } from '../../src/web/strings.ts';
+import { contrastFailures } from './contrast.ts';
 import { CHROMIUM_PATH, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
 /** Screenshots land here (gitignored); docs/playground.png is a copy of the result view. */
@@ -76,6 +77,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     const states = await page.locator('#dimensions li').evaluateAll((items) => items.map((li) => li.classList.contains('on')));
     expect(states).toEqual([...states].sort((a, b) => Number(b) - Number(a)));
     await page.screenshot({ path: join(ARTIFACTS, 'playground-result.png'), fullPage: true });
+    expect(await contrastFailures(page)).toEqual([]);
   }, BROWSER_TIMEOUT_MS);
 
   it('shows on focus which dimensions flagged a sentence, and scrolls to a bullet’s passage', async () => {
@@ -86,6 +88,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       await first.focus();
       const tip = first.locator('.tip');
       expect(await tip.isVisible()).toBe(true);
+      expect(await contrastFailures(page)).toEqual([]);
       for (const dim of body.textAnnotations[0].dims) expect(await tip.textContent()).toContain(dim.label);
     }
     if (body.bullets.length > 0) {
@@ -130,6 +133,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     expect(await page.locator('#batch-rows th').allTextContents()).toEqual(['essay.txt', 'notes.md']);
     expect(await page.getAttribute('#batch-progress', 'value')).toBe('2');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-batch.png'), fullPage: true });
+    expect(await contrastFailures(page)).toEqual([]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);
     const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(csv).toHaveLength(3);
@@ -147,6 +151,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     expect(shown).toContain(STRINGS.en.errNeedKey);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('api-key');
     expect(await page.isHidden('#result')).toBe(true);
+    expect(await contrastFailures(page)).toEqual([]);
   }, BROWSER_TIMEOUT_MS);
 
   it('keeps the API key in sessionStorage only', async () => {

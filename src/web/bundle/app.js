@@ -637,6 +637,8 @@ function wireFiles() {
     chosenFiles = [...e.dataTransfer?.files ?? []];
     renderFileList();
   });
+  for (const type of ["dragover", "drop"])
+    window.addEventListener(type, (e) => e.preventDefault());
   $("files-form").addEventListener("submit", analyzeFiles);
   csvButton.addEventListener("click", () => downloadCsv(toCsv(batchRows)));
 }
