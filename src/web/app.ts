@@ -1,7 +1,7 @@
 /** Entry point of the playground page: settings, language, tabs, text analysis and the Files tab. */
 import { ApiError, describeError, detectText, type DetectResult } from './api.ts';
 import { downloadCsv, runBatch, toCsv, type BatchRow } from './batch.ts';
-import { renderResult } from './result.ts';
+import { renderResult, wireTooltipDismiss } from './result.ts';
 import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
 import { countWords, MIN_WORDS } from './words.ts';
 
@@ -184,6 +184,7 @@ function main(): void {
   $('result-heading').tabIndex = -1;
   wireTabs();
   wireFiles();
+  wireTooltipDismiss();
   applyLang(lang);
 }
 

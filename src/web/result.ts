@@ -64,6 +64,7 @@ function renderAnnotated(container: HTMLElement, text: string, result: DetectRes
     tip.setAttribute('role', 'tooltip');
     mark.setAttribute('aria-describedby', tip.id);
     mark.appendChild(tip);
+    for (const type of ['blur', 'mouseleave']) mark.addEventListener(type, () => mark.classList.remove('quiet'));
     container.appendChild(mark);
     cursor = end;
   });
@@ -136,6 +137,14 @@ function renderBullets(result: DetectResult, pieces: TextPiece[], lang: UiLang):
     item.appendChild(button);
     list.appendChild(item);
   }
+}
+
+/** Escape hides the open flag tooltips until the pointer or focus leaves (WCAG 1.4.13: dismissible). */
+export function wireTooltipDismiss(): void {
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    for (const mark of document.querySelectorAll('mark.flag')) mark.classList.add('quiet');
+  });
 }
 
 /** Shows a result for `text` in the result section (interface strings in `lang`). */

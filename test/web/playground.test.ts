@@ -90,6 +90,8 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       expect(await tip.isVisible()).toBe(true);
       expect(await contrastFailures(page)).toEqual([]);
       for (const dim of body.textAnnotations[0].dims) expect(await tip.textContent()).toContain(dim.label);
+      await page.keyboard.press('Escape');
+      expect(await tip.isVisible()).toBe(false);
     }
     if (body.bullets.length > 0) {
       await page.locator('#bullets button.passage').first().click();

@@ -393,6 +393,8 @@ function renderAnnotated(container, text, result, lang) {
     tip.setAttribute("role", "tooltip");
     mark.setAttribute("aria-describedby", tip.id);
     mark.appendChild(tip);
+    for (const type of ["blur", "mouseleave"])
+      mark.addEventListener(type, () => mark.classList.remove("quiet"));
     container.appendChild(mark);
     cursor = end;
   });
@@ -463,6 +465,14 @@ function renderBullets(result, pieces, lang) {
     item.appendChild(button);
     list.appendChild(item);
   }
+}
+function wireTooltipDismiss() {
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape")
+      return;
+    for (const mark of document.querySelectorAll("mark.flag"))
+      mark.classList.add("quiet");
+  });
 }
 function renderResult(text, result, headers, lang) {
   if ("highlights" in CSS)
@@ -653,6 +663,7 @@ function main() {
   $("result-heading").tabIndex = -1;
   wireTabs();
   wireFiles();
+  wireTooltipDismiss();
   applyLang(lang);
 }
 main();
