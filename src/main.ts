@@ -6,7 +6,6 @@ import { runKeysCli } from './cli/keys';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
-import { createDetector } from './detector';
 import { createJsonLogger } from './http/logger';
 import { VERSION } from './modules/health';
 import { countKeys, createKey } from './modules/keys';
@@ -45,6 +44,8 @@ async function serve(): Promise<void> {
   const logger = createJsonLogger();
   const db = openMigrated(config);
   if (config.bootstrapKey && countKeys(db) === 0) printBootstrapKey(createKey(db, { plan: 'free', name: 'bootstrap' }));
+  // Loaded here, not at the top: `keys` and `--help` should not pay for starting the engine.
+  const { createDetector } = await import('./detector');
   const detector = await createDetector();
   const app = createApp({ config, db, detector, logger });
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });

@@ -1,5 +1,5 @@
 /** Key administration: create, find by secret, list, resolve by id or prefix, revoke, usage. */
-import { count, desc, eq, like, sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { apiKeys, usageEvents, type ApiKeyRow } from '../../db/schema';
@@ -98,7 +98,7 @@ export function resolveKey(db: Db, idOrPrefix: string): ApiKeyRow | null {
   const rows = db
     .select()
     .from(apiKeys)
-    .where(like(apiKeys.prefix, `${keyPrefix(ref)}%`))
+    .where(sql`substr(${apiKeys.prefix}, 1, ${ref.length}) = ${ref}`)
     .limit(2)
     .all();
   if (rows.length > 1) throw new AmbiguousKeyError(`"${ref}" matches more than one key; use the id or a longer prefix`);

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'bun:test';
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('config', () => {
+  it('has documented defaults and is frozen', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databasePath: './data/detector.sqlite',
+      maxBodyBytes: 1_048_576,
+      bootstrapKey: true,
+      maxFiles: 20,
+      maxFileBytes: 10 * 1024 * 1024,
+      maxBatchBytes: 50 * 1024 * 1024,
+      maxPdfPages: 300,
+      maxDocxUncompressed: 50 * 1024 * 1024,
+      batchTimeBudgetMs: 120_000,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({ PORT: '8080', HOST: '127.0.0.1', DATABASE_PATH: '/tmp/x.sqlite', MAX_BODY_BYTES: '4096', BOOTSTRAP_KEY: '0', MAX_FILES: '3' });
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databasePath: '/tmp/x.sqlite', maxBodyBytes: 4096, bootstrapKey: false, maxFiles: 3 });
+  });
+
+  for (const [name, value] of [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['MAX_BODY_BYTES', '-1'],
+    ['BOOTSTRAP_KEY', 'maybe'],
+    ['MAX_FILES', '0'],
+    ['HOST', 'two words'],
+  ]) {
+    it(`rejects ${name}=${value} with a message naming the variable`, () => {
+      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value })).toThrow(name);
+    });
+  }
+});

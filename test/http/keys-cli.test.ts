@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runKeysCli } from '../../src/cli/keys';
+import { hashKey } from '../../src/modules/keys';
+import { call, freshDb, makeApp, PROSE } from './helpers';
+
+const dir = mkdtempSync(join(tmpdir(), 'detector-keys-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const KEY_SHAPE = /^ak_[0-9A-Za-z]{32,}$/;
+
+function cli(db: ReturnType<typeof freshDb>, ...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runKeysCli(args, db, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
+
+describe('keys CLI', () => {
+  it('creates a key, prints it as the last line, stores only its hash and prefix', () => {
+    const db = freshDb();
+    const { code, out } = cli(db, 'create', '--plan', 'premium', '--name', 'Editorial team');
+    expect(code).toBe(0);
+    const key = out.at(-1)!;
+    expect(key).toMatch(KEY_SHAPE);
+    const row = db.$client.query('SELECT * FROM api_keys').get() as Record<string, unknown>;
+    expect(row).toMatchObject({ plan: 'premium', name: 'Editorial team', key_hash: hashKey(key), prefix: key.slice(0, 11), status: 'active' });
+    const dump = JSON.stringify(db.$client.query('SELECT * FROM api_keys').all());
+    expect(dump.includes(key)).toBe(false);
+  });
+
+  it('generates distinct keys with at least 32 random base62 characters', () => {
+    const db = freshDb();
+    const keys = Array.from({ length: 50 }, () => cli(db, 'create', '--plan', 'free').out.at(-1)!);
+    expect(new Set(keys).size).toBe(50);
+    for (const key of keys) expect(key.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it('rejects an unknown plan or a missing command with exit code 2', () => {
+    const db = freshDb();
+    expect(cli(db, 'create', '--plan', 'gold')).toMatchObject({ code: 2 });
+    expect(cli(db, 'create')).toMatchObject({ code: 2 });
+    expect(cli(db, 'create', '--plan', 'free', '--bogus')).toMatchObject({ code: 2 });
+    expect(cli(db)).toMatchObject({ code: 2 });
+    expect(cli(db, 'frobnicate').err.join('\n')).toContain('Usage');
+  });
+
+  it('lists keys with words used this month and status, never the secret', async () => {
+    const db = freshDb();
+    const { app } = makeApp({}, db);
+    const key = cli(db, 'create', '--plan', 'essential', '--name', 'ci').out.at(-1)!;
+    expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(200);
+    const { code, out } = cli(db, 'list');
+    expect(code).toBe(0);
+    expect(out[0].split(/\s+/)).toEqual(['ID', 'NAME', 'PLAN', 'PREFIX', 'WORDS_THIS_MONTH', 'STATUS']);
+    expect(out[1].split(/\s+/)).toEqual(['1', 'ci', 'essential', key.slice(0, 11), '60', 'active']);
+    expect(out.join('\n').includes(key)).toBe(false);
+  });
+
+  it('revokes by id or prefix; the key then gets 401', async () => {
+    const db = freshDb();
+    const { app } = makeApp({}, db);
+    const first = cli(db, 'create', '--plan', 'free').out.at(-1)!;
+    const second = cli(db, 'create', '--plan', 'free').out.at(-1)!;
+    expect(cli(db, 'revoke', first.slice(0, 11))).toMatchObject({ code: 0 });
+    expect(cli(db, 'revoke', '2')).toMatchObject({ code: 0 });
+    for (const key of [first, second]) expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(401);
+    expect(cli(db, 'list').out.slice(1).every((line) => line.endsWith('revoked'))).toBe(true);
+    expect(cli(db, 'revoke', 'ak_nothing')).toMatchObject({ code: 1 });
+    expect(cli(db, 'revoke')).toMatchObject({ code: 2 });
+  });
+
+  it('reports usage by prefix', async () => {
+    const db = freshDb();
+    const { app } = makeApp({}, db);
+    const key = cli(db, 'create', '--plan', 'trial').out.at(-1)!;
+    await call(app, '/api/detect', { key, json: { text: PROSE } });
+    await call(app, '/api/detect', { key, json: { text: 'too short' } });
+    const { code, out } = cli(db, 'usage', key.slice(0, 8));
+    expect(code).toBe(0);
+    const text = out.join('\n');
+    expect(text).toContain('plan trial');
+    expect(text).toContain('Words this month: 60 of 10000 (9940 left)');
+    expect(text).toContain('Calls: 1 of 500');
+    expect(text).toContain('Requests recorded: 2');
+  });
+
+  it('runs as `bun run keys create` against DATABASE_PATH, key on the last stdout line', async () => {
+    const env = { ...process.env, DATABASE_PATH: join(dir, 'cli', 'keys.sqlite') };
+    const created = Bun.spawnSync(['bun', 'run', 'keys', 'create', '--plan', 'enterprise', '--name', 'ops'], { env, cwd: join(import.meta.dir, '../..') });
+    expect(created.exitCode).toBe(0);
+    const key = created.stdout.toString().trimEnd().split('\n').at(-1)!;
+    expect(key).toMatch(KEY_SHAPE);
+    const listed = Bun.spawnSync(['bun', 'run', 'keys', 'list'], { env, cwd: join(import.meta.dir, '../..') });
+    expect(listed.stdout.toString()).toContain('enterprise');
+    expect(listed.stdout.toString()).not.toContain(key);
+    const bad = Bun.spawnSync(['bun', 'src/main.ts', 'keys', 'list'], { env: { ...env, PORT: 'x' }, cwd: join(import.meta.dir, '../..') });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr.toString()).toContain('Configuration error: PORT');
+  });
+});
