@@ -4,16 +4,8 @@ import { checkAndSniff, extractFormat, finish, INLINE_FORMATS, type ExtractResul
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
 import type { FileFormat } from './sniff.ts';
+import { resolveWorkerUrl } from './worker-url.ts';
 
-/**
- * Worker entrypoint. `new URL('./worker.ts', import.meta.url)` works under `bun run` and, per
- * Bun's docs (bundler/executables.mdx, "Worker"), inside `bun build --compile` ONLY when the
- * worker is listed as an extra entrypoint:
- *   bun build --compile src/main.ts src/extract/worker.ts --outfile dist/app
- * Verified with Bun 1.4.4: a compiled script extracted a DOCX through this pool; without the
- * extra entrypoint the binary looks for worker.ts on disk relative to the cwd and fails.
- */
-export const DEFAULT_WORKER_URL = new URL('./worker.ts', import.meta.url);
 /** 30 s per file: a 300-page text PDF takes well under 5 s on one core; more means a hostile file. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 /** One core is left to the event loop so single-text requests keep their latency. */
@@ -24,6 +16,7 @@ export type ExtractPoolOptions = {
   size?: number;
   taskTimeoutMs?: number;
   limits?: ExtractLimits;
+  /** Defaults to resolveWorkerUrl(): works under `bun run` and in a compiled binary. */
   workerUrl?: string | URL;
 };
 
@@ -65,7 +58,7 @@ export class ExtractPool {
     this.size = size;
     this.timeoutMs = taskTimeoutMs;
     this.limits = options.limits ?? DEFAULT_EXTRACT_LIMITS;
-    this.workerUrl = options.workerUrl ?? DEFAULT_WORKER_URL;
+    this.workerUrl = options.workerUrl ?? resolveWorkerUrl();
   }
 
   /** Bytes -> { format, text }; rejects with ExtractError, or with `signal.reason` when aborted. */
