@@ -48,9 +48,6 @@ async function serve(): Promise<void> {
   const { createDetector } = await import('./detector');
   const detector = await createDetector();
   const app = createApp({ config, db, detector, logger });
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
-  logger.info('listening', { host: config.host, port: app.server?.port ?? config.port, version: VERSION, database: config.databasePath });
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -62,8 +59,12 @@ async function serve(): Promise<void> {
     logger.info('stopped', { signal });
     process.exit(0);
   };
+  // Registered before listening, so a signal right after the "listening" line is handled.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
+  logger.info('listening', { host: config.host, port: app.server?.port ?? config.port, version: VERSION, database: config.databasePath });
 }
 
 /** Dispatches the command line; returns an exit code for commands that finish. */
