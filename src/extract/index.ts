@@ -4,6 +4,7 @@ import { sniffFormat, type FileFormat } from './sniff.ts';
 import { extractTxt } from './txt.ts';
 import { extractMd } from './md.ts';
 import { extractDocx } from './docx.ts';
+import { extractPdf } from './pdf.ts';
 
 export { ExtractError, EXTRACT_ERROR_STATUS, type ExtractErrorCode } from './errors.ts';
 export { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
@@ -49,11 +50,9 @@ export async function extractFormat(format: FileFormat, bytes: Uint8Array, limit
       return extractMd(bytes);
     case 'docx':
       return extractDocx(bytes, limits);
-    case 'pdf': {
-      // Loaded lazily: pdf.js is ~2 MB of code that TXT/MD-only callers never need.
-      const { extractPdf } = await import('./pdf.ts');
+    case 'pdf':
+      // pdf.js itself is imported on first use (pdfjs.ts): TXT/MD-only callers never load it.
       return extractPdf(bytes, limits);
-    }
   }
 }
 

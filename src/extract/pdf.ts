@@ -1,9 +1,6 @@
-// The worker module must load first: it registers globalThis.pdfjsWorker, so pdf.js parses in
-// this thread instead of spawning its own worker (STACK_NOTES). Call this from our Worker pool.
-import 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ExtractError } from './errors.ts';
 import type { ExtractLimits } from './limits.ts';
+import { loadPdfjs } from './pdfjs.ts';
 import { isHyphenatedBreak, joinLines, pageParagraphs, type PositionedText } from './pdf-layout.ts';
 
 const PASSWORD_EXCEPTION = 'PasswordException';
@@ -15,6 +12,7 @@ const PASSWORD_EXCEPTION = 'PasswordException';
  * file_too_large (more than maxPdfPages pages). CPU-bound and blocking: run it in the pool.
  */
 export async function extractPdf(bytes: Uint8Array, limits: ExtractLimits): Promise<string> {
+  const { getDocument } = await loadPdfjs();
   // getDocument detaches the buffer it is given: hand it a copy so the caller's bytes survive.
   const task = getDocument({
     data: bytes.slice(),

@@ -123,6 +123,9 @@ export class ExtractPool {
     refWorker(worker, false);
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.onResponse(slot, event.data);
     worker.onerror = (event) => this.replace(slot, new ExtractError('extract_failed', `extraction worker crashed: ${event.message}`));
+    // A worker that exits without an error event (process.exit, fatal OOM) is replaced too;
+    // after our own terminate() the slot is already gone and replace() does nothing.
+    worker.addEventListener('close', () => this.replace(slot, new ExtractError('extract_failed', 'extraction worker exited')));
     this.slots.push(slot);
     return slot;
   }

@@ -5,10 +5,12 @@
 import { ExtractError } from './errors.ts';
 import { extractFormat } from './index.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
-// Loaded up front so the first PDF does not pay for importing pdf.js (~60 ms cold).
-import './pdf.ts';
+import { loadPdfjs } from './pdfjs.ts';
 
 declare const self: Worker;
+
+// Started now, so the first PDF does not pay for importing pdf.js (~60 ms cold).
+void loadPdfjs();
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const { id, format, bytes, limits } = event.data;
