@@ -64,7 +64,12 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
-  logger.info('listening', { host: config.host, port: app.server?.port ?? config.port, version: VERSION, database: config.databasePath });
+  logger.info('listening', {
+    host: config.host,
+    port: app.server?.port ?? config.port,
+    version: VERSION,
+    database: config.databasePath,
+  });
 }
 
 /** Dispatches the command line; returns an exit code for commands that finish. */

@@ -21,7 +21,12 @@ function table(rows: KeySummary[]): string[] {
   const header = ['ID', 'NAME', 'PLAN', 'PREFIX', 'WORDS_THIS_MONTH', 'STATUS'];
   const cells = rows.map((r) => [String(r.id), r.name ?? '-', r.plan, r.prefix, String(r.wordsUsedThisMonth), r.status]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  return [header, ...cells].map((line) => line.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  return [header, ...cells].map((line) =>
+    line
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function create(db: Db, args: string[], io: CliIo): number {
@@ -31,7 +36,9 @@ function create(db: Db, args: string[], io: CliIo): number {
     return 2;
   }
   const created = createKey(db, { plan: values.plan, name: values.name ?? null });
-  io.out(`Created key #${created.id} (plan ${created.plan}${created.name ? `, name "${created.name}"` : ''}, prefix ${created.prefix}).`);
+  io.out(
+    `Created key #${created.id} (plan ${created.plan}${created.name ? `, name "${created.name}"` : ''}, prefix ${created.prefix}).`,
+  );
   io.out('Store it now: it is shown only once and only its hash is kept.');
   io.out(created.key);
   return 0;
@@ -76,7 +83,9 @@ export function runKeysCli(args: string[], db: Db, io: CliIo): number {
           if (!row) return notFound(io, 'usage', ref);
           const { key, quota, requests } = keyUsage(db, row);
           io.out(`Key #${key.id} ${key.prefix} (${key.name ?? 'no name'}), plan ${key.plan}, ${key.status}`);
-          io.out(`Words this month: ${quota.used} of ${quota.limit} (${quota.remaining} left), resets ${new Date(quota.resetAt * 1000).toISOString()}`);
+          io.out(
+            `Words this month: ${quota.used} of ${quota.limit} (${quota.remaining} left), resets ${new Date(quota.resetAt * 1000).toISOString()}`,
+          );
           if (quota.callLimit !== null) io.out(`Calls: ${quota.callsUsed} of ${quota.callLimit}`);
           io.out(`Requests recorded: ${requests}`);
           return 0;

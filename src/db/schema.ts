@@ -8,7 +8,9 @@ export const apiKeys = sqliteTable('api_keys', {
   plan: text('plan').notNull(),
   keyHash: text('key_hash').notNull().unique(),
   prefix: text('prefix').notNull(),
-  status: text('status', { enum: ['active', 'revoked'] }).notNull().default('active'),
+  status: text('status', { enum: ['active', 'revoked'] })
+    .notNull()
+    .default('active'),
   /** Epoch milliseconds. */
   createdAt: integer('created_at').notNull(),
   revokedAt: integer('revoked_at'),

@@ -40,7 +40,8 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 /** Parses JSON text; 400 `invalid_json` on a syntax error or an empty body. */
 export function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    // RFC 8259 §8.1 forbids a BOM but allows parsers to ignore one; editors on Windows add it.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     throw new ApiError('invalid_json');
   }

@@ -17,12 +17,22 @@ export interface ErrorMapperOptions {
 }
 
 /** Elysia's own error codes we translate; anything else unknown is a 500. */
-function toApiError(code: string | number, error: unknown, request: Request, routes: readonly RouteEntry[], path: string): ApiError {
+function toApiError(
+  code: string | number,
+  error: unknown,
+  request: Request,
+  routes: readonly RouteEntry[],
+  path: string,
+): ApiError {
   if (error instanceof ApiError) return error;
   if (code === 'NOT_FOUND') {
     const allow = allowedMethods(routes, path);
     if (allow.length > 0) {
-      return new ApiError('method_not_allowed', { method: request.method, path, allow: allow.join(', ') }, { allow: allow.join(', ') });
+      return new ApiError(
+        'method_not_allowed',
+        { method: request.method, path, allow: allow.join(', ') },
+        { allow: allow.join(', ') },
+      );
     }
     return new ApiError('not_found', { method: request.method, path });
   }
@@ -33,22 +43,28 @@ function toApiError(code: string | number, error: unknown, request: Request, rou
 
 /** Elysia plugin registering the global error mapper. */
 export function errorMapper({ db, logger, routes }: ErrorMapperOptions) {
-  return new Elysia({ name: 'error-mapper' }).onError({ as: 'global' }, function mapError({ code, error, request, set }): ErrorBody {
-    const ctx = contextOf(request);
-    const apiError = toApiError(code, error, request, routes(), ctx.path);
-    if (apiError.code === 'internal_error') {
-      // Name and stack frames only: a message could quote part of the input.
-      const err = error as Error | undefined;
-      logger.error('unhandled_error', { name: err?.name ?? String(code), stack: err?.stack?.split('\n').slice(1, 6).join(' | ') });
-    }
-    set.status = apiError.status;
-    if (ctx.key) Object.assign(set.headers, rateLimitHeaders(getQuotaState(db, ctx.key)));
-    Object.assign(set.headers, apiError.headers);
-    try {
+  return new Elysia({ name: 'error-mapper' }).onError(
+    { as: 'global' },
+    function mapError({ code, error, request, set }): ErrorBody {
+      const ctx = contextOf(request);
+      const apiError = toApiError(code, error, request, routes(), ctx.path);
+      if (apiError.code === 'internal_error') {
+        // Name and stack frames only: a message could quote part of the input.
+        const err = error as Error | undefined;
+        logger.error('unhandled_error', {
+          name: err?.name ?? String(code),
+          stack: err?.stack?.split('\n').slice(1, 6).join(' | '),
+        });
+      }
+      set.status = apiError.status;
+      try {
+        if (ctx.key) Object.assign(set.headers, rateLimitHeaders(getQuotaState(db, ctx.key)));
+      } catch {
+        // A database failure here must not turn a client error into a 500; the headers are omitted.
+      }
+      Object.assign(set.headers, apiError.headers);
       observeRequest({ db, logger }, request, { status: apiError.status, code: apiError.code });
-    } catch {
-      // Bookkeeping must never turn a client error into a 500.
-    }
-    return { success: false, error: { code: apiError.code, message: t(ctx.lang, `errors.${apiError.code}`, apiError.params) } };
-  });
+      return { success: false, error: { code: apiError.code, message: t(ctx.lang, `errors.${apiError.code}`, apiError.params) } };
+    },
+  );
 }

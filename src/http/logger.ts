@@ -14,8 +14,10 @@ type Level = 'info' | 'warn' | 'error';
 
 /** A logger writing one JSON object per line through `write` (stdout by default). */
 export function createJsonLogger(write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
-  const emit = (level: Level) => (event: string, fields: LogFields = {}) =>
-    write(`${JSON.stringify({ ts: new Date().toISOString(), level, event, ...fields })}\n`);
+  const emit =
+    (level: Level) =>
+    (event: string, fields: LogFields = {}) =>
+      write(`${JSON.stringify({ ts: new Date().toISOString(), level, event, ...fields })}\n`);
   return { info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 

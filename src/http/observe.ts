@@ -13,23 +13,28 @@ export interface RequestOutcome {
   words?: number;
 }
 
-/** Records a usage event (when a key was authenticated) and logs metadata for the request. */
+/** Records a usage event (when a key was authenticated) and logs metadata for the request; never throws. */
 export function observeRequest(deps: { db: Db; logger: Logger }, request: Request, outcome: RequestOutcome): void {
   const ctx = contextOf(request);
   const durationMs = Math.round((performance.now() - ctx.startedAt) * 1000) / 1000;
   const words = outcome.words ?? ctx.words;
   const now = Date.now();
   if (ctx.key) {
-    recordUsage(deps.db, {
-      keyId: ctx.key.id,
-      mode: outcome.mode ?? 'single',
-      words,
-      score: outcome.score ?? null,
-      status: outcome.status,
-      errorCode: outcome.code ?? null,
-      durationMs,
-      createdAt: now,
-    });
+    try {
+      recordUsage(deps.db, {
+        keyId: ctx.key.id,
+        mode: outcome.mode ?? 'single',
+        words,
+        score: outcome.score ?? null,
+        status: outcome.status,
+        errorCode: outcome.code ?? null,
+        durationMs,
+        createdAt: now,
+      });
+    } catch (error) {
+      // A failed bookkeeping write must not fail a request that was already served (and charged).
+      deps.logger.error('usage_record_failed', { name: (error as Error)?.name ?? 'Error', keyId: ctx.key.id });
+    }
   }
   deps.logger.info('request', {
     method: request.method,

@@ -11,11 +11,11 @@ export const es: Catalogue = {
     text_too_short: 'El texto es demasiado corto: se necesitan al menos {min} palabras y se han encontrado {count}.',
     invalid_sensitivity: 'El campo "sensitivity" debe ser uno de: conservative, balanced, aggressive.',
     payload_too_large: 'El cuerpo de la petición supera el límite de {limit} bytes.',
-    unsupported_media_type:
-      'Content-Type no admitido: envía application/json (un texto) o multipart/form-data (archivos).',
+    unsupported_media_type: 'Content-Type no admitido: envía application/json (un texto) o multipart/form-data (archivos).',
     quota_exceeded:
       'Cuota mensual de palabras agotada: esta petición necesita {words} palabras y quedan {remaining} de {limit}. La cuota se renueva el {reset}.',
-    trial_calls_exhausted: 'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
+    trial_calls_exhausted:
+      'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
     not_found: 'Aquí no hay nada: {method} {path} no es una ruta de esta API.',
     method_not_allowed: '{method} no está permitido en {path}. Permitidos: {allow}.',
     internal_error: 'Se ha producido un error inesperado. Ha quedado registrado; inténtalo de nuevo.',

@@ -9,7 +9,9 @@ import { EMBEDDED_MIGRATIONS, embeddedMigrations, migrateDatabase } from '../../
 describe('migrations', () => {
   it('embeds every migration listed in the drizzle-kit journal, byte for byte', async () => {
     for (const entry of journal.entries) {
-      expect(EMBEDDED_MIGRATIONS[entry.tag]).toBe(await Bun.file(join(import.meta.dir, '../../drizzle', `${entry.tag}.sql`)).text());
+      expect(EMBEDDED_MIGRATIONS[entry.tag]).toBe(
+        await Bun.file(join(import.meta.dir, '../../drizzle', `${entry.tag}.sql`)).text(),
+      );
     }
     expect(embeddedMigrations()).toHaveLength(journal.entries.length);
   });
@@ -23,7 +25,9 @@ describe('migrations', () => {
       .all()
       .map((r) => r.name);
     expect(tables).toEqual(['__drizzle_migrations', 'api_keys', 'monthly_usage', 'sqlite_sequence', 'usage_events']);
-    expect(db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM __drizzle_migrations').get()?.n).toBe(journal.entries.length);
+    expect(db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM __drizzle_migrations').get()?.n).toBe(
+      journal.entries.length,
+    );
   });
 
   it('opens a file database in WAL mode with synchronous=NORMAL and a busy timeout, creating its directory', () => {

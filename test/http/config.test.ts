@@ -21,8 +21,22 @@ describe('config', () => {
   });
 
   it('reads the environment', () => {
-    const config = loadConfig({ PORT: '8080', HOST: '127.0.0.1', DATABASE_PATH: '/tmp/x.sqlite', MAX_BODY_BYTES: '4096', BOOTSTRAP_KEY: '0', MAX_FILES: '3' });
-    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databasePath: '/tmp/x.sqlite', maxBodyBytes: 4096, bootstrapKey: false, maxFiles: 3 });
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: '/tmp/x.sqlite',
+      MAX_BODY_BYTES: '4096',
+      BOOTSTRAP_KEY: '0',
+      MAX_FILES: '3',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databasePath: '/tmp/x.sqlite',
+      maxBodyBytes: 4096,
+      bootstrapKey: false,
+      maxFiles: 3,
+    });
   });
 
   for (const [name, value] of [

@@ -34,8 +34,10 @@ describe('POST /api/detect (single mode)', () => {
     expect(Number.isInteger(body.score)).toBe(true);
     expect(body.score).toBeGreaterThanOrEqual(0);
     expect(body.score).toBeLessThanOrEqual(100);
-    for (const field of ['verdict', 'docTypeLabel', 'verdictKey', 'docType', 'language', 'sensitivity']) expect(typeof body[field]).toBe('string');
-    for (const field of ['totalDimensions', 'activeDimensions', 'rate_limit', 'rate_remaining', 'words']) expect(Number.isInteger(body[field])).toBe(true);
+    for (const field of ['verdict', 'docTypeLabel', 'verdictKey', 'docType', 'language', 'sensitivity'])
+      expect(typeof body[field]).toBe('string');
+    for (const field of ['totalDimensions', 'activeDimensions', 'rate_limit', 'rate_remaining', 'words'])
+      expect(Number.isInteger(body[field])).toBe(true);
     expect(typeof body.ms_cost).toBe('number');
     expect(body.ms_cost).toBeGreaterThan(0);
     expect(body.sensitivity).toBe('conservative');
@@ -67,7 +69,11 @@ describe('POST /api/detect (single mode)', () => {
     const { app, newKey } = makeApp();
     const key = newKey().key;
     for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
-      const response = await call(app, '/api/detect', { key, body: JSON.stringify({ text: PROSE }), headers: { 'content-type': type } });
+      const response = await call(app, '/api/detect', {
+        key,
+        body: JSON.stringify({ text: PROSE }),
+        headers: { 'content-type': type },
+      });
       expect(response.status).toBe(200);
     }
   });
@@ -151,7 +157,11 @@ describe('media type and size', () => {
     const { app, newKey } = makeApp({ MAX_BODY_BYTES: '2048' });
     const key = newKey().key;
     const big = JSON.stringify({ text: words(600) });
-    const declared = await call(app, '/api/detect', { key, body: big, headers: { 'content-type': 'application/json', 'content-length': String(big.length) } });
+    const declared = await call(app, '/api/detect', {
+      key,
+      body: big,
+      headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
+    });
     expect(declared.status).toBe(413);
     const error = await errorOf(declared);
     expect(error.code).toBe('payload_too_large');
@@ -159,7 +169,11 @@ describe('media type and size', () => {
     expectRateHeaders(declared, 10_000, 10_000);
     const stream = new Blob([big]).stream();
     const streamed = await app.handle(
-      new Request('http://localhost/api/detect', { method: 'POST', body: stream, headers: { 'content-type': 'application/json', 'x-api-key': key } }),
+      new Request('http://localhost/api/detect', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      }),
     );
     expect(streamed.status).toBe(413);
     expect((await errorOf(streamed)).code).toBe('payload_too_large');
@@ -215,7 +229,9 @@ describe('quota (429)', () => {
     await call(app, '/api/detect', { key, body: 'oops', headers: { 'content-type': 'application/json' } });
     await call(app, '/api/detect', { key, json: { text: PROSE } });
     expect(getQuotaState(db, findActiveKey(db, key)!).used).toBe(60);
-    const events = db.$client.query('SELECT status, error_code AS code, words, score FROM usage_events ORDER BY id').all() as Array<Record<string, unknown>>;
+    const events = db.$client
+      .query('SELECT status, error_code AS code, words, score FROM usage_events ORDER BY id')
+      .all() as Array<Record<string, unknown>>;
     expect(events.map((e) => [e.status, e.code])).toEqual([
       [400, 'text_too_short'],
       [400, 'invalid_sensitivity'],

@@ -11,11 +11,22 @@ export function testDetector(): Detector {
     analyze(text: string, options: AnalyzeOptions = {}): Analysis {
       const es = options.labelLang === 'es';
       return {
-        score: 50, probability: 0.5, verdictKey: 'mixed', verdict: es ? 'Mixto' : 'Mixed', ai: false,
-        language: 'en', sensitivity: options.sensitivity ?? 'conservative', docType: 'essay', docTypeLabel: es ? 'Ensayo' : 'Essay',
-        totalDimensions: 1, activeDimensions: 1, dimensions: [{ id: 'x', label: es ? 'equis' : 'ex', detected: true }],
+        score: 50,
+        probability: 0.5,
+        verdictKey: 'mixed',
+        verdict: es ? 'Mixto' : 'Mixed',
+        ai: false,
+        language: 'en',
+        sensitivity: options.sensitivity ?? 'conservative',
+        docType: 'essay',
+        docTypeLabel: es ? 'Ensayo' : 'Essay',
+        totalDimensions: 1,
+        activeDimensions: 1,
+        dimensions: [{ id: 'x', label: es ? 'equis' : 'ex', detected: true }],
         textAnnotations: [{ sentence: text.slice(0, 10), start: 0, end: 10, dims: [{ id: 'x', label: 'ex' }] }],
-        bullets: [{ text: 'b', example: text.slice(0, 5), start: 0, end: 5 }], words: countWords(text), msCost: 0.1,
+        bullets: [{ text: 'b', example: text.slice(0, 5), start: 0, end: 5 }],
+        words: countWords(text),
+        msCost: 0.1,
       };
     },
   };

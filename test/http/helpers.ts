@@ -50,7 +50,9 @@ export function call(app: { handle(r: Request): Promise<Response> }, path: strin
     body = JSON.stringify(options.json);
     headers['content-type'] ??= 'application/json';
   }
-  return app.handle(new Request(`http://localhost${path}`, { method: options.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body }));
+  return app.handle(
+    new Request(`http://localhost${path}`, { method: options.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body }),
+  );
 }
 
 /** A text of exactly `n` words (one word definition: letter runs). */

@@ -25,7 +25,13 @@ describe('keys CLI', () => {
     const key = out.at(-1)!;
     expect(key).toMatch(KEY_SHAPE);
     const row = db.$client.query('SELECT * FROM api_keys').get() as Record<string, unknown>;
-    expect(row).toMatchObject({ plan: 'premium', name: 'Editorial team', key_hash: hashKey(key), prefix: key.slice(0, 11), status: 'active' });
+    expect(row).toMatchObject({
+      plan: 'premium',
+      name: 'Editorial team',
+      key_hash: hashKey(key),
+      prefix: key.slice(0, 11),
+      status: 'active',
+    });
     const dump = JSON.stringify(db.$client.query('SELECT * FROM api_keys').all());
     expect(dump.includes(key)).toBe(false);
   });
@@ -66,7 +72,11 @@ describe('keys CLI', () => {
     expect(cli(db, 'revoke', first.slice(0, 11))).toMatchObject({ code: 0 });
     expect(cli(db, 'revoke', '2')).toMatchObject({ code: 0 });
     for (const key of [first, second]) expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(401);
-    expect(cli(db, 'list').out.slice(1).every((line) => line.endsWith('revoked'))).toBe(true);
+    expect(
+      cli(db, 'list')
+        .out.slice(1)
+        .every((line) => line.endsWith('revoked')),
+    ).toBe(true);
     expect(cli(db, 'revoke', 'ak_nothing')).toMatchObject({ code: 1 });
     expect(cli(db, 'revoke')).toMatchObject({ code: 2 });
   });
@@ -88,14 +98,20 @@ describe('keys CLI', () => {
 
   it('runs as `bun run keys create` against DATABASE_PATH, key on the last stdout line', async () => {
     const env = { ...process.env, DATABASE_PATH: join(dir, 'cli', 'keys.sqlite') };
-    const created = Bun.spawnSync(['bun', 'run', 'keys', 'create', '--plan', 'enterprise', '--name', 'ops'], { env, cwd: join(import.meta.dir, '../..') });
+    const created = Bun.spawnSync(['bun', 'run', 'keys', 'create', '--plan', 'enterprise', '--name', 'ops'], {
+      env,
+      cwd: join(import.meta.dir, '../..'),
+    });
     expect(created.exitCode).toBe(0);
     const key = created.stdout.toString().trimEnd().split('\n').at(-1)!;
     expect(key).toMatch(KEY_SHAPE);
     const listed = Bun.spawnSync(['bun', 'run', 'keys', 'list'], { env, cwd: join(import.meta.dir, '../..') });
     expect(listed.stdout.toString()).toContain('enterprise');
     expect(listed.stdout.toString()).not.toContain(key);
-    const bad = Bun.spawnSync(['bun', 'src/main.ts', 'keys', 'list'], { env: { ...env, PORT: 'x' }, cwd: join(import.meta.dir, '../..') });
+    const bad = Bun.spawnSync(['bun', 'src/main.ts', 'keys', 'list'], {
+      env: { ...env, PORT: 'x' },
+      cwd: join(import.meta.dir, '../..'),
+    });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr.toString()).toContain('Configuration error: PORT');
   });

@@ -29,7 +29,10 @@ describe('privacy', () => {
     // Failed requests must not leak the text either.
     expect((await call(app, '/api/detect', { key, json: { text, sensitivity: 'nope' } })).status).toBe(400);
     expect((await call(app, '/api/detect', { key, json: { text: sentence } })).status).toBe(400);
-    expect((await call(app, '/api/detect', { key, body: `{"text": "${sentence}`, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await call(app, '/api/detect', { key, body: `{"text": "${sentence}`, headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
     expect((await call(app, '/api/detect', { json: { text } })).status).toBe(401);
 
     const needles = [token, sentence, 'marmalade', 'lighthouse of forgotten'];
@@ -44,7 +47,17 @@ describe('privacy', () => {
     // Metadata is what is stored and logged.
     expect(logs.length).toBe(5);
     const event = db.$client.query('SELECT * FROM usage_events WHERE status = 200').get() as Record<string, unknown>;
-    expect(Object.keys(event).sort()).toEqual(['created_at', 'duration_ms', 'error_code', 'id', 'key_id', 'mode', 'score', 'status', 'words']);
+    expect(Object.keys(event).sort()).toEqual([
+      'created_at',
+      'duration_ms',
+      'error_code',
+      'id',
+      'key_id',
+      'mode',
+      'score',
+      'status',
+      'words',
+    ]);
     closeDatabase(db); // checkpoints the WAL into the main file
     const closed = diskBytes(path);
     for (const needle of needles) expect(closed.includes(needle)).toBe(false);

@@ -54,20 +54,39 @@ describe('docs', () => {
     expect(response.status).toBe(200);
     const spec = await response.json();
     expect(spec.info.version).toBe((await Bun.file('package.json').json()).version);
-    expect(spec.components.securitySchemes.ApiKeyAuth).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
+    expect(spec.components.securitySchemes.ApiKeyAuth).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    );
     const op = spec.paths['/api/detect'].post;
     expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
     expect(op.requestBody.content['application/json'].example.text).toBeString();
     expect(Object.keys(op.requestBody.content['application/json'].schema.properties).sort()).toEqual(['sensitivity', 'text']);
     const ok = op.responses['200'];
     const fields = Object.keys(ok.content['application/json'].schema.properties);
-    for (const field of ['success', 'score', 'verdict', 'docTypeLabel', 'totalDimensions', 'activeDimensions', 'ms_cost', 'rate_limit', 'rate_remaining', 'dimensions', 'textAnnotations', 'bullets']) {
+    for (const field of [
+      'success',
+      'score',
+      'verdict',
+      'docTypeLabel',
+      'totalDimensions',
+      'activeDimensions',
+      'ms_cost',
+      'rate_limit',
+      'rate_remaining',
+      'dimensions',
+      'textAnnotations',
+      'bullets',
+    ]) {
       expect(fields).toContain(field);
       expect(Object.keys(ok.content['application/json'].example)).toContain(field);
     }
-    expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Language']));
+    expect(Object.keys(ok.headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Language']),
+    );
     expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
-    const documented = Object.values(op.responses).flatMap((r) => Object.keys((r as { content: Record<string, { examples?: object }> }).content['application/json']?.examples ?? {}));
+    const documented = Object.values(op.responses).flatMap((r) =>
+      Object.keys((r as { content: Record<string, { examples?: object }> }).content['application/json']?.examples ?? {}),
+    );
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       if (status === 404 || status === 405 || status === 500) continue;
       expect(documented).toContain(code);

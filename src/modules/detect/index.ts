@@ -3,7 +3,17 @@ import { Elysia } from 'elysia';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Detector } from '../../engine/types';
-import { ApiError, contextOf, isJsonType, isMultipartType, observeRequest, parseJson, readBodyText, requireKey, type Logger } from '../../http';
+import {
+  ApiError,
+  contextOf,
+  isJsonType,
+  isMultipartType,
+  observeRequest,
+  parseJson,
+  readBodyText,
+  requireKey,
+  type Logger,
+} from '../../http';
 import { rateLimitHeaders } from '../quota';
 import { detectOperation } from './openapi';
 import { detectText, validateDetectBody } from './service';

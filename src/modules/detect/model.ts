@@ -5,10 +5,14 @@ import { ERROR_STATUS } from '../../http/errors';
 /** Request body of single mode. */
 export const DetectRequestSchema = t.Object(
   {
-    text: t.String({ description: 'The text to analyze, at least 20 words. Never stored or logged.', examples: ['Paste at least twenty words of prose here…'] }),
+    text: t.String({
+      description: 'The text to analyze, at least 20 words. Never stored or logged.',
+      examples: ['Paste at least twenty words of prose here…'],
+    }),
     sensitivity: t.Optional(
       t.Union([t.Literal('conservative'), t.Literal('balanced'), t.Literal('aggressive')], {
-        description: 'How readily the verdict calls a text AI. The score does not change, only the thresholds. Default conservative.',
+        description:
+          'How readily the verdict calls a text AI. The score does not change, only the thresholds. Default conservative.',
         default: 'conservative',
       }),
     ),
@@ -41,7 +45,11 @@ const Bullet = t.Object({
 /** 200 body of single mode. */
 export const DetectResponseSchema = t.Object({
   success: t.Literal(true),
-  score: t.Integer({ minimum: 0, maximum: 100, description: 'Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity.' }),
+  score: t.Integer({
+    minimum: 0,
+    maximum: 100,
+    description: 'Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity.',
+  }),
   verdict: t.String({ description: 'Localized verdict label.', examples: ['Likely AI'] }),
   docTypeLabel: t.String({ description: 'Localized document type (e.g. essay, email).' }),
   totalDimensions: t.Integer({ description: 'Number of dimensions evaluated.' }),

@@ -7,7 +7,11 @@ import { DetectRequestSchema, DetectResponseSchema, ErrorBodySchema } from './mo
 const rateLimitHeaders = {
   'X-RateLimit-Limit': { description: "Words per month of the key's plan.", schema: { type: 'integer' }, example: 10000 },
   'X-RateLimit-Remaining': { description: 'Words left this month.', schema: { type: 'integer' }, example: 9874 },
-  'X-RateLimit-Reset': { description: 'Epoch seconds of the next reset (00:00 UTC, first day of next month).', schema: { type: 'integer' }, example: 1798761600 },
+  'X-RateLimit-Reset': {
+    description: 'Epoch seconds of the next reset (00:00 UTC, first day of next month).',
+    schema: { type: 'integer' },
+    example: 1798761600,
+  },
   'Content-Language': { description: 'Language of labels and messages: en or es.', schema: { type: 'string' }, example: 'en' },
 };
 
@@ -25,8 +29,17 @@ const example200 = {
   rate_limit: 10000,
   rate_remaining: 9966,
   dimensions: [{ id: 'stock_phrases', label: 'Stock phrases', detected: true }],
-  textAnnotations: [{ sentence: 'In today’s fast-paced world, it is important to note that…', start: 0, end: 102, dims: [{ id: 'stock_phrases', label: 'Stock phrases' }] }],
-  bullets: [{ text: 'Uses stock phrases typical of generated text.', example: 'it is important to note that', start: 29, end: 57 }],
+  textAnnotations: [
+    {
+      sentence: 'In today’s fast-paced world, it is important to note that…',
+      start: 0,
+      end: 102,
+      dims: [{ id: 'stock_phrases', label: 'Stock phrases' }],
+    },
+  ],
+  bullets: [
+    { text: 'Uses stock phrases typical of generated text.', example: 'it is important to note that', start: 29, end: 57 },
+  ],
   verdictKey: 'likely_ai',
   docType: 'essay',
   language: 'en',
@@ -59,7 +72,9 @@ export function errorResponse(status: number, description: string, extraHeaders:
     content: {
       'application/json': {
         schema: ErrorBodySchema,
-        examples: Object.fromEntries(codes.map((code) => [code, { value: { success: false, error: { code, message: sample(code) } } }])),
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { value: { success: false, error: { code, message: sample(code) } } }]),
+        ),
       },
     },
   };
@@ -75,8 +90,21 @@ export const detectOperation = {
     'Labels and messages follow `?lang=` or Accept-Language (en, es).',
   security: [{ ApiKeyAuth: [] }],
   parameters: [
-    { name: 'lang', in: 'query', required: false, schema: { type: 'string', enum: ['en', 'es'] }, description: 'Label language; overrides Accept-Language.' },
-    { name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string' }, example: 'es-ES,es;q=0.9,en;q=0.5', description: 'es, es-ES, es-419… select Spanish; q-values honoured.' },
+    {
+      name: 'lang',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['en', 'es'] },
+      description: 'Label language; overrides Accept-Language.',
+    },
+    {
+      name: 'Accept-Language',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      example: 'es-ES,es;q=0.9,en;q=0.5',
+      description: 'es, es-ES, es-419… select Spanish; q-values honoured.',
+    },
   ],
   requestBody: {
     required: true,
@@ -104,10 +132,18 @@ export const detectOperation = {
     401: errorResponse(401, 'No key, or an unknown or revoked key. Checked before the body is read.'),
     413: errorResponse(413, 'The body is larger than MAX_BODY_BYTES (single) or the batch limits.', rateLimitHeaders),
     415: errorResponse(415, 'Content-Type is neither application/json nor multipart/form-data.', rateLimitHeaders),
-    429: errorResponse(429, 'The month’s words are used up or this text needs more than remain (trial keys: 500 calls in total).', {
-      ...rateLimitHeaders,
-      'Retry-After': { description: 'Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).', schema: { type: 'integer' }, example: 86400 },
-    }),
+    429: errorResponse(
+      429,
+      'The month’s words are used up or this text needs more than remain (trial keys: 500 calls in total).',
+      {
+        ...rateLimitHeaders,
+        'Retry-After': {
+          description: 'Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).',
+          schema: { type: 'integer' },
+          example: 86400,
+        },
+      },
+    ),
   },
   // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
 } as unknown as DocumentDecoration;

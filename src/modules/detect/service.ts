@@ -97,7 +97,13 @@ export interface DetectOutcome {
  * quota is pre-checked (cheap rejection) and then charged atomically after a successful analysis,
  * so only successful detections are charged and parallel requests cannot overspend.
  */
-export function detectText(deps: DetectDeps, key: ApiKeyRow, input: DetectInput, lang: LabelLang, onWords?: (words: number) => void): DetectOutcome {
+export function detectText(
+  deps: DetectDeps,
+  key: ApiKeyRow,
+  input: DetectInput,
+  lang: LabelLang,
+  onWords?: (words: number) => void,
+): DetectOutcome {
   const words = deps.detector.countWords(input.text);
   onWords?.(words);
   if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });

@@ -40,19 +40,28 @@ export function docsModule() {
           ],
           components: {
             securitySchemes: {
-              ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key (ak_…), created with `bun run keys create`.' },
+              ApiKeyAuth: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'X-API-Key',
+                description: 'API key (ak_…), created with `bun run keys create`.',
+              },
             },
           },
         },
       }),
     )
-    .get('/swagger', () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } })
+    .get('/swagger', () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+      detail: { hide: true },
+    })
     .get(
       '/swagger/assets/:name',
       function swaggerAsset({ params }) {
         const asset = SWAGGER_ASSETS[params.name];
         if (!asset) throw new ApiError('not_found', { method: 'GET', path: `/swagger/assets/${params.name}` });
-        return new Response(Bun.file(asset.path), { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' } });
+        return new Response(Bun.file(asset.path), {
+          headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' },
+        });
       },
       { detail: { hide: true } },
     );

@@ -7,25 +7,29 @@ export const VERSION: string = pkg.version;
 
 /** Elysia plugin mounting GET /health -> { status: 'ok', version }. */
 export function healthModule() {
-  return new Elysia({ name: 'health' }).get('/health', function health() {
-    return { status: 'ok' as const, version: VERSION };
-  }, {
-    detail: {
-      tags: ['Service'],
-      summary: 'Liveness check',
-      description: 'Answers without an API key.',
-      security: [],
-      responses: {
-        200: {
-          description: 'The service is up.',
-          content: {
-            'application/json': {
-              schema: t.Object({ status: t.Literal('ok'), version: t.String({ description: 'Package version.' }) }),
-              example: { status: 'ok', version: VERSION },
+  return new Elysia({ name: 'health' }).get(
+    '/health',
+    function health() {
+      return { status: 'ok' as const, version: VERSION };
+    },
+    {
+      detail: {
+        tags: ['Service'],
+        summary: 'Liveness check',
+        description: 'Answers without an API key.',
+        security: [],
+        responses: {
+          200: {
+            description: 'The service is up.',
+            content: {
+              'application/json': {
+                schema: t.Object({ status: t.Literal('ok'), version: t.String({ description: 'Package version.' }) }),
+                example: { status: 'ok', version: VERSION },
+              },
             },
           },
         },
       },
     },
-  });
+  );
 }

@@ -90,9 +90,22 @@ export function listKeys(db: Db, now: number = Date.now()): KeySummary[] {
 /** The key with this numeric id, display prefix (or start of one) or full secret; null if none. */
 export function resolveKey(db: Db, idOrPrefix: string): ApiKeyRow | null {
   const ref = idOrPrefix.trim();
-  if (/^\d+$/.test(ref)) return db.select().from(apiKeys).where(eq(apiKeys.id, Number(ref))).get() ?? null;
+  if (/^\d+$/.test(ref))
+    return (
+      db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.id, Number(ref)))
+        .get() ?? null
+    );
   if (looksLikeKey(ref) && ref.length > keyPrefix(ref).length) {
-    return db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashKey(ref))).get() ?? null;
+    return (
+      db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.keyHash, hashKey(ref)))
+        .get() ?? null
+    );
   }
   if (!/^ak_[0-9A-Za-z]*$/.test(ref) || ref.length < 4) return null;
   const rows = db

@@ -23,8 +23,7 @@ export interface QuotaState {
 
 /** Outcome of a charge: the new state, or the reason nothing was charged. */
 export type ChargeResult =
-  | { ok: true; state: QuotaState }
-  | { ok: false; code: 'quota_exceeded' | 'trial_calls_exhausted'; state: QuotaState };
+  { ok: true; state: QuotaState } | { ok: false; code: 'quota_exceeded' | 'trial_calls_exhausted'; state: QuotaState };
 
 /** The key of the UTC calendar month containing `now` (epoch ms), e.g. "2026-11". */
 export function periodOf(now: number): string {
