@@ -72,6 +72,16 @@ export class ExtractPool {
     return finish(format, text);
   }
 
+  /** Spawns every worker now (each starts loading pdf.js), e.g. at server start-up. */
+  prestart(): void {
+    while (!this.closed && this.slots.length < this.size) this.spawn();
+  }
+
+  /** Live workers (spawned lazily up to `size`). */
+  get workers(): number {
+    return this.slots.length;
+  }
+
   /** Queued plus running tasks. */
   get pending(): number {
     return this.queue.length + this.slots.filter((s) => s.task !== null).length;

@@ -83,7 +83,7 @@ describe('ExtractPool', () => {
     expect((await pool.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
   });
 
-  it('drops queued tasks when their signal aborts, without touching the running ones', async () => {
+  it('aborts queued and running tasks that share one signal (a client disconnect)', async () => {
     const controller = new AbortController();
     const tasks = [0, 1, 2, 3].map((i) => pool.extract(BIG_PDF, `${i}.pdf`, { signal: controller.signal }).catch((e) => e));
     expect(pool.pending).toBe(4);
@@ -91,6 +91,22 @@ describe('ExtractPool', () => {
     const results = await Promise.all(tasks);
     expect(results.map((r) => r.name)).toEqual(['AbortError', 'AbortError', 'AbortError', 'AbortError']);
     expect(pool.pending).toBe(0);
+  });
+
+  it('drops an aborted queued task without disturbing the running one', async () => {
+    const sleepy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/sleep-worker.ts', import.meta.url) });
+    try {
+      const docx = await makeDocx(['x']);
+      const controller = new AbortController();
+      const running = sleepy.extract(docx, 'running.docx');
+      const queued = sleepy.extract(docx, 'queued.docx', { signal: controller.signal }).catch((e) => e);
+      controller.abort();
+      expect((await queued).name).toBe('AbortError');
+      expect((await running).text).toBe('slept');
+      expect(sleepy.replaced).toBe(0);
+    } finally {
+      sleepy.close();
+    }
   });
 
   it('rejects an already aborted signal at once', async () => {
@@ -117,6 +133,18 @@ describe('ExtractPool', () => {
       expect(crashing.replaced).toBe(1);
     } finally {
       crashing.close();
+    }
+  });
+
+  it('prestarts its workers so the first file does not pay for spawning', async () => {
+    const warm = new ExtractPool({ size: 2 });
+    try {
+      warm.prestart();
+      expect(warm.workers).toBe(2);
+      expect((await warm.extract(makePdf(['warm']), 'a.pdf')).text).toBe('warm');
+      expect(warm.workers).toBe(2);
+    } finally {
+      warm.close();
     }
   });
 
