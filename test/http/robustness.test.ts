@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'bun:test';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createJsonLogger } from '../../src/http/logger';
+import { createKey } from '../../src/modules/keys';
+import { getQuotaState } from '../../src/modules/quota';
+import { findActiveKey } from '../../src/modules/keys';
+import { call, detector, freshDb, makeApp, PROSE } from './helpers';
+
+describe('no 500 for client input', () => {
+  const bodies: Array<[string, BodyInit]> = [
+    ['invalid UTF-8', new Uint8Array([0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+    ['deep nesting', '['.repeat(100_000) + ']'.repeat(100_000)],
+    ['lone surrogates', JSON.stringify({ text: `${PROSE} \ud800 \udfff` })],
+    ['NUL and controls', JSON.stringify({ text: `${PROSE}\u0000\u0001\u001f` })],
+    ['emoji and RTL', JSON.stringify({ text: `${PROSE} 🤖🧠 مرحبا بالعالم שלום עולם` })],
+    ['huge number', '{"text": 1e999999}'],
+    ['BOM', `\ufeff${JSON.stringify({ text: PROSE })}`],
+    ['only whitespace text', JSON.stringify({ text: ' \n\t '.repeat(1000) })],
+    ['one giant word', JSON.stringify({ text: 'a'.repeat(500_000) })],
+    ['punctuation soup', JSON.stringify({ text: '!?.,;:'.repeat(10_000) })],
+    ['many tiny sentences', JSON.stringify({ text: 'Go. '.repeat(20_000) })],
+    ['prototype keys', '{"__proto__": {"text": "x"}, "constructor": 1}'],
+  ];
+  for (const [name, body] of bodies) {
+    it(`answers a client error or 200 for ${name}`, async () => {
+      const { app, newKey, logs } = makeApp();
+      const response = await call(app, '/api/detect', { key: newKey().key, body, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBeLessThan(500);
+      const json = await response.json();
+      expect(typeof json.success).toBe('boolean');
+      expect(logs.some((l) => l.includes('"level":"error"'))).toBe(false);
+    });
+  }
+});
+
+describe('unexpected failures', () => {
+  it('map to 500 internal_error without charging and without logging the message', async () => {
+    const db = freshDb();
+    const logs: string[] = [];
+    const secretText = `${PROSE} Sesquipedalian-sentinel-phrase.`;
+    const broken = {
+      countWords: detector().countWords,
+      analyze(text: string): never {
+        throw new Error(`engine exploded on: ${text}`);
+      },
+    };
+    const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), db, detector: broken, logger: createJsonLogger((l) => logs.push(l)) });
+    const created = createKey(db, { plan: 'free' });
+    const response = await call(app, '/api/detect', { key: created.key, json: { text: secretText } });
+    expect(response.status).toBe(500);
+    const body = await response.json();
+    expect(body.error.code).toBe('internal_error');
+    expect(JSON.stringify(body)).not.toContain('Sesquipedalian');
+    expect(logs.join('')).not.toContain('Sesquipedalian');
+    expect(logs.some((l) => l.includes('"event":"unhandled_error"'))).toBe(true);
+    expect(getQuotaState(db, findActiveKey(db, created.key)!).used).toBe(0);
+  });
+});
