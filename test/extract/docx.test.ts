@@ -4,7 +4,7 @@ import { extractDocx } from '../../src/extract/docx.ts';
 import { documentXmlToText } from '../../src/extract/docx-xml.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
-import { makeDocx, makeZipBombDocx } from '../fixtures/make.ts';
+import { makeDocx, makeSampleDocx, makeZipBombDocx, SAMPLE_DOCX_TEXT } from '../fixtures/make.ts';
 
 const MB = 1024 * 1024;
 const SMALL_LIMITS = { ...DEFAULT_EXTRACT_LIMITS, maxDocxUncompressedBytes: 1 * MB };
@@ -25,18 +25,7 @@ describe('extractDocx', () => {
   });
 
   it('reads Spanish body paragraphs in order, with tabs, line breaks and a table', async () => {
-    const docx = await makeDocx(
-      ['El niño comió paella en Valencia.\tDespués, siesta.', 'Primera línea\nSegunda línea & «comillas» <etiqueta>'],
-      [
-        ['Alumno', 'Nota'],
-        ['Íñigo', 'Sobresaliente'],
-      ],
-    );
-    expect(await extractDocx(docx, DEFAULT_EXTRACT_LIMITS)).toBe(
-      'El niño comió paella en Valencia.\tDespués, siesta.\n\n' +
-        'Primera línea\nSegunda línea & «comillas» <etiqueta>\n\n' +
-        'Alumno\tNota\nÍñigo\tSobresaliente',
-    );
+    expect(await extractDocx(await makeSampleDocx(), DEFAULT_EXTRACT_LIMITS)).toBe(SAMPLE_DOCX_TEXT);
   });
 
   it('leaves out headers and footnotes (body only)', async () => {

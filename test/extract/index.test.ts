@@ -2,6 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import { extractText, ExtractError, DEFAULT_EXTRACT_LIMITS, type ExtractErrorCode } from '../../src/extract/index.ts';
 import {
   makeDocx,
+  makeEmptyFile,
   makeInvalidUtf8,
   makePdf,
   makePng,
@@ -38,7 +39,7 @@ describe('extractText', () => {
     expect(await codeOf(makeTruncatedPdf(makePdf(['a', 'b'])), 'a.pdf')).toBe('corrupt_file');
     expect(await codeOf(makePdf(['x'], { encrypted: true }), 'a.pdf')).toBe('encrypted_pdf');
     expect(await codeOf(makePdf(['']), 'scan.pdf')).toBe('no_text');
-    expect(await codeOf(new Uint8Array(0), 'empty.txt')).toBe('no_text');
+    expect(await codeOf(makeEmptyFile(), 'empty.txt')).toBe('no_text');
     expect(await codeOf(new TextEncoder().encode(' \n\t '), 'blank.txt')).toBe('no_text');
     expect(await codeOf(await makeZipBombDocx(2 * 1024 * 1024), 'bomb.docx', { ...DEFAULT_EXTRACT_LIMITS, maxDocxUncompressedBytes: 1024 * 1024 })).toBe(
       'file_too_large',

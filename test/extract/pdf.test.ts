@@ -3,18 +3,7 @@ import { extractPdf } from '../../src/extract/pdf.ts';
 import { joinLines, pageParagraphs } from '../../src/extract/pdf-layout.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
-import { makePdf, makeTruncatedPdf } from '../fixtures/make.ts';
-
-/** Three pages: a hyphenated word across a line end, a paragraph gap, a hyphen across the page break. */
-export const THREE_PAGES = [
-  'The committee reviewed the extrac-\ntion results on Monday\nand approved them.\n\nA second paragraph follows here.',
-  'Página dos: el niño comió jamón.\nEnds with a hyphen-',
-  'ated word on the next page.',
-];
-const THREE_PAGES_TEXT =
-  'The committee reviewed the extraction results on Monday and approved them.\n\n' +
-  'A second paragraph follows here.\n\n' +
-  'Página dos: el niño comió jamón. Ends with a hyphenated word on the next page.';
+import { makePdf, makeTruncatedPdf, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make.ts';
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -27,7 +16,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 
 describe('extractPdf', () => {
   it('reads every page in order, joins lines, rejoins hyphenated words and keeps paragraph breaks', async () => {
-    expect(await extractPdf(makePdf(THREE_PAGES), DEFAULT_EXTRACT_LIMITS)).toBe(THREE_PAGES_TEXT);
+    expect(await extractPdf(makePdf(SAMPLE_PDF_PAGES), DEFAULT_EXTRACT_LIMITS)).toBe(SAMPLE_PDF_TEXT);
   });
 
   it('does not consume the caller’s bytes (pdf.js detaches what it gets)', async () => {
@@ -42,7 +31,7 @@ describe('extractPdf', () => {
   });
 
   it('answers corrupt_file for a truncated PDF and for garbage after the header', async () => {
-    expect(await codeOf(extractPdf(makeTruncatedPdf(makePdf(THREE_PAGES)), DEFAULT_EXTRACT_LIMITS))).toBe('corrupt_file');
+    expect(await codeOf(extractPdf(makeTruncatedPdf(makePdf(SAMPLE_PDF_PAGES)), DEFAULT_EXTRACT_LIMITS))).toBe('corrupt_file');
     const garbage = new TextEncoder().encode(`%PDF-1.7\n${'x'.repeat(400)}`);
     expect(await codeOf(extractPdf(garbage, DEFAULT_EXTRACT_LIMITS))).toBe('corrupt_file');
   });
