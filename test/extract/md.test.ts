@@ -38,6 +38,11 @@ describe('markdownToText', () => {
     expect(markdownToText('<div align="center">Hi &amp; bye</div>\n<script>alert(1)</script>\n<!-- x -->')).toBe('Hi & bye');
   });
 
+  it('removes nested blockquote marks and footnote markers, keeps ordered-list and footnote text', () => {
+    expect(markdownToText('> > nested quote\n> still quote')).toBe('nested quote still quote');
+    expect(markdownToText('1) first\n2. second\n\nSee note[^1].\n\n[^1]: The note.')).toBe('first\nsecond\n\nSee note.\n\nThe note.');
+  });
+
   it('turns a hard line break into a newline and soft breaks into spaces', () => {
     expect(markdownToText('one  \ntwo\nthree')).toBe('one\ntwo three');
   });
