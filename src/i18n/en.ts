@@ -80,7 +80,6 @@ export const en = {
     human_specific: 'Concrete details such as numbers and names point toward a human writer.',
     human_informal: 'Casual, informal wording points toward a human writer.',
     length_note: 'The text has {words} words in {sentences} sentences; longer texts give more reliable results.',
-    batch_timeout: 'The batch ran out of its time budget before this file could be scored.',
   },
 };
 

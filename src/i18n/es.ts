@@ -83,6 +83,5 @@ export const es: Catalogue = {
     human_specific: 'Los detalles concretos, como cifras y nombres, apuntan a un autor humano.',
     human_informal: 'Un lenguaje coloquial e informal apunta a un autor humano.',
     length_note: 'El texto tiene {words} palabras en {sentences} frases; los textos más largos dan resultados más fiables.',
-    batch_timeout: 'El lote agotó su tiempo máximo antes de poder analizar este archivo.',
   },
 };
