@@ -1,0 +1,114 @@
+// Memory layout of the wasm core. Everything lives in linear memory at addresses decided here; no
+// GC objects are ever created, so memory stays flat however many texts are analysed.
+
+/** Per-sentence feature slots (f32), see SentenceFeature in src/engine/layout.ts. */
+export const SENT_FEATURES: u32 = 20;
+/** Per-document counters (u32), see DocCounter in src/engine/layout.ts. */
+export const DOC_COUNTERS: u32 = 32;
+/** Bytes per token record: start, end, hash, shape, info. */
+const TOKEN_BYTES: u32 = 20;
+/** Bytes per sentence record: start, end, token0, token1, flags, first-word hash, first-two hash, paragraph. */
+const SENT_BYTES: u32 = 32;
+/** Bytes per paragraph record: start, end, words, sentences. */
+const PARA_BYTES: u32 = 16;
+
+export let weightsPtr: usize = 0;
+export let weightsMask: u32 = 0;
+export let lexPtr: usize = 0;
+export let lexMask: u32 = 0;
+export let docPtr: usize = 0;
+
+export let textPtr: usize = 0;
+export let textCap: u32 = 0;
+export let tokPtr: usize = 0;
+export let tokCap: u32 = 0;
+export let sentPtr: usize = 0;
+export let sentFeatPtr: usize = 0;
+export let sentCap: u32 = 0;
+export let paraPtr: usize = 0;
+export let paraCap: u32 = 0;
+export let featPtr: usize = 0;
+export let featCap: u32 = 0;
+
+let fixedEnd: usize = 0;
+
+function align(p: usize): usize {
+  return (p + 15) & ~(<usize>15);
+}
+
+function ensureMemory(end: usize): bool {
+  const have = <usize>memory.size() << 16;
+  if (end <= have) return true;
+  const pages = <i32>((end - have + 0xffff) >>> 16);
+  return memory.grow(pages) >= 0;
+}
+
+/** Reserve the weight table (2^weightBits f32) and the lexicon table (2^lexBits slots). */
+export function setupTables(weightBits: u32, lexBits: u32): bool {
+  let p = align(__heap_base);
+  weightsPtr = p;
+  weightsMask = (1 << weightBits) - 1;
+  p = align(p + ((<usize>1 << weightBits) << 2));
+  lexPtr = p;
+  lexMask = (1 << lexBits) - 1;
+  p = align(p + ((<usize>1 << lexBits) << 3));
+  docPtr = p;
+  p = align(p + (DOC_COUNTERS << 2));
+  fixedEnd = p;
+  if (!ensureMemory(p)) return false;
+  memory.fill(lexPtr, 0, (<usize>1 << lexBits) << 3);
+  return reserveText(4096);
+}
+
+/** Make room for a text of `cap` UTF-16 code units (grows memory only when cap is larger). */
+export function reserveText(cap: u32): bool {
+  if (cap <= textCap) return true;
+  const tCap = cap + 16;
+  const sCap = (cap >>> 1) + 16;
+  const fCap = tCap * 4 + sCap;
+  let p = fixedEnd;
+  const tp = p;
+  p = align(p + (<usize>tCap << 1));
+  const kp = p;
+  p = align(p + <usize>tCap * TOKEN_BYTES);
+  const sp = p;
+  p = align(p + <usize>sCap * SENT_BYTES);
+  const sfp = p;
+  p = align(p + <usize>sCap * SENT_FEATURES * 4);
+  const pp = p;
+  p = align(p + <usize>sCap * PARA_BYTES);
+  const fp = p;
+  p = align(p + (<usize>fCap << 2));
+  if (!ensureMemory(p)) return false;
+  textPtr = tp; textCap = cap;
+  tokPtr = kp; tokCap = tCap;
+  sentPtr = sp; sentFeatPtr = sfp; sentCap = sCap;
+  paraPtr = pp; paraCap = sCap;
+  featPtr = fp; featCap = fCap;
+  return true;
+}
+
+// Token record accessors.
+@inline export function tokStart(i: u32): u32 { return load<u32>(tokPtr + <usize>i * TOKEN_BYTES); }
+@inline export function tokEnd(i: u32): u32 { return load<u32>(tokPtr + <usize>i * TOKEN_BYTES, 4); }
+@inline export function tokHash(i: u32): u32 { return load<u32>(tokPtr + <usize>i * TOKEN_BYTES, 8); }
+@inline export function tokShape(i: u32): u32 { return load<u32>(tokPtr + <usize>i * TOKEN_BYTES, 12); }
+@inline export function tokInfo(i: u32): u32 { return load<u32>(tokPtr + <usize>i * TOKEN_BYTES, 16); }
+@inline export function setToken(i: u32, start: u32, end: u32, hash: u32, shape: u32, info: u32): void {
+  const p = tokPtr + <usize>i * TOKEN_BYTES;
+  store<u32>(p, start); store<u32>(p, end, 4); store<u32>(p, hash, 8); store<u32>(p, shape, 12); store<u32>(p, info, 16);
+}
+
+// Sentence record accessors: 0 start, 4 end, 8 token0, 12 token1, 16 flags, 20 first, 24 firstTwo, 28 paragraph.
+@inline export function sentField(s: u32, off: u32): u32 { return load<u32>(sentPtr + <usize>s * SENT_BYTES + off); }
+@inline export function setSentField(s: u32, off: u32, v: u32): void { store<u32>(sentPtr + <usize>s * SENT_BYTES + off, v); }
+@inline export function sentFeatAddr(s: u32, f: u32): usize { return sentFeatPtr + ((<usize>s * SENT_FEATURES + f) << 2); }
+
+// Paragraph record accessors: 0 start, 4 end, 8 words, 12 sentences.
+@inline export function paraField(p: u32, off: u32): u32 { return load<u32>(paraPtr + <usize>p * PARA_BYTES + off); }
+@inline export function setParaField(p: u32, off: u32, v: u32): void { store<u32>(paraPtr + <usize>p * PARA_BYTES + off, v); }
+
+// Document counters.
+@inline export function docGet(k: u32): u32 { return load<u32>(docPtr + (<usize>k << 2)); }
+@inline export function docSet(k: u32, v: u32): void { store<u32>(docPtr + (<usize>k << 2), v); }
+@inline export function docInc(k: u32): void { const a = docPtr + (<usize>k << 2); store<u32>(a, load<u32>(a) + 1); }

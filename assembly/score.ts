@@ -1,0 +1,150 @@
+// Pass 2: per sentence, masked-token n-grams looked up in the weight table (the learned lexical
+// score) and the counts behind the style dimensions. N-grams never cross a sentence boundary, so
+// the document score is exactly the sum of its sentences' contributions.
+import { combine, mix32 } from './hash';
+import { Lex, lexGet, langSalt } from './lexicon';
+import {
+  weightsPtr, weightsMask, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
+  sentFeatAddr, SENT_FEATURES, docGet, docSet,
+} from './layout';
+import { Kind, Info, Doc, SF, SR } from './token';
+import { NUM_ID, SYMBOL_ID } from './tokenize';
+
+const BOS_ID: u32 = 0x9b05688c;
+const ORDER_SALT_1: u32 = 0x1f83d9ab;
+const ORDER_SALT_2: u32 = 0x5be0cd19;
+const ORDER_SALT_3: u32 = 0xcbbb9d5d;
+/** Longest stock phrase, in words. */
+const MAX_PHRASE_WORDS: u32 = 5;
+/** A word of at least this many letters counts as long. */
+const LONG_WORD_LETTERS: u32 = 8;
+
+let emitting = false;
+let nFeat: u32 = 0;
+let sum: f32 = 0;
+let grams: u32 = 0;
+
+@inline function gram(h: u32): void {
+  const idx = mix32(h) & weightsMask;
+  sum += load<f32>(weightsPtr + (<usize>idx << 2));
+  grams++;
+  if (emitting && nFeat < featCap) {
+    store<u32>(featPtr + (<usize>nFeat << 2), idx);
+    nFeat++;
+  }
+}
+
+@inline function addFeat(s: u32, f: u32, v: f32): void {
+  const a = sentFeatAddr(s, f);
+  store<f32>(a, load<f32>(a) + v);
+}
+
+/** Style lexicon hits for the word at t and the phrases that start there; returns the OR of their bits. */
+function phraseBits(t: u32, t1: u32, salt: u32, s: u32): u32 {
+  let h = tokHash(t);
+  let all = lexGet(h ^ salt);
+  let words: u32 = 1;
+  for (let u = t + 1; u < t1 && words < MAX_PHRASE_WORDS; u++) {
+    const k = tokInfo(u) & Info.KIND_MASK;
+    if (k == Kind.MARKUP) continue;
+    if (k != Kind.WORD) break;
+    h = combine(h, tokHash(u));
+    words++;
+    all |= lexGet(h ^ salt) & (Lex.STOCK | Lex.TRANSITION | Lex.HEDGE | Lex.INFORMAL);
+  }
+  if ((all & Lex.STOCK) != 0) addFeat(s, SF.STOCK, 1);
+  if ((all & Lex.TRANSITION) != 0) addFeat(s, SF.TRANSITION, 1);
+  if ((all & Lex.HEDGE) != 0) addFeat(s, SF.HEDGE, 1);
+  if ((all & Lex.PERSONAL) != 0) addFeat(s, SF.PERSONAL, 1);
+  if ((all & Lex.INFORMAL) != 0) addFeat(s, SF.INFORMAL, 1);
+  return all;
+}
+
+/** Score every sentence with the weights of language `lang`; when `emit`, also write n-gram indexes. */
+export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
+  emitting = emit;
+  nFeat = 0;
+  const salt = langSalt(lang);
+  let total: f32 = 0;
+  let totalGrams: u32 = 0;
+  for (let s: u32 = 0; s < nSent; s++) {
+    for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
+    const t0 = sentField(s, SR.TOK0);
+    const t1 = sentField(s, SR.TOK1);
+    let p1: u32 = BOS_ID;
+    let p2: u32 = 0;
+    let firstWord = true;
+    sum = 0;
+    grams = 0;
+    setSentField(s, SR.FIRST, 0);
+    setSentField(s, SR.FIRST_TWO, 0);
+    for (let t = t0; t < t1; t++) {
+      const info = tokInfo(t);
+      const kind = info & Info.KIND_MASK;
+      if (kind == Kind.MARKUP) continue;
+      let id: u32 = 0;
+      if (kind == Kind.WORD) {
+        const h = tokHash(t);
+        const bits = phraseBits(t, t1, salt, s);
+        const common = (bits & Lex.VOCAB) != 0;
+        id = common ? h : tokShape(t);
+        const letters = info >>> Info.LETTERS_SHIFT;
+        addFeat(s, SF.WORDS, 1);
+        addFeat(s, SF.LETTERS, <f32>letters);
+        if (common) addFeat(s, SF.VOCAB, 1);
+        if (letters >= LONG_WORD_LETTERS) addFeat(s, SF.LONG, 1);
+        if ((info & Info.APOS) != 0) addFeat(s, SF.CONTRACTION, 1);
+        if ((info & Info.ALLCAPS) != 0) addFeat(s, SF.ALLCAPS, 1);
+        if (firstWord) {
+          setSentField(s, SR.FIRST, h);
+          let u = t + 1;
+          while (u < t1 && (tokInfo(u) & Info.KIND_MASK) != Kind.WORD) u++;
+          setSentField(s, SR.FIRST_TWO, u < t1 ? combine(h, tokHash(u)) : h);
+          if ((bits & Lex.TRANSITION) != 0) addFeat(s, SF.OPENS_TRANSITION, 1);
+        } else if ((info & Info.CAP) != 0 && !common) addFeat(s, SF.PROPER, 1);
+        firstWord = false;
+      } else if (kind == Kind.NUM) {
+        id = NUM_ID;
+        addFeat(s, SF.WORDS, 1);
+        addFeat(s, SF.NUMBERS, 1);
+        firstWord = false;
+      } else if (kind == Kind.CJK) {
+        id = tokHash(t);
+        addFeat(s, SF.WORDS, 1);
+      } else if (kind == Kind.PUNCT) {
+        id = tokHash(t);
+        const c = tokShape(t);
+        if (c == 44) addFeat(s, SF.COMMAS, 1);
+        else if (c == 0x2014 || c == 0x2013) addFeat(s, SF.DASHES, 1);
+        else if (c == 63 || c == 33 || c == 0xbf || c == 0xa1) addFeat(s, SF.QUESTION_EXCLAIM, 1);
+        else if (c == 59 || c == 58) addFeat(s, SF.SEMI_COLON, 1);
+      } else {
+        id = SYMBOL_ID;
+      }
+      gram(id ^ ORDER_SALT_1);
+      if (p1 != 0) gram(combine(p1, id) ^ ORDER_SALT_2);
+      if (p2 != 0) gram(combine(combine(p2, p1), id) ^ ORDER_SALT_3);
+      p2 = p1;
+      p1 = id;
+    }
+    store<f32>(sentFeatAddr(s, SF.NGRAMS), <f32>grams);
+    store<f32>(sentFeatAddr(s, SF.SCORE), sum);
+    total += sum;
+    totalGrams += grams;
+  }
+  docSet(Doc.NGRAMS, totalGrams);
+  docSet(Doc.FEATS, nFeat);
+  emitting = false;
+  return total;
+}
+
+/** Language of the text from stop-word hits: 0 English, 1 Spanish, 2 other. */
+export function detectLanguage(): u32 {
+  const words = docGet(Doc.WORDS);
+  const en = docGet(Doc.EN_STOP);
+  const es = docGet(Doc.ES_STOP);
+  const best = en >= es ? en : es;
+  // Running prose in either language has 25-45% stop words; below 12% it is neither.
+  if (words == 0 || <f64>best < <f64>words * 0.12 || best < 2) return 2;
+  return en >= es ? 0 : 1;
+}

@@ -1,0 +1,416 @@
+// Pass 1: one left-to-right scan of the UTF-16 text that writes tokens, sentences and paragraphs,
+// all with offsets in code units of the text as submitted. Boundary decisions are taken when the
+// next token arrives, because "Dr. Smith", "e.g. this" and hard-wrapped lines need a look ahead.
+import { Ch, Cls, classify, homoglyph, lower, isUpper, baseLetter } from './chars';
+import { FNV_BASIS, fnvStep, mix32, combine } from './hash';
+import { Lex, lexGet, langSalt } from './lexicon';
+import {
+  textPtr, tokCap, setToken, tokInfo, tokHash, tokEnd, tokStart, setSentField, sentField,
+  setParaField, paraField, docSet, docGet, docInc, DOC_COUNTERS,
+} from './layout';
+import { Kind, Info, SentFlag, Doc, SR, PR } from './token';
+
+/** Hash seeds for token classes that are not words. */
+export const SHAPE_SALT: u32 = 0x2f0b3c1d;
+export const NUM_ID: u32 = 0x6a09e667;
+export const SYMBOL_ID: u32 = 0x3c6ef372;
+const PUNCT_SALT: u32 = 0x510e527f;
+
+namespace Pending {
+  export const NONE: u32 = 0;
+  export const STRONG: u32 = 1;
+  export const WEAK: u32 = 2;
+  export const NEVER: u32 = 3;
+}
+
+let len: u32 = 0;
+let homoMode = false;
+let nTok: u32 = 0;
+let nSent: u32 = 0;
+let nPara: u32 = 0;
+let sentOpen = false;
+let paraOpen = false;
+let pending: u32 = Pending.NONE;
+let sawSpace = false;
+let newlines: u32 = 0;
+let lineStart = true;
+let lineFlags: u32 = 0;
+let sentWords: u32 = 0;
+let paraWords: u32 = 0;
+let paraSents: u32 = 0;
+
+// Results of scanWord.
+let wHash: u32 = 0;
+let wShape: u32 = 0;
+let wInfo: u32 = 0;
+
+@inline function cu(i: u32): u32 {
+  return <u32>load<u16>(textPtr + (<usize>i << 1));
+}
+
+/** Code point at i (surrogate pairs combined); its length in code units goes to cpLen. */
+let cpLen: u32 = 1;
+function cpAt(i: u32): u32 {
+  const c = cu(i);
+  cpLen = 1;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+    const d = cu(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) { cpLen = 2; return 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); }
+  }
+  return c;
+}
+
+/** Class of a code point after homoglyph mapping (when the text is mostly Latin). */
+@inline function clsOf(c: u32): u32 {
+  if (homoMode && homoglyph(c) != 0) return Cls.LETTER;
+  return classify(c);
+}
+
+/** Scan a word or number starting at i; returns its end and sets wHash, wShape, wInfo. */
+export function scanWord(i: u32, end: u32): u32 {
+  let h = FNV_BASIS;
+  let letters: u32 = 0;
+  let uppers: u32 = 0;
+  let last1: u32 = 0;
+  let last2: u32 = 0;
+  let info: u32 = 0;
+  let j = i;
+  let first = true;
+  let isNum = false;
+  while (j < end) {
+    let c = cpAt(j);
+    const n = cpLen;
+    let cls: u32 = classify(c);
+    if (homoMode) {
+      const g = homoglyph(c);
+      if (g != 0) { c = g; cls = Cls.LETTER; info |= Info.HOMOGLYPH; }
+    }
+    if (cls == Cls.LETTER || cls == Cls.DIGIT) {
+      if (first) {
+        isNum = cls == Cls.DIGIT;
+        if (isUpper(c)) info |= Info.CAP;
+        else if (cls == Cls.LETTER) info |= Info.LOWER_START;
+        first = false;
+      }
+      const lc = lower(c);
+      if (lc != c) uppers++;
+      h = fnvStep(h, lc);
+      letters++;
+      last2 = last1;
+      last1 = baseLetter(lc);
+      j += n;
+      continue;
+    }
+    if (cls == Cls.MARK) { j += n; continue; }
+    if (cls == Cls.INVISIBLE) { info |= Info.INVISIBLE; j += n; continue; }
+    // Inner joiners: apostrophes and hyphens between letters, '.' and ',' between digits.
+    if (j + n < end) {
+      const next = clsOf(cpAt(j + n));
+      cpLen = n;
+      const joinsWord = (cls == Cls.APOS || cls == Cls.HYPHEN) && (next == Cls.LETTER || next == Cls.DIGIT);
+      const joinsNum = isNum && (c == Ch.DOT || c == Ch.COMMA) && next == Cls.DIGIT;
+      if (joinsWord || joinsNum) {
+        if (cls == Cls.APOS) { h = fnvStep(h, Ch.APOS); info |= Info.APOS; }
+        else h = fnvStep(h, c == Ch.COMMA ? Ch.DOT : (cls == Cls.HYPHEN ? Ch.HYPHEN : c));
+        j += n;
+        continue;
+      }
+    }
+    break;
+  }
+  if (letters > 1 && uppers == letters) info |= Info.ALLCAPS;
+  if (letters > 255) letters = 255;
+  const bucket: u32 = letters <= 3 ? 0 : letters <= 6 ? 1 : letters <= 9 ? 2 : 3;
+  wHash = h;
+  wShape = isNum ? NUM_ID : combine(SHAPE_SALT + bucket, (last2 << 16) | last1);
+  wInfo = info | (isNum ? Kind.NUM : Kind.WORD) | (letters << Info.LETTERS_SHIFT);
+  return j;
+}
+
+function closeSentence(): void {
+  if (!sentOpen) return;
+  setSentField(nSent, SR.END, tokEnd(nTok - 1));
+  setSentField(nSent, SR.TOK1, nTok);
+  setSentField(nSent, SR.PARA, nPara);
+  nSent++;
+  paraSents++;
+  sentOpen = false;
+  pending = Pending.NONE;
+}
+
+function closeParagraph(): void {
+  if (!paraOpen) return;
+  setParaField(nPara, PR.END, tokEnd(nTok - 1));
+  setParaField(nPara, PR.WORDS, paraWords);
+  setParaField(nPara, PR.SENTENCES, paraSents);
+  nPara++;
+  paraOpen = false;
+}
+
+/** Boundary decisions taken when a token arrives; then append it (and open a sentence if needed). */
+function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing: bool, opens: bool): void {
+  if (nTok >= tokCap) return;
+  const kind = info & Info.KIND_MASK;
+  const lowerWord = kind == Kind.WORD && (info & Info.LOWER_START) != 0;
+  if (sentOpen) {
+    let close = false;
+    if (newlines >= 2) close = true;
+    else if (newlines == 1) close = !lowerWord;
+    else if (pending != Pending.NONE) {
+      if (!sawSpace) { if (!closing) pending = Pending.NONE; }
+      else if (pending == Pending.STRONG) close = true;
+      else if (pending == Pending.WEAK) close = !(lowerWord || kind == Kind.NUM);
+    }
+    if (close) closeSentence();
+  }
+  if (newlines >= 2 || (newlines == 1 && !lowerWord)) closeParagraph();
+  if (lineStart) info |= Info.LINE_START;
+  newlines = 0;
+  sawSpace = false;
+  lineStart = false;
+  if (!sentOpen && opens) {
+    setSentField(nSent, SR.START, start);
+    setSentField(nSent, SR.TOK0, nTok);
+    setSentField(nSent, SR.FLAGS, lineFlags);
+    sentOpen = true;
+    sentWords = 0;
+    if (!paraOpen) {
+      setParaField(nPara, PR.START, start);
+      paraOpen = true;
+      paraWords = 0;
+      paraSents = 0;
+    }
+  }
+  setToken(nTok, start, end, hash, shape, info);
+  nTok++;
+  if (kind == Kind.WORD || kind == Kind.NUM || kind == Kind.CJK) {
+    docInc(Doc.WORDS);
+    if (sentOpen) sentWords++;
+    if (paraOpen) paraWords++;
+  }
+}
+
+/** Strength of a sentence end at a '.' given the token before it. */
+function periodStrength(): u32 {
+  if (nTok < 2) return Pending.STRONG;
+  const prev = nTok - 2; // nTok - 1 is the '.' itself
+  const info = tokInfo(prev);
+  if ((info & Info.KIND_MASK) != Kind.WORD || tokEnd(prev) != tokStart(nTok - 1)) return Pending.STRONG;
+  const letters = info >>> Info.LETTERS_SHIFT;
+  const bits = lexGet(tokHash(prev) ^ langSalt(2));
+  if ((bits & Lex.TITLE) != 0) return Pending.NEVER; // titles before names: Dr. Sr.
+  if ((bits & Lex.ABBREV) != 0) return Pending.WEAK;
+  if (letters == 1) {
+    // "e.g." / "U.S.": a single letter glued to a previous '.'; "J. K. Rowling": an initial.
+    if (prev > 0 && tokEnd(prev - 1) == tokStart(prev) && (tokInfo(prev - 1) & Info.KIND_MASK) == Kind.PUNCT) return Pending.WEAK;
+    if ((info & Info.CAP) != 0 && tokHash(prev) != fnvStep(FNV_BASIS, 105)) return Pending.NEVER;
+    if ((info & Info.LOWER_START) != 0) return Pending.WEAK; // "p. m.", "a. C."
+  }
+  return Pending.STRONG;
+}
+
+@inline function isClosingChar(c: u32): bool {
+  return c == Ch.DQUOTE || c == Ch.APOS || c == Ch.RPAREN || c == Ch.RBRACKET || c == Ch.RBRACE ||
+    c == Ch.RDQUO || c == Ch.RSQUO || c == Ch.RAQUO || c == Ch.STAR || c == Ch.UNDERSCORE;
+}
+
+@inline function normPunct(c: u32): u32 {
+  if (c == Ch.LDQUO || c == Ch.RDQUO || c == Ch.LAQUO || c == Ch.RAQUO || c == 0x201e) return Ch.DQUOTE;
+  if (c == Ch.LSQUO || c == Ch.RSQUO || c == 0x201a) return Ch.APOS;
+  return c;
+}
+
+@inline function isSpaceAt(i: u32): bool {
+  if (i >= len) return true;
+  const k = classify(cpAt(i));
+  return k == Cls.SPACE || k == Cls.NEWLINE;
+}
+
+/** Line-start markup: '#' headings, bullets, '1.' numbering and '>' quotes; returns chars consumed. */
+function lineMarkup(i: u32): u32 {
+  const c = cu(i);
+  if (c == Ch.HASH) {
+    let j = i;
+    while (j < len && cu(j) == Ch.HASH) j++;
+    if (j - i <= 6 && isSpaceAt(j)) { lineFlags |= SentFlag.HEADING; docInc(Doc.HEADINGS); return j - i; }
+    return 0;
+  }
+  if ((c == Ch.HYPHEN || c == Ch.STAR || c == Ch.PLUS || c == Ch.BULLET || c == 0x2023 || c == 0x25e6 || c == Ch.GT) && i + 1 < len && isSpaceAt(i + 1)) {
+    if (c != Ch.GT) { lineFlags |= SentFlag.LIST; docInc(Doc.LIST_ITEMS); }
+    return 1;
+  }
+  if (c >= Ch.D0 && c <= Ch.D9) {
+    let j = i;
+    while (j < len && cu(j) >= Ch.D0 && cu(j) <= Ch.D9 && j - i < 3) j++;
+    if (j < len && (cu(j) == Ch.DOT || cu(j) == Ch.RPAREN) && isSpaceAt(j + 1)) {
+      lineFlags |= SentFlag.LIST;
+      docInc(Doc.LIST_ITEMS);
+      return j + 1 - i;
+    }
+  }
+  return 0;
+}
+
+/** Pre-pass: decide whether Cyrillic/Greek look-alikes should be read as Latin (mostly-Latin text). */
+function decideHomoglyphMode(): void {
+  let latin: u32 = 0;
+  let other: u32 = 0;
+  for (let i: u32 = 0; i < len; i++) {
+    const c = cu(i);
+    if ((c | 32) >= Ch.LA && (c | 32) <= Ch.LZ) latin++;
+    else if (c >= 0xc0 && c <= 0x24f) latin++;
+    else if (c >= 0x370 && c <= 0x4ff) other++;
+  }
+  docSet(Doc.LATIN, latin);
+  docSet(Doc.OTHER_SCRIPT, other);
+  homoMode = other > 0 && latin >= other * 3;
+}
+
+/** Tokenize text[0, n) into tokens, sentences and paragraphs. Returns the number of sentences. */
+export function tokenize(n: u32): u32 {
+  len = n;
+  nTok = 0; nSent = 0; nPara = 0;
+  sentOpen = false; paraOpen = false; pending = Pending.NONE;
+  sawSpace = false; newlines = 0; lineStart = true; lineFlags = 0;
+  for (let k: u32 = 0; k < DOC_COUNTERS; k++) docSet(k, 0);
+  decideHomoglyphMode();
+  const saltEn = langSalt(0);
+  const saltEs = langSalt(1);
+  let i: u32 = 0;
+  let prevWasCR = false;
+  while (i < len) {
+    const c = cpAt(i);
+    const n1 = cpLen;
+    const cls = clsOf(c);
+    if (cls == Cls.NEWLINE) {
+      if (!(c == Ch.LF && prevWasCR)) { newlines++; docInc(Doc.LINES); }
+      prevWasCR = c == Ch.CR;
+      lineStart = true;
+      lineFlags = 0;
+      sawSpace = true;
+      i += n1;
+      continue;
+    }
+    prevWasCR = false;
+    if (cls == Cls.SPACE) { sawSpace = true; i += n1; continue; }
+    if (cls == Cls.INVISIBLE) {
+      if (!(i == 0 && c == 0xfeff)) docInc(Doc.INVISIBLES);
+      i += n1;
+      continue;
+    }
+    if (lineStart) {
+      const m = lineMarkup(i);
+      if (m > 0) {
+        arrive(i, i + m, SYMBOL_ID, 0, Kind.MARKUP, false, false);
+        lineStart = false;
+        i += m;
+        continue;
+      }
+    }
+    if (cls == Cls.LETTER || cls == Cls.DIGIT) {
+      const end = scanWord(i, len);
+      arrive(i, end, wHash, wShape, wInfo, false, true);
+      if ((wInfo & Info.HOMOGLYPH) != 0) docInc(Doc.HOMOGLYPHS);
+      if ((wInfo & Info.INVISIBLE) != 0) docInc(Doc.INVISIBLES);
+      if ((wInfo & Info.CAP) != 0) docInc(Doc.CAP_WORDS);
+      if ((wInfo & Info.KIND_MASK) == Kind.WORD) {
+        if ((lexGet(wHash ^ saltEn) & Lex.STOP) != 0) docInc(Doc.EN_STOP);
+        if ((lexGet(wHash ^ saltEs) & Lex.STOP) != 0) docInc(Doc.ES_STOP);
+      }
+      i = end;
+      continue;
+    }
+    if (cls == Cls.CJK) {
+      arrive(i, i + n1, mix32(c), 0, Kind.CJK, false, true);
+      i += n1;
+      continue;
+    }
+    if (cls == Cls.SYMBOL) {
+      let j = i + n1;
+      // Emoji sequences: modifiers, variation selectors and ZWJ-joined parts stay one token.
+      while (j < len) {
+        const d = cpAt(j);
+        const k = classify(d);
+        if (k == Cls.MARK || d == 0x200d) { j += cpLen; continue; }
+        if (k == Cls.SYMBOL && j > 0 && cu(j - 1) == 0x200d) { j += cpLen; continue; }
+        break;
+      }
+      arrive(i, j, SYMBOL_ID, 0, Kind.SYMBOL, false, true);
+      i = j;
+      continue;
+    }
+    // Punctuation and markup.
+    if (c == Ch.STAR || c == Ch.UNDERSCORE || c == Ch.BACKTICK || c == Ch.PIPE || c == Ch.TILDE) {
+      let j = i + 1;
+      while (j < len && cu(j) == c) j++;
+      if (j - i >= 2 && (c == Ch.STAR || c == Ch.UNDERSCORE)) docInc(Doc.BOLD);
+      arrive(i, j, SYMBOL_ID, c, Kind.MARKUP, true, true);
+      i = j;
+      continue;
+    }
+    if (cls == Cls.TERMINAL) {
+      let j = i + n1;
+      let code = c;
+      if (c == Ch.DOT) {
+        while (j < len && cu(j) == Ch.DOT) j++;
+        if (j - i >= 2) code = Ch.ELLIPSIS;
+      }
+      arrive(i, j, mix32(code + PUNCT_SALT), code, Kind.PUNCT, false, true);
+      let strength: u32 = Pending.STRONG;
+      if (code == Ch.DOT) strength = periodStrength();
+      else if (code == Ch.ELLIPSIS) strength = Pending.WEAK;
+      if (sentOpen) {
+        if (c == Ch.QMARK || c == Ch.FW_QMARK) setSentField(nSent, SR.FLAGS, sentField(nSent, SR.FLAGS) | SentFlag.QUESTION);
+        if (c == Ch.BANG || c == Ch.FW_EXCL) setSentField(nSent, SR.FLAGS, sentField(nSent, SR.FLAGS) | SentFlag.EXCLAIM);
+      }
+      // CJK full stops end a sentence without a following space.
+      if (code == Ch.IDEO_STOP || code == Ch.FW_EXCL || code == Ch.FW_QMARK) { pending = Pending.STRONG; sawSpace = true; }
+      else pending = strength;
+      i = j;
+      continue;
+    }
+    const p = normPunct(c);
+    const keep = pending;
+    arrive(i, i + n1, mix32(p + PUNCT_SALT), p, Kind.PUNCT, isClosingChar(c), true);
+    if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) pending = keep;
+    i += n1;
+  }
+  closeSentence();
+  closeParagraph();
+  docSet(Doc.TOKENS, nTok);
+  docSet(Doc.SENTENCES, nSent);
+  docSet(Doc.PARAGRAPHS, nPara);
+  return nSent;
+}
+
+/** Number of tokens of the last tokenize() call. */
+export function tokenCount(): u32 {
+  return nTok;
+}
+
+/** Hash of a phrase (words joined as the scorer joins them); 0 when it has no word. */
+export function phraseHash(n: u32): u32 {
+  len = n;
+  homoMode = false;
+  let h: u32 = 0;
+  let i: u32 = 0;
+  let words: u32 = 0;
+  while (i < n) {
+    const cls = classify(cpAt(i));
+    if (cls == Cls.LETTER || cls == Cls.DIGIT) {
+      const end = scanWord(i, n);
+      h = words == 0 ? wHash : combine(h, wHash);
+      words++;
+      i = end;
+    } else i += cpLen;
+  }
+  return h;
+}
+
+/** Suppress unused warnings for values read by the host. */
+export function paragraphWords(p: u32): u32 {
+  return paraField(p, PR.WORDS);
+}
+export function docCounter(k: u32): u32 {
+  return docGet(k);
+}

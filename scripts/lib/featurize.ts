@@ -1,0 +1,80 @@
+/** Turn labelled rows into training documents with the real engine (so training and scoring share every step). */
+import { Engine } from '../../src/engine/engine';
+import { COMBINER_FEATURES } from '../../src/engine/style';
+import { SF } from '../../src/engine/layout';
+import type { ModelFile } from '../../src/engine/model';
+import type { Row } from './data';
+import { dimensionMeasures } from '../../src/explain/dimensions';
+
+/** One featurized document. */
+export interface Doc {
+  row: Row;
+  feats: Uint32Array;
+  /** n-gram count of each sentence, in order (to split feats per sentence). */
+  sentGrams: Uint32Array;
+  sentWords: Uint16Array;
+  /** Style features in COMBINER_FEATURES order (NaN where not measurable). */
+  style: Float64Array;
+  /** Explanation dimension measures by id. */
+  measures: Record<string, number>;
+  y: number;
+  lang: 0 | 1;
+  weight: number;
+}
+
+/** A model with no weights: what the engine needs to tokenize and emit features. */
+export function blankModel(vocab: { en: string[]; es: string[] }, weightBits: number, featureVersion: number): ModelFile {
+  const zeroComb = { mean: [], std: [], w: [], wLex: 1, b: 0 };
+  const modes = { conservative: 1, balanced: 1, aggressive: 1 };
+  return {
+    format: 1, featureVersion, weightBits, weightScale: 1, weightsSha256: '',
+    trainedWith: { command: '', seed: 0, trainFiles: [] }, vocab,
+    lexicalBias: { en: 0, es: 0 },
+    combiner: { features: [...COMBINER_FEATURES], en: zeroComb, es: zeroComb },
+    calibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },
+    sentenceCalibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },
+    thresholds: { en: modes, es: modes },
+    sentenceThresholds: { en: modes, es: modes },
+    dimensionThresholds: { en: {}, es: {} },
+  };
+}
+
+/** Featurize rows with the engine, scoring each in its labelled language. */
+export function featurize(engine: Engine, rows: Row[], clean: (t: string) => string): Doc[] {
+  return rows.map((row) => {
+    const r = engine.analyze(clean(row.text), row.lang, true);
+    const style = new Float64Array(COMBINER_FEATURES.length);
+    COMBINER_FEATURES.forEach((k, i) => (style[i] = r.style[k]));
+    return {
+      row,
+      feats: r.feats!,
+      sentGrams: Uint32Array.from(r.sentences.map((s) => s.f[SF.NGRAMS])),
+      sentWords: Uint16Array.from(r.sentences.map((s) => Math.min(65535, s.words))),
+      style,
+      measures: dimensionMeasures(r),
+      y: row.label === 'ai' ? 1 : 0,
+      lang: row.lang === 'es' ? 1 : 0,
+      weight: 1,
+    };
+  });
+}
+
+/**
+ * Sample weights: each (source, label) group counts like sqrt(its size), so a big single-source
+ * group (e.g. one chat-answer set) cannot dominate; then each language's two labels weigh the same.
+ */
+export function balanceWeights(docs: Doc[]): void {
+  const groups = new Map<string, number>();
+  for (const d of docs) groups.set(`${d.row.source}|${d.y}`, (groups.get(`${d.row.source}|${d.y}`) ?? 0) + 1);
+  for (const d of docs) d.weight = process.env.NOBAL ? 1 : 1 / Math.sqrt(groups.get(`${d.row.source}|${d.y}`)!);
+  for (const lang of [0, 1]) {
+    const tot = [0, 0];
+    for (const d of docs) if (d.lang === lang) tot[d.y] += d.weight;
+    const n = tot[0] + tot[1];
+    for (const d of docs) if (d.lang === lang && tot[d.y] > 0) d.weight *= n / (2 * tot[d.y]);
+  }
+  let mean = 0;
+  for (const d of docs) mean += d.weight;
+  mean /= docs.length;
+  for (const d of docs) d.weight /= mean;
+}

@@ -1,0 +1,193 @@
+/**
+ * bun run train: train the detector on ../shared/data/*.train.jsonl and write model/.
+ * Stages: masking vocabulary -> hashed n-gram logistic regression (3-fold out-of-fold scores for
+ * the next stage) -> style combiner per language -> Platt calibration and mode thresholds on dev.
+ * Deterministic (fixed seed, sorted inputs). Options: --vocab N --epochs N --lr X --out DIR --dry.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from '../src/engine/engine';
+import { encodeWeights, sigmoid, type ModelFile, type ModeThresholds } from '../src/engine/model';
+import { COMBINER_FEATURES } from '../src/engine/style';
+import { cleanForTraining, hasData, loadRows, splitFiles, dataDir } from './lib/data';
+import { balanceWeights, blankModel, featurize, type Doc } from './lib/featurize';
+import { fitPlatt, sparseLogit, trainDense, trainSparse } from './lib/lr';
+import { auroc, thresholdForFpr, tprAtFpr } from './lib/metrics';
+import { buildVocab } from './lib/vocab';
+import { DIMENSIONS } from '../src/explain/dimensions';
+import { perSource, type Scored } from './lib/report';
+
+const SEED = 1234;
+/** 2^20 hashed n-gram buckets: 2 MB of int16 weights, few collisions for ~1M distinct masked n-grams. */
+const WEIGHT_BITS = 20;
+const FOLDS = 3;
+/** Target false-positive rates on human dev texts per mode (issue #2). */
+const MODE_FPR: ModeThresholds = { conservative: 0.01, balanced: 0.03, aggressive: 0.1 };
+/** Sentences shorter than this are not used to calibrate sentence scores. */
+const MIN_SENTENCE_WORDS = 5;
+/** Share of human training texts allowed beyond a dimension's threshold (its false-alarm budget). */
+const DIMENSION_HUMAN_RATE = 0.1;
+
+const { values: opt } = parseArgs({
+  options: {
+    vocab: { type: 'string', default: '400' },
+    epochs: { type: 'string', default: '4' },
+    lr: { type: 'string', default: '0.5' },
+    l2: { type: 'string', default: '0' },
+    out: { type: 'string', default: join(import.meta.dir, '..', 'model') },
+    'no-style-vocab': { type: 'boolean', default: false },
+    dry: { type: 'boolean', default: false },
+  },
+});
+
+if (!hasData()) {
+  console.error(`train: no shared data at ${dataDir()} (set DATA_DIR)`);
+  process.exit(2);
+}
+const t0 = performance.now();
+const log = (m: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+const trainFiles = splitFiles('train');
+const train = loadRows(trainFiles);
+const dev = loadRows(splitFiles('dev'));
+log(`loaded ${train.length} train rows, ${dev.length} dev rows`);
+
+const vocab = buildVocab(train, Number(opt.vocab), !opt['no-style-vocab']);
+const wasm = await Bun.file(join(import.meta.dir, '..', 'model', 'detector.wasm')).arrayBuffer();
+const featureVersion = await featureVersionOf(wasm);
+const engine = await Engine.create(wasm, blankModel(vocab, WEIGHT_BITS, featureVersion), null);
+
+const trainDocs = featurize(engine, train, cleanForTraining);
+const devDocs = featurize(engine, dev, (t) => t);
+balanceWeights(trainDocs);
+log(`featurized (vocab en ${vocab.en.length}, es ${vocab.es.length})`);
+
+const sparseOpts = { bits: WEIGHT_BITS, epochs: Number(opt.epochs), lr: Number(opt.lr), l2: Number(opt.l2), seed: SEED };
+
+// Out-of-fold lexical logits: the combiner must learn from scores the lexical model did not memorise.
+const fold = (d: Doc, i: number) => (hashString(d.row.text) + i * 0) % FOLDS;
+const oof = new Float64Array(trainDocs.length);
+for (let k = 0; k < FOLDS; k++) {
+  const m = trainSparse(trainDocs.filter((d, i) => fold(d, i) !== k), sparseOpts);
+  trainDocs.forEach((d, i) => {
+    if (fold(d, i) === k) oof[i] = sparseLogit(m.w, m.bias[d.lang], d.feats);
+  });
+  log(`fold ${k + 1}/${FOLDS} trained`);
+}
+const lexical = trainSparse(trainDocs, sparseOpts);
+log('lexical model trained on all train rows');
+
+const combiner = { en: fitCombiner(0), es: fitCombiner(1) };
+log('combiners trained');
+
+const model: ModelFile = blankModel(vocab, WEIGHT_BITS, featureVersion);
+model.lexicalBias = { en: lexical.bias[0], es: lexical.bias[1] };
+model.combiner = { features: [...COMBINER_FEATURES], en: combiner.en, es: combiner.es };
+
+// Calibration and thresholds on dev, per language.
+const summary: string[] = [];
+const scoredDev: Scored[] = [];
+for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
+  const docs = devDocs.filter((d) => d.lang === id);
+  const lex = docs.map((d) => sparseLogit(lexical.w, lexical.bias[id], d.feats));
+  const z = docs.map((d, i) => combinerLogit(model.combiner[lang], lex[i], d.style));
+  const y = docs.map((d) => d.y);
+  const cal = fitPlatt(z, y, balancedWeights(y));
+  model.calibration[lang] = cal;
+  const p = z.map((v) => sigmoid(cal.a * v + cal.b));
+  docs.forEach((d, i) => scoredDev.push({ row: d.row, p: p[i] }));
+  const human = p.filter((_, i) => y[i] === 0);
+  const ai = p.filter((_, i) => y[i] === 1);
+  model.thresholds[lang] = mapModes((fpr) => thresholdForFpr(human, fpr));
+  const lexH = lex.filter((_, i) => y[i] === 0);
+  const lexA = lex.filter((_, i) => y[i] === 1);
+  summary.push(`${lang}: lexical AUROC ${auroc(lexA, lexH).toFixed(4)} TPR@1% ${tprAtFpr(lexA, lexH, 0.01).toFixed(3)} | combined AUROC ${auroc(ai, human).toFixed(4)} TPR@1% ${tprAtFpr(ai, human, 0.01).toFixed(3)} TPR@5% ${tprAtFpr(ai, human, 0.05).toFixed(3)}`);
+  // Sentence calibration: each sentence labelled with its document's label.
+  const sz: number[] = [];
+  const sy: number[] = [];
+  for (const d of docs) {
+    let off = 0;
+    d.sentGrams.forEach((g, s) => {
+      if (d.sentWords[s] >= MIN_SENTENCE_WORDS) {
+        sz.push(sparseLogit(lexical.w, lexical.bias[id], d.feats, off, off + g));
+        sy.push(d.y);
+      }
+      off += g;
+    });
+  }
+  const scal = fitPlatt(sz, sy, balancedWeights(sy));
+  model.sentenceCalibration[lang] = scal;
+  const humanSent = sz.filter((_, i) => sy[i] === 0).map((v) => sigmoid(scal.a * v + scal.b));
+  model.sentenceThresholds[lang] = mapModes((fpr) => thresholdForFpr(humanSent, fpr));
+}
+// Dimension thresholds: the value only DIMENSION_HUMAN_RATE of human training texts go beyond.
+for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
+  const humans = trainDocs.filter((d) => d.lang === id && d.y === 0);
+  for (const dim of DIMENSIONS) {
+    const vals = humans.map((d) => d.measures[dim.id]).filter(Number.isFinite).sort((a, b) => a - b);
+    if (!vals.length) continue;
+    const q = dim.direction === 'high' ? 1 - DIMENSION_HUMAN_RATE : DIMENSION_HUMAN_RATE;
+    model.dimensionThresholds[lang][dim.id] = vals[Math.min(vals.length - 1, Math.floor(q * vals.length))];
+  }
+}
+log('calibrated');
+console.log(summary.join('\n'));
+if (opt.dry) console.log(perSource(scoredDev, (l) => model.thresholds[l].conservative).join('\n'));
+
+if (!opt.dry) {
+  const { bytes, scale } = encodeWeights(lexical.w);
+  model.weightScale = scale;
+  model.weightsSha256 = createHash('sha256').update(bytes).digest('hex');
+  model.trainedWith = { command: 'bun run train', seed: SEED, trainFiles: trainFiles.map((f) => basename(f)) };
+  mkdirSync(opt.out!, { recursive: true });
+  writeFileSync(join(opt.out!, 'weights.bin'), bytes);
+  writeFileSync(join(opt.out!, 'model.json'), JSON.stringify(model, null, 1) + '\n');
+  log(`wrote ${opt.out}/model.json and weights.bin (${(bytes.length / 1e6).toFixed(1)} MB)`);
+}
+
+function fitCombiner(id: 0 | 1) {
+  const idx = trainDocs.map((_, i) => i).filter((i) => trainDocs[i].lang === id);
+  const k = COMBINER_FEATURES.length;
+  const mean = new Array(k).fill(0);
+  const std = new Array(k).fill(0);
+  for (let f = 0; f < k; f++) {
+    const vals = idx.map((i) => trainDocs[i].style[f]).filter(Number.isFinite);
+    mean[f] = vals.reduce((a, v) => a + v, 0) / Math.max(1, vals.length);
+    const v = vals.reduce((a, x) => a + (x - mean[f]) ** 2, 0) / Math.max(1, vals.length);
+    std[f] = Math.sqrt(v) || 1;
+  }
+  const x = idx.map((i) => [oof[i], ...standardize(trainDocs[i].style, mean, std)]);
+  const { w, b } = trainDense(x, idx.map((i) => trainDocs[i].y), idx.map((i) => trainDocs[i].weight), 1e-3);
+  return { mean, std, wLex: w[0], w: w.slice(1), b };
+}
+
+function standardize(style: Float64Array, mean: number[], std: number[]): number[] {
+  return Array.from(style, (v, f) => (Number.isFinite(v) ? (v - mean[f]) / std[f] : 0));
+}
+
+function combinerLogit(c: ModelFile['combiner']['en'], lex: number, style: Float64Array): number {
+  const s = standardize(style, c.mean, c.std);
+  return c.b + c.wLex * lex + s.reduce((a, v, f) => a + v * c.w[f], 0);
+}
+
+function balancedWeights(y: number[]): number[] {
+  const pos = y.filter((v) => v === 1).length;
+  const neg = y.length - pos;
+  return y.map((v) => (v === 1 ? y.length / (2 * pos) : y.length / (2 * neg)));
+}
+
+function mapModes(f: (fpr: number) => number): ModeThresholds {
+  return { conservative: f(MODE_FPR.conservative), balanced: f(MODE_FPR.balanced), aggressive: f(MODE_FPR.aggressive) };
+}
+
+function hashString(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+async function featureVersionOf(bytes: ArrayBuffer): Promise<number> {
+  const { instance } = await WebAssembly.instantiate(bytes, { env: { abort: () => {} } });
+  return (instance.exports.featureVersion as () => number)();
+}

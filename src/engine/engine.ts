@@ -1,0 +1,147 @@
+/**
+ * The detection engine: normalise, run the wasm core, combine the lexical score with style
+ * features, calibrate. Scoring only; verdicts are decided in verdict.ts, explanations in explain/.
+ */
+import { WasmCore } from './wasm';
+import { normalizeText, mapSpan } from './normalize';
+import { Doc, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR } from './layout';
+import { COMBINER_FEATURES, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
+import { decodeWeights, sigmoid, type ModelFile } from './model';
+import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
+import type { TextLang } from './types';
+
+/** A sentence with its calibrated probability and offsets into the submitted text. */
+export interface ScoredSentence extends SentenceRecord {
+  words: number;
+  /** Calibrated probability from the sentence's own n-grams. */
+  probability: number;
+}
+
+/** Raw engine output for one text (before verdict and explanations). */
+export interface EngineResult {
+  language: TextLang;
+  probability: number;
+  score: number;
+  lexicalLogit: number;
+  sentences: ScoredSentence[];
+  paragraphs: ParagraphRecord[];
+  style: StyleFeatures;
+  obfuscation: { invisible: number; homoglyphs: number; compatLetters: number };
+  markdown: { headings: number; listItems: number; bold: number };
+  /** Hashed n-gram indexes in sentence order (only when asked for, for training). */
+  feats?: Uint32Array;
+}
+
+const LANGS: TextLang[] = ['en', 'es', 'other'];
+
+/** Language key of the model's per-language parameters ('other' uses English). */
+export function modelLang(lang: TextLang): 'en' | 'es' {
+  return lang === 'es' ? 'es' : 'en';
+}
+
+/** The loaded engine; one instance per process (it is synchronous and not re-entrant). */
+export class Engine {
+  readonly core: WasmCore;
+  readonly model: ModelFile;
+
+  private constructor(core: WasmCore, model: ModelFile) {
+    this.core = core;
+    this.model = model;
+  }
+
+  /** Build an engine from the wasm bytes, the model metadata and its int16 weights (null = zeros, for training). */
+  static async create(wasm: Uint8Array | ArrayBuffer, model: ModelFile, weights: Uint8Array | null): Promise<Engine> {
+    const core = await WasmCore.create(wasm, model.weightBits);
+    if (core.featureVersion() !== model.featureVersion) {
+      throw new Error(`model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`);
+    }
+    if (weights) decodeWeights(weights, model, core.weights());
+    loadLexicons(core, model);
+    return new Engine(core, model);
+  }
+
+  /** Score a text. `lang` forces the scoring language and `emit` returns the n-gram indexes (training). */
+  analyze(text: string, lang?: TextLang, emit = false): EngineResult {
+    const norm = normalizeText(text);
+    const { sentences: n, views } = this.core.analyze(norm.text, lang ? LANG_ID[lang] : LANG_DETECT, emit);
+    const language = lang ?? LANGS[views.doc[Doc.LANG]];
+    const ml = modelLang(language);
+    const bias = this.model.lexicalBias[ml];
+    const sc = this.model.sentenceCalibration[ml];
+    const sentences: ScoredSentence[] = new Array(n);
+    let scoreSum = 0;
+    let grams = 0;
+    for (let s = 0; s < n; s++) {
+      const r = s * SENT_WORDS32;
+      const f = views.sentFeatures.slice(s * SENT_FEATURES, (s + 1) * SENT_FEATURES);
+      const [start, end] = mapSpan(norm.map, views.sentences[r + SR.START], views.sentences[r + SR.END]);
+      const g = f[SF.NGRAMS];
+      scoreSum += f[SF.SCORE];
+      grams += g;
+      const lex = g > 0 ? f[SF.SCORE] / g + bias : bias;
+      sentences[s] = {
+        start, end, f,
+        flags: views.sentences[r + SR.FLAGS],
+        first: views.sentences[r + SR.FIRST],
+        firstTwo: views.sentences[r + SR.FIRST_TWO],
+        paragraph: views.sentences[r + SR.PARA],
+        words: f[SF.WORDS],
+        probability: sigmoid(sc.a * lex + sc.b),
+      };
+    }
+    const nPara = views.doc[Doc.PARAGRAPHS];
+    const paragraphs: ParagraphRecord[] = new Array(nPara);
+    for (let p = 0; p < nPara; p++) {
+      const r = p * PARA_WORDS32;
+      const [start, end] = mapSpan(norm.map, views.paragraphs[r + PR.START], views.paragraphs[r + PR.END]);
+      paragraphs[p] = { start, end, words: views.paragraphs[r + PR.WORDS], sentences: views.paragraphs[r + PR.SENTENCES] };
+    }
+    const markdown = { headings: views.doc[Doc.HEADINGS], listItems: views.doc[Doc.LIST_ITEMS], bold: views.doc[Doc.BOLD] };
+    const style = styleFeatures(sentences, paragraphs, markdown.headings + markdown.listItems + markdown.bold);
+    const lexicalLogit = grams > 0 ? scoreSum / grams + bias : bias;
+    const probability = this.calibrate(lexicalLogit, style, ml);
+    return {
+      language, probability, score: Math.round(probability * 100), lexicalLogit, sentences, paragraphs, style,
+      obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
+      markdown,
+      feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
+    };
+  }
+
+  /** The combiner's logit: lexical logit plus standardised style features. */
+  combinedLogit(lexicalLogit: number, style: StyleFeatures, ml: 'en' | 'es'): number {
+    const c = this.model.combiner[ml];
+    let z = c.b + c.wLex * lexicalLogit;
+    for (let k = 0; k < COMBINER_FEATURES.length; k++) {
+      const v = style[COMBINER_FEATURES[k]];
+      // Missing measures (too few sentences) sit at the training mean: no push either way.
+      if (Number.isFinite(v)) z += c.w[k] * ((v - c.mean[k]) / c.std[k]);
+    }
+    return z;
+  }
+
+  /** Calibrated probability (Platt scaling fitted on the dev split). */
+  calibrate(lexicalLogit: number, style: StyleFeatures, ml: 'en' | 'es'): number {
+    const cal = this.model.calibration[ml];
+    return sigmoid(cal.a * this.combinedLogit(lexicalLogit, style, ml) + cal.b);
+  }
+}
+
+/** Load stop words, abbreviations, style lexicons and the masking vocabulary into the core. */
+function loadLexicons(core: WasmCore, model: ModelFile): void {
+  const add = (phrases: string[], lang: number, bit: number) => {
+    for (const p of phrases) if (!core.addPhrase(p, lang, bit)) throw new Error(`lexicon full or empty phrase: ${p}`);
+  };
+  add(ABBREVIATIONS, LEX_LANG.any, LexBit.ABBREV);
+  add(TITLES, LEX_LANG.any, LexBit.TITLE);
+  for (const lang of ['en', 'es'] as const) {
+    const id = LEX_LANG[lang];
+    add(STOP[lang], id, LexBit.STOP);
+    add(STOCK[lang], id, LexBit.STOCK);
+    add(TRANSITIONS[lang], id, LexBit.TRANSITION);
+    add(HEDGES[lang], id, LexBit.HEDGE);
+    add(PERSONAL[lang], id, LexBit.PERSONAL);
+    add(INFORMAL[lang], id, LexBit.INFORMAL);
+    add(model.vocab[lang], id, LexBit.VOCAB);
+  }
+}

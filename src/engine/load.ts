@@ -1,0 +1,18 @@
+/**
+ * Loads the committed wasm core and model. The files are imported `with { type: 'file' }` so that
+ * `bun build --compile` embeds them in the single binary.
+ */
+import wasmPath from '../../model/detector.wasm' with { type: 'file' };
+import weightsPath from '../../model/weights.bin' with { type: 'file' };
+import modelJson from '../../model/model.json' with { type: 'json' };
+import { Engine } from './engine';
+import type { ModelFile } from './model';
+
+/** The committed model's metadata (weights excluded). */
+export const MODEL = modelJson as unknown as ModelFile;
+
+/** Create an engine from the committed wasm core and model. */
+export async function loadEngine(): Promise<Engine> {
+  const [wasm, weights] = await Promise.all([Bun.file(wasmPath).arrayBuffer(), Bun.file(weightsPath).arrayBuffer()]);
+  return Engine.create(wasm, MODEL, new Uint8Array(weights));
+}

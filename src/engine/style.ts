@@ -1,0 +1,136 @@
+/**
+ * Document-level style features computed from the core's per-sentence counts. Pure functions:
+ * the combiner scores with them and the explanation dimensions decide with them.
+ */
+import { SF, SentFlag } from './layout';
+
+/** One sentence as read from the core. */
+export interface SentenceRecord {
+  start: number;
+  end: number;
+  flags: number;
+  first: number;
+  firstTwo: number;
+  paragraph: number;
+  /** Raw feature counts (SF slots). */
+  f: Float32Array;
+}
+
+export interface ParagraphRecord {
+  start: number;
+  end: number;
+  words: number;
+  sentences: number;
+}
+
+/** Named document features; rates are per 100 words unless the name says otherwise. */
+export interface StyleFeatures {
+  words: number;
+  sentences: number;
+  /** Coefficient of variation of sentence lengths (burstiness); NaN with fewer than 4 prose sentences. */
+  sentenceCV: number;
+  meanSentenceWords: number;
+  /** Coefficient of variation of paragraph lengths; NaN with fewer than 3 prose paragraphs. */
+  paragraphCV: number;
+  transitionRate: number;
+  /** Share of sentences that open with a transition. */
+  openingTransitionShare: number;
+  stockRate: number;
+  hedgeRate: number;
+  personalRate: number;
+  contractionRate: number;
+  informalRate: number;
+  numberRate: number;
+  properRate: number;
+  /** Share of words among the most frequent words of human writing (predictability). */
+  commonWordShare: number;
+  longWordShare: number;
+  meanWordLength: number;
+  commasPerSentence: number;
+  dashRate: number;
+  questionExclaimRate: number;
+  semicolonColonRate: number;
+  allCapsRate: number;
+  /** Share of sentences whose first two words repeat another sentence's opening. */
+  openingRepeatShare: number;
+  /** Markdown structure (headings, list items, bold runs) per paragraph. */
+  markdownPerParagraph: number;
+}
+
+/** Prose sentences shorter than this are left out of the burstiness measure (headings, fragments). */
+const MIN_PROSE_SENTENCE_WORDS = 3;
+const MIN_SENTENCES_FOR_CV = 4;
+const MIN_PARAGRAPH_WORDS = 15;
+const MIN_PARAGRAPHS_FOR_CV = 3;
+
+function cv(values: number[]): number {
+  const n = values.length;
+  let sum = 0;
+  for (const v of values) sum += v;
+  const mean = sum / n;
+  let ss = 0;
+  for (const v of values) ss += (v - mean) * (v - mean);
+  return mean > 0 ? Math.sqrt(ss / n) / mean : 0;
+}
+
+/** Compute the style features of a document from its sentences and paragraphs. */
+export function styleFeatures(
+  sents: SentenceRecord[],
+  paras: ParagraphRecord[],
+  markdownMarks: number,
+): StyleFeatures {
+  const tot = new Float64Array(20);
+  const proseLengths: number[] = [];
+  const openings = new Map<number, number>();
+  let openingsCounted = 0;
+  for (const s of sents) {
+    for (let k = 0; k < 20; k++) tot[k] += s.f[k];
+    const w = s.f[SF.WORDS];
+    const structural = (s.flags & (SentFlag.HEADING | SentFlag.LIST)) !== 0;
+    if (!structural && w >= MIN_PROSE_SENTENCE_WORDS) proseLengths.push(w);
+    if (w >= MIN_PROSE_SENTENCE_WORDS && s.firstTwo !== 0) {
+      openings.set(s.firstTwo, (openings.get(s.firstTwo) ?? 0) + 1);
+      openingsCounted++;
+    }
+  }
+  let repeated = 0;
+  for (const c of openings.values()) if (c > 1) repeated += c;
+  const proseParas = paras.filter((p) => p.words >= MIN_PARAGRAPH_WORDS).map((p) => p.words);
+  const words = Math.max(1, tot[SF.WORDS]);
+  const nSent = Math.max(1, sents.length);
+  const per100 = (k: number) => (100 * tot[k]) / words;
+  return {
+    words: tot[SF.WORDS],
+    sentences: sents.length,
+    sentenceCV: proseLengths.length >= MIN_SENTENCES_FOR_CV ? cv(proseLengths) : NaN,
+    meanSentenceWords: tot[SF.WORDS] / nSent,
+    paragraphCV: proseParas.length >= MIN_PARAGRAPHS_FOR_CV ? cv(proseParas) : NaN,
+    transitionRate: per100(SF.TRANSITION),
+    openingTransitionShare: tot[SF.OPENS_TRANSITION] / nSent,
+    stockRate: per100(SF.STOCK),
+    hedgeRate: per100(SF.HEDGE),
+    personalRate: per100(SF.PERSONAL),
+    contractionRate: per100(SF.CONTRACTION),
+    informalRate: per100(SF.INFORMAL),
+    numberRate: per100(SF.NUMBERS),
+    properRate: per100(SF.PROPER),
+    commonWordShare: tot[SF.VOCAB] / words,
+    longWordShare: tot[SF.LONG] / words,
+    meanWordLength: tot[SF.LETTERS] / words,
+    commasPerSentence: tot[SF.COMMAS] / nSent,
+    dashRate: per100(SF.DASHES),
+    questionExclaimRate: per100(SF.QUESTION_EXCLAIM),
+    semicolonColonRate: per100(SF.SEMI_COLON),
+    allCapsRate: per100(SF.ALLCAPS),
+    openingRepeatShare: openingsCounted >= MIN_SENTENCES_FOR_CV ? repeated / openingsCounted : 0,
+    markdownPerParagraph: markdownMarks / Math.max(1, paras.length),
+  };
+}
+
+/** Style features the combiner uses, in a fixed order (the model stores weights in this order). */
+export const COMBINER_FEATURES: (keyof StyleFeatures)[] = [
+  'sentenceCV', 'meanSentenceWords', 'paragraphCV', 'transitionRate', 'openingTransitionShare',
+  'stockRate', 'hedgeRate', 'personalRate', 'contractionRate', 'informalRate', 'numberRate',
+  'properRate', 'commonWordShare', 'longWordShare', 'meanWordLength', 'commasPerSentence', 'dashRate',
+  'questionExclaimRate', 'semicolonColonRate', 'allCapsRate', 'openingRepeatShare',
+];

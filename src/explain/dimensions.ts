@@ -1,0 +1,156 @@
+/**
+ * The catalogue of detection dimensions. Each dimension reads one document measure (thresholded at
+ * a value calibrated on human training texts, see scripts/train.ts) and says which sentences
+ * trigger it. Adding a dimension is adding one entry here and its labels in src/i18n.
+ */
+import type { EngineResult, ScoredSentence } from '../engine/engine';
+import { SF, SentFlag } from '../engine/layout';
+import type { Sensitivity } from '../engine/types';
+
+/** Which side of the threshold points to AI. */
+export type Direction = 'high' | 'low';
+
+export interface DimensionContext {
+  result: EngineResult;
+  text: string;
+  mode: Sensitivity;
+  /** The document threshold of this dimension for the text's language. */
+  threshold: number;
+  /** Sentence probability threshold of the lexical fingerprint for this mode. */
+  sentenceThreshold: number;
+  /** Document AI threshold for this mode (calibrated probability). */
+  docThreshold: number;
+}
+
+export interface Dimension {
+  id: string;
+  direction: Direction;
+  /** The document measure (NaN when it cannot be measured, e.g. too few sentences). */
+  measure(r: EngineResult): number;
+  /** Whether the dimension fires for the document (default: measure beyond the threshold). */
+  detect?(value: number, ctx: DimensionContext): boolean;
+  /** Whether a sentence triggers this dimension (asked only for sentences worth annotating). */
+  triggers(s: ScoredSentence, ctx: DimensionContext, detected: boolean): boolean;
+}
+
+/** Sentences shorter than this are too short to say anything about. */
+export const MIN_TRIGGER_WORDS = 5;
+/** A sentence within this relative distance of the median length counts as "uniform". */
+const UNIFORM_LENGTH_BAND = 0.15;
+
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E\u202A-\u202E\u2066-\u2069]/;
+const MIXED_SCRIPT = /(?=[\p{L}]*\p{Script=Latin})(?=[\p{L}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}]+/u;
+
+const f = (s: ScoredSentence, k: number) => s.f[k];
+const medianLength = (r: EngineResult): number => {
+  const lens = r.sentences.map((s) => s.words).filter((w) => w >= MIN_TRIGGER_WORDS).sort((a, b) => a - b);
+  return lens.length ? lens[lens.length >> 1] : 0;
+};
+
+/** The fixed catalogue, in display order. */
+export const DIMENSIONS: Dimension[] = [
+  {
+    id: 'lexical_fingerprint',
+    direction: 'high',
+    measure: (r) => r.probability,
+    detect: (v, ctx) => v >= ctx.docThreshold,
+    triggers: (s, ctx) => s.probability >= ctx.sentenceThreshold,
+  },
+  {
+    id: 'low_burstiness',
+    direction: 'low',
+    measure: (r) => r.style.sentenceCV,
+    triggers: (s, ctx, detected) => {
+      if (!detected) return false;
+      const m = medianLength(ctx.result);
+      return m > 0 && Math.abs(s.words - m) <= UNIFORM_LENGTH_BAND * m;
+    },
+  },
+  {
+    id: 'predictable_vocabulary',
+    direction: 'high',
+    measure: (r) => (r.style.words >= 40 ? r.style.commonWordShare : NaN),
+    triggers: (s, ctx, detected) => detected && s.words >= 8 && f(s, SF.VOCAB) / s.words >= ctx.threshold,
+  },
+  {
+    id: 'stock_phrases',
+    direction: 'high',
+    measure: (r) => r.style.stockRate,
+    triggers: (s) => f(s, SF.STOCK) > 0,
+  },
+  {
+    id: 'transition_overuse',
+    direction: 'high',
+    measure: (r) => r.style.transitionRate,
+    triggers: (s, _ctx, detected) => detected && f(s, SF.OPENS_TRANSITION) > 0,
+  },
+  {
+    id: 'formal_register',
+    direction: 'low',
+    measure: (r) => r.style.contractionRate + r.style.personalRate + r.style.informalRate + r.style.questionExclaimRate,
+    triggers: (s, _ctx, detected) =>
+      detected && s.words >= 12 && f(s, SF.CONTRACTION) + f(s, SF.PERSONAL) + f(s, SF.INFORMAL) + f(s, SF.QUESTION_EXCLAIM) === 0,
+  },
+  {
+    id: 'repetitive_openings',
+    direction: 'high',
+    measure: (r) => r.style.openingRepeatShare,
+    triggers: (s, ctx, detected) => {
+      if (!detected || s.firstTwo === 0) return false;
+      let n = 0;
+      for (const o of ctx.result.sentences) if (o.firstTwo === s.firstTwo) n++;
+      return n > 1;
+    },
+  },
+  {
+    id: 'chat_formatting',
+    direction: 'high',
+    measure: (r) => r.style.markdownPerParagraph,
+    triggers: (s, _ctx, detected) => detected && (s.flags & (SentFlag.HEADING | SentFlag.LIST)) !== 0,
+  },
+  {
+    id: 'uniform_paragraphs',
+    direction: 'low',
+    measure: (r) => r.style.paragraphCV,
+    triggers: () => false,
+  },
+  {
+    id: 'low_specificity',
+    direction: 'low',
+    measure: (r) => (r.style.words >= 40 ? r.style.numberRate + r.style.properRate : NaN),
+    triggers: (s, _ctx, detected) => detected && s.words >= 12 && f(s, SF.NUMBERS) + f(s, SF.PROPER) === 0,
+  },
+  {
+    id: 'hedged_framing',
+    direction: 'high',
+    measure: (r) => r.style.hedgeRate,
+    triggers: (s) => f(s, SF.HEDGE) > 0,
+  },
+  {
+    id: 'obfuscation',
+    direction: 'high',
+    measure: (r) => r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters,
+    detect: (v) => v > 0,
+    triggers: (s, ctx, detected) => {
+      if (!detected) return false;
+      const span = ctx.text.slice(s.start, s.end);
+      return INVISIBLE.test(span) || MIXED_SCRIPT.test(span);
+    },
+  },
+];
+
+/** Number of dimensions in the catalogue (`totalDimensions`). */
+export const TOTAL_DIMENSIONS = DIMENSIONS.length;
+
+/** Default document decision: the measure lies beyond the threshold on the AI side (and is measurable). */
+export function beyond(d: Dimension, value: number, threshold: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(threshold)) return false;
+  return d.direction === 'high' ? value > threshold && value > 0 : value < threshold;
+}
+
+/** The measures of every dimension for a document, by id (training uses them to set thresholds). */
+export function dimensionMeasures(r: EngineResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const d of DIMENSIONS) out[d.id] = d.measure(r);
+  return out;
+}

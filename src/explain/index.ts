@@ -1,0 +1,95 @@
+/**
+ * Explanations for an engine result: verdict, document type, dimensions, sentence annotations and
+ * bullets, in the caller's label language. Pure: no wasm, no I/O.
+ */
+import type { EngineResult, ScoredSentence } from '../engine/engine';
+import { modelLang } from '../engine/engine';
+import type { ModelFile } from '../engine/model';
+import { decideVerdict, isAiVerdict, MIXED_SHARE, HUMAN_SHARE } from '../engine/verdict';
+import type { DimensionRef, DimensionResult, LabelLang, Sensitivity, TextAnnotation, Bullet, VerdictKey } from '../engine/types';
+import { t } from '../i18n';
+import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
+import { buildAnnotations } from './annotations';
+import { humanFindings, renderBullets, type Finding } from './bullets';
+import { detectDocType } from './doctype';
+
+export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
+export { DOC_TYPES } from './doctype';
+
+export interface Explanation {
+  verdictKey: VerdictKey;
+  verdict: string;
+  ai: boolean;
+  docType: string;
+  docTypeLabel: string;
+  totalDimensions: number;
+  activeDimensions: number;
+  dimensions: DimensionResult[];
+  textAnnotations: TextAnnotation[];
+  bullets: Bullet[];
+}
+
+/** Explain an engine result for a text at a sensitivity, with labels in `lang`. */
+export function explain(model: ModelFile, text: string, r: EngineResult, mode: Sensitivity, lang: LabelLang): Explanation {
+  const ml = modelLang(r.language);
+  const verdictKey = decideVerdict(model, r.probability, r.language, mode);
+  const docThreshold = model.thresholds[ml][mode];
+  const base = { result: r, text, mode, sentenceThreshold: model.sentenceThresholds[ml][mode], docThreshold };
+  const label = (id: string): DimensionRef => ({ id, label: t(lang, `dimensions.${id}`) });
+  const dimensions: DimensionResult[] = [];
+  const triggered: DimensionRef[][] = r.sentences.map(() => []);
+  const findings: Finding[] = [];
+  for (const d of DIMENSIONS) {
+    const threshold = model.dimensionThresholds[ml][d.id] ?? NaN;
+    const ctx: DimensionContext = { ...base, threshold };
+    const value = d.measure(r);
+    const detected = d.detect ? d.detect(value, ctx) : beyond(d, value, threshold);
+    dimensions.push({ ...label(d.id), detected });
+    let first: ScoredSentence | null = null;
+    let count = 0;
+    r.sentences.forEach((s, i) => {
+      if (s.words < MIN_TRIGGER_WORDS && d.id !== 'obfuscation') return;
+      if (d.triggers(s, ctx, detected)) {
+        triggered[i].push(label(d.id));
+        first ??= s;
+        count++;
+      }
+    });
+    if (detected && d.id !== 'lexical_fingerprint') {
+      const excess = Math.abs(value - threshold) / (Math.abs(threshold) + 1e-3);
+      findings.push({ key: d.id, params: { count }, strength: Math.min(3, 0.5 + excess), sentence: first ?? r.sentences[0] ?? null });
+    }
+  }
+  findings.push(lexicalFinding(r, docThreshold));
+  findings.push(...humanFindings(r, r.style.sentenceCV, model.dimensionThresholds[ml].low_burstiness ?? NaN));
+  const allowAnnotations = r.probability >= docThreshold * HUMAN_SHARE;
+  const docType = detectDocType(text, r);
+  return {
+    verdictKey,
+    verdict: t(lang, `verdicts.${verdictKey}`),
+    ai: isAiVerdict(verdictKey),
+    docType,
+    docTypeLabel: t(lang, `docTypes.${docType}`),
+    totalDimensions: TOTAL_DIMENSIONS,
+    activeDimensions: dimensions.filter((d) => d.detected).length,
+    dimensions,
+    textAnnotations: buildAnnotations(text, r.sentences, triggered, mode, allowAnnotations),
+    bullets: renderBullets(text, findings, r, lang),
+  };
+}
+
+/** The learned model's overall reading, pointing either way, with its most telling sentence. */
+function lexicalFinding(r: EngineResult, docThreshold: number): Finding {
+  const aiSide = r.probability >= docThreshold * MIXED_SHARE;
+  let pick: ScoredSentence | null = null;
+  for (const s of r.sentences) {
+    if (s.words < MIN_TRIGGER_WORDS) continue;
+    if (!pick || (aiSide ? s.probability > pick.probability : s.probability < pick.probability)) pick = s;
+  }
+  return {
+    key: aiSide ? 'lexical_ai' : 'lexical_human',
+    params: { percent: Math.round(r.probability * 100) },
+    strength: 1 + Math.abs(r.probability - 0.5) * 2,
+    sentence: pick ?? r.sentences[0] ?? null,
+  };
+}
