@@ -7,12 +7,11 @@ import type { Detector } from '../../src/engine/types';
 import { createJsonLogger } from '../../src/http/logger';
 import { createKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
-import { testDetector } from './detector';
+import { createDetector } from '../../src/detector';
 
-let shared: Detector | undefined;
-/** One detector per test process (building it loads the engine). */
+const shared: Detector = await createDetector();
+/** The real detector (engine + explanations), loaded once per test process. */
 export function detector(): Detector {
-  shared ??= testDetector();
   return shared;
 }
 

@@ -1,0 +1,140 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Subprocess } from 'bun';
+import { PROSE } from './helpers';
+
+const ROOT = join(import.meta.dir, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'detector-server-'));
+const started: Subprocess[] = [];
+afterAll(() => {
+  for (const proc of started) if (proc.exitCode === null) proc.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Running {
+  proc: Subprocess<'ignore', 'pipe', 'pipe'>;
+  base: string;
+  lines: string[];
+  /** Resolves with the first stdout line matching `pattern`. */
+  waitFor(pattern: RegExp): Promise<string>;
+}
+
+/** Starts `bun src/main.ts serve` on a free port (PORT=0) and waits for its "listening" log line. */
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const proc = Bun.spawn(['bun', 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  started.push(proc);
+  const lines: string[] = [];
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        lines.push(line);
+        for (const w of waiters.filter((w) => w.pattern.test(line))) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    }
+  })();
+  const waitFor = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const hit = lines.find((l) => pattern.test(l));
+      if (hit) return resolve(hit);
+      waiters.push({ pattern, resolve });
+      setTimeout(() => reject(new Error(`timeout waiting for ${pattern}; stdout so far:\n${lines.join('\n')}`)), 20_000);
+    });
+  const listening = JSON.parse(await waitFor(/"event":"listening"/));
+  return { proc, base: `http://127.0.0.1:${listening.port}`, lines, waitFor };
+}
+
+describe('real server over HTTP', () => {
+  it('prints a bootstrap key once, serves detections over TCP and shuts down gracefully on SIGTERM', async () => {
+    const databasePath = join(dir, 'nested', 'server.sqlite');
+    const first = await startServer({ DATABASE_PATH: databasePath });
+    const key = first.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l));
+    expect(key).toBeDefined();
+
+    const health = await fetch(`${first.base}/health`);
+    expect(await health.json()).toEqual({ status: 'ok', version: (await Bun.file(join(ROOT, 'package.json')).json()).version });
+
+    const detect = await fetch(`${first.base}/api/detect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key!, 'accept-language': 'es-419' },
+      body: JSON.stringify({ text: PROSE }),
+    });
+    expect(detect.status).toBe(200);
+    expect(detect.headers.get('content-language')).toBe('es');
+    expect(detect.headers.get('x-ratelimit-remaining')).toBe(String(10_000 - 60));
+    const body = await detect.json();
+    expect(body).toMatchObject({ success: true, words: 60, rate_limit: 10_000, rate_remaining: 9_940 });
+
+    const tooBig = await fetch(`${first.base}/api/detect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key! },
+      body: JSON.stringify({ text: 'word '.repeat(300_000) }),
+    });
+    expect(tooBig.status).toBe(413);
+    expect((await tooBig.json()).error.code).toBe('payload_too_large');
+
+    const unauthorized = await fetch(`${first.base}/api/detect`, { method: 'POST', body: '{' });
+    expect(unauthorized.status).toBe(401);
+
+    // A request in flight when SIGTERM arrives still completes.
+    const inFlight = fetch(`${first.base}/api/detect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key! },
+      body: JSON.stringify({ text: PROSE }),
+    });
+    await Bun.sleep(5);
+    first.proc.kill('SIGTERM');
+    expect((await inFlight).status).toBe(200);
+    expect(await first.proc.exited).toBe(0);
+    await first.waitFor(/"event":"stopped"/);
+
+    // Second start on the same database: keys exist, so nothing is printed.
+    const second = await startServer({ DATABASE_PATH: databasePath });
+    expect(second.lines.some((l) => /^\s*ak_/.test(l))).toBe(false);
+    const again = await fetch(`${second.base}/api/detect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key! },
+      body: JSON.stringify({ text: PROSE }),
+    });
+    expect((await again.json()).rate_remaining).toBe(10_000 - 180);
+    second.proc.kill('SIGINT');
+    expect(await second.proc.exited).toBe(0);
+  });
+
+  it('does not create a key with BOOTSTRAP_KEY=0, and refuses bad configuration', async () => {
+    const quiet = await startServer({ DATABASE_PATH: join(dir, 'quiet.sqlite'), BOOTSTRAP_KEY: '0' });
+    expect(quiet.lines.some((l) => /ak_/.test(l))).toBe(false);
+    quiet.proc.kill('SIGTERM');
+    expect(await quiet.proc.exited).toBe(0);
+
+    const bad = Bun.spawnSync(['bun', 'src/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'eighty', DATABASE_PATH: join(dir, 'bad.sqlite') },
+    });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr.toString()).toContain('Configuration error: PORT must be an integer');
+  });
+
+  it('answers --version and --help', () => {
+    const version = Bun.spawnSync(['bun', 'src/main.ts', '--version'], { cwd: ROOT });
+    expect(version.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const help = Bun.spawnSync(['bun', 'src/main.ts', '--help'], { cwd: ROOT });
+    expect(help.stdout.toString()).toContain('keys <command>');
+  });
+});
