@@ -67,6 +67,11 @@ export function runKeysCli(args: string[], db: Db, io: CliIo): number {
     switch (command) {
       case 'create':
         return create(db, rest, io);
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(KEYS_USAGE);
+        return 0;
       case 'list':
         for (const line of table(listKeys(db))) io.out(line);
         return 0;

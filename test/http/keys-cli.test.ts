@@ -50,6 +50,7 @@ describe('keys CLI', () => {
     expect(cli(db, 'create', '--plan', 'free', '--bogus')).toMatchObject({ code: 2 });
     expect(cli(db)).toMatchObject({ code: 2 });
     expect(cli(db, 'frobnicate').err.join('\n')).toContain('Usage');
+    expect(cli(db, 'help')).toMatchObject({ code: 0, out: [expect.stringContaining('keys create --plan')] });
   });
 
   it('lists keys with words used this month and status, never the secret', async () => {

@@ -20,6 +20,7 @@ describe('unknown paths and methods', () => {
       ['PUT', '/api/detect', 'POST'],
       ['POST', '/health', 'GET'],
       ['DELETE', '/swagger/json', 'GET'],
+      ['POST', '/swagger/assets/swagger-ui.css', 'GET'],
     ]) {
       const response = await call(app, path, { method });
       expect(response.status).toBe(405);
