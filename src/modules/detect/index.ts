@@ -14,6 +14,7 @@ import {
   requireKey,
   type Logger,
 } from '../../http';
+import { handleBatch } from '../batch';
 import { rateLimitHeaders } from '../quota';
 import { detectOperation } from './openapi';
 import { detectText, validateDetectBody } from './service';
@@ -40,8 +41,7 @@ export function detectModule(deps: DetectModuleOptions) {
       const key = requireKey(request);
       const contentType = request.headers.get('content-type');
       if (isMultipartType(contentType)) {
-        // TODO(batch): delegate to `handleBatch` from src/modules/batch/index.ts (issue 5) once that module exists.
-        throw new ApiError('unsupported_media_type');
+        return handleBatch({ request, key, lang: ctx.lang, config: deps.config, db: deps.db, detector: deps.detector, logger: deps.logger });
       }
       if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
       const input = validateDetectBody(parseJson(await readBodyText(request, deps.config.maxBodyBytes)));

@@ -96,3 +96,15 @@ export function chargeWords(db: Db, key: ApiKeyRow, words: number, now: number =
   const callsOut = state.callLimit !== null && state.callsUsed >= state.callLimit;
   return { ok: false, code: callsOut ? 'trial_calls_exhausted' : 'quota_exceeded', state };
 }
+
+const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words)
+  WHERE key_id = $keyId AND period = $period RETURNING words_used AS used`;
+
+/**
+ * Gives back words charged for work that was never delivered (a batch cut short by a disconnect
+ * or its time budget), in the month of the charge (`chargedAt`); never goes below zero.
+ */
+export function refundWords(db: Db, key: ApiKeyRow, words: number, chargedAt: number): void {
+  if (words <= 0) return;
+  prepared(db, REFUND_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words });
+}

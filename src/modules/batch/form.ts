@@ -1,0 +1,88 @@
+/** Reads a multipart/form-data batch request: files in upload order plus the optional form fields. */
+import { DEFAULT_SENSITIVITY, SENSITIVITIES, type LabelLang, type Sensitivity } from '../../engine/types';
+import { ApiError } from '../../http/errors';
+import { matchLang } from '../../i18n';
+
+/** Part names accepted for files: PHP/Rails style `files[]` and plain `files`. */
+export const FILE_FIELDS: ReadonlySet<string> = new Set(['files[]', 'files']);
+
+/** One uploaded file, numbered in upload order. */
+export interface UploadedFile {
+  index: number;
+  fileName: string;
+  file: File;
+}
+
+/** A parsed batch request. */
+export interface BatchForm {
+  files: UploadedFile[];
+  sensitivity: Sensitivity;
+  /** From the `lang` form field; null when absent or not a supported language. */
+  lang: LabelLang | null;
+}
+
+/** The request-level limits the form reader enforces. */
+export interface FormLimits {
+  maxFiles: number;
+  maxBatchBytes: number;
+}
+
+/**
+ * The raw body within `maxBatchBytes` (413 payload_too_large otherwise). A declared
+ * Content-Length is exact under HTTP framing, so it is checked before anything is read; a
+ * chunked body is counted as it streams and cut off at the limit.
+ */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw new ApiError('payload_too_large', { limit: maxBytes });
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError('payload_too_large', { limit: maxBytes });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total) as Uint8Array<ArrayBuffer>;
+}
+
+function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
+  if (value === null || value === '') return DEFAULT_SENSITIVITY;
+  if (typeof value !== 'string' || !(SENSITIVITIES as readonly string[]).includes(value.trim())) {
+    throw new ApiError('invalid_sensitivity');
+  }
+  return value.trim() as Sensitivity;
+}
+
+/** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */
+export async function readBatchForm(request: Request, limits: FormLimits): Promise<BatchForm> {
+  const body = await readBody(request, limits.maxBatchBytes);
+  let form: FormData;
+  try {
+    // Re-wrapped so the bounded bytes, not the original stream, are parsed.
+    const contentType = request.headers.get('content-type') ?? '';
+    form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new ApiError('invalid_request', { detail: 'the multipart/form-data body could not be parsed' });
+  }
+  const files: UploadedFile[] = [];
+  for (const [name, value] of form.entries() as Iterable<[string, unknown]>) {
+    if (!FILE_FIELDS.has(name)) continue;
+    if (!(value instanceof File)) throw new ApiError('invalid_request', { detail: `every "${name}" part must be a file` });
+    files.push({ index: files.length, fileName: value.name || `file-${files.length + 1}`, file: value });
+  }
+  if (files.length === 0) throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
+  if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });
+  const lang = form.get('lang');
+  return {
+    files,
+    sensitivity: parseSensitivity(form.get('sensitivity')),
+    lang: typeof lang === 'string' ? matchLang(lang) : null,
+  };
+}

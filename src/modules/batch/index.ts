@@ -1,0 +1,26 @@
+/** Batch module (issue 5): multipart files[] -> NDJSON scores; called by POST /api/detect for multipart bodies. */
+import type { Config } from '../../config';
+import type { ExtractPool } from '../../extract/pool';
+import type { HandleBatch } from '../detect/batch-contract';
+import { extractPoolFor } from './pool';
+import { runBatch } from './service';
+
+export { FILE_FIELDS, readBatchForm, type BatchForm, type UploadedFile } from './form';
+export { type BatchLine, type CompleteLine, type ErrorLine, type ProgressLine, type ResultLine } from './lines';
+export { extractLimitsOf, extractPoolFor } from './pool';
+export { CLIENT_CLOSED_STATUS, NDJSON_TYPE, chargeBatch, runBatch } from './service';
+
+/** Options of createBatchHandler: where the extraction pool comes from (default: one per app config). */
+export interface BatchHandlerOptions {
+  pool?: (config: Config) => ExtractPool;
+}
+
+/** A HandleBatch with an injected pool source (tests, or a pool main.ts owns and closes). */
+export function createBatchHandler({ pool = extractPoolFor }: BatchHandlerOptions = {}): HandleBatch {
+  return function handleBatch(ctx) {
+    return runBatch(ctx, pool(ctx.config));
+  };
+}
+
+/** The handler the detect route delegates multipart requests to. */
+export const handleBatch: HandleBatch = createBatchHandler();

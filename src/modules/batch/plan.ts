@@ -1,0 +1,86 @@
+/** The batch before its stream starts: every file extracted (or failed) and its words counted. */
+import type { Detector } from '../../engine/types';
+import { ExtractError, type ExtractErrorCode, type ExtractLimits, type FileFormat } from '../../extract';
+import type { ExtractPool } from '../../extract/pool';
+import type { Logger } from '../../http/logger';
+import { MIN_WORDS } from '../detect/service';
+import type { UploadedFile } from './form';
+
+/** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
+export type FileErrorCode = ExtractErrorCode | 'text_too_short' | 'batch_timeout' | 'internal_error';
+
+/** A file that cannot be scored: its error line's code and message parameters. */
+export interface FileFailure {
+  code: FileErrorCode;
+  params: Record<string, string | number>;
+}
+
+/** One file of the plan: scorable (text + words) or failed. */
+export type PlannedFile = UploadedFile &
+  ({ ok: true; format: FileFormat; text: string; words: number } | { ok: false; failure: FileFailure });
+
+/** What extraction needs. */
+export interface PlanDeps {
+  pool: ExtractPool;
+  limits: ExtractLimits;
+  detector: Detector;
+  logger: Logger;
+}
+
+/** Thrown when the client went away during extraction: nothing is charged, no stream is built. */
+export class ClientGoneError extends Error {
+  override name = 'ClientGoneError';
+}
+
+function failed(file: UploadedFile, code: FileErrorCode, params: FileFailure['params'] = {}): PlannedFile {
+  return { ...file, ok: false, failure: { code, params } };
+}
+
+async function planFile(
+  deps: PlanDeps,
+  file: UploadedFile,
+  signals: { client: AbortSignal; budget: AbortSignal; both: AbortSignal },
+  budgetSeconds: number,
+): Promise<PlannedFile> {
+  // Checked before reading the bytes: an oversized part is never copied again.
+  if (file.file.size > deps.limits.maxFileBytes) return failed(file, 'file_too_large', { limit: deps.limits.maxFileBytes });
+  try {
+    const bytes = new Uint8Array(await file.file.arrayBuffer());
+    const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits });
+    const words = deps.detector.countWords(text);
+    if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });
+    return { ...file, ok: true, format, text, words };
+  } catch (error) {
+    if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
+    if (signals.budget.aborted) return failed(file, 'batch_timeout', { seconds: budgetSeconds });
+    if (error instanceof ExtractError) {
+      return failed(file, error.code, error.code === 'file_too_large' ? { limit: deps.limits.maxFileBytes } : {});
+    }
+    // Name only: a message could quote file content.
+    deps.logger.error('batch_extract_error', { name: (error as Error)?.name ?? 'Error' });
+    return failed(file, 'extract_failed');
+  }
+}
+
+/**
+ * Extracts every file concurrently (TXT/MD inline, PDF/DOCX on the pool's workers, queued when
+ * all are busy) and counts words with the detector's one definition. A file under MIN_WORDS is
+ * `text_too_short`. Throws ClientGoneError when `client` aborts; files still running when
+ * `budget` aborts become `batch_timeout`. The result is in upload order.
+ */
+export async function planBatch(
+  deps: PlanDeps,
+  files: readonly UploadedFile[],
+  signals: { client: AbortSignal; budget: AbortSignal },
+  budgetSeconds: number,
+): Promise<PlannedFile[]> {
+  const both = AbortSignal.any([signals.client, signals.budget]);
+  const planned = await Promise.allSettled(files.map((file) => planFile(deps, file, { ...signals, both }, budgetSeconds)));
+  if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
+  return planned.map((outcome, i) => (outcome.status === 'fulfilled' ? outcome.value : failed(files[i], 'extract_failed')));
+}
+
+/** Words of the files that will be scored: exactly what the batch charges. */
+export function scorableWords(plan: readonly PlannedFile[]): number {
+  return plan.reduce((sum, file) => sum + (file.ok ? file.words : 0), 0);
+}

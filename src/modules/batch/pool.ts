@@ -1,0 +1,27 @@
+/** The extraction worker pool batch mode uses: one per app configuration, created on first use. */
+import type { Config } from '../../config';
+import type { ExtractLimits } from '../../extract';
+import { ExtractPool } from '../../extract/pool';
+
+/** Per-file extraction limits from the service configuration. */
+export function extractLimitsOf(config: Config): ExtractLimits {
+  return {
+    maxFileBytes: config.maxFileBytes,
+    maxPdfPages: config.maxPdfPages,
+    maxDocxUncompressedBytes: config.maxDocxUncompressed,
+  };
+}
+
+// Keyed by the frozen Config that createApp received: one pool per app, no process-wide global.
+// Idle workers are unref'd by the pool, so an unused pool never keeps a process alive.
+const pools = new WeakMap<Config, ExtractPool>();
+
+/** The pool for an app configuration; spawns nothing until the first PDF/DOCX arrives. */
+export function extractPoolFor(config: Config): ExtractPool {
+  let pool = pools.get(config);
+  if (!pool) {
+    pool = new ExtractPool({ limits: extractLimitsOf(config) });
+    pools.set(config, pool);
+  }
+  return pool;
+}

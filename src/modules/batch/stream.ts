@@ -1,0 +1,108 @@
+/** The NDJSON body: one line per pull, each file scored only when its turn comes. */
+import type { Detector, LabelLang, Sensitivity } from '../../engine/types';
+import type { Logger } from '../../http/logger';
+import { completeLine, encodeLine, errorLine, progressLine, resultLine, type BatchLine } from './lines';
+import type { PlannedFile } from './plan';
+
+/** How a stream ended: words actually scored (the rest of the charge is refunded) and whether it ran to `complete`. */
+export interface StreamEnd {
+  scoredWords: number;
+  completed: boolean;
+}
+
+/** Everything the stream needs; `onEnd` runs exactly once, however the stream ends. */
+export interface BatchStreamOptions {
+  plan: readonly PlannedFile[];
+  detector: Detector;
+  sensitivity: Sensitivity;
+  lang: LabelLang;
+  /** The request's signal: a disconnect stops the remaining work. */
+  client: AbortSignal;
+  /** The batch time budget: files not scored when it fires get `batch_timeout`. */
+  budget: AbortSignal;
+  budgetSeconds: number;
+  logger: Logger;
+  onEnd(end: StreamEnd): void;
+}
+
+/** Resolves on the next macrotask, so other requests are served between the files of a long batch. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The lines of a batch, in upload order; generated lazily, one file at a time. */
+export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLine, void, undefined> {
+  const total = o.plan.length;
+  let scoredWords = 0;
+  let completed = false;
+  try {
+    for (const file of o.plan) {
+      if (o.client.aborted) return;
+      yield progressLine(file, total);
+      await nextTurn();
+      if (o.client.aborted) return;
+      if (!file.ok) {
+        yield errorLine(file, file.failure, o.lang);
+        continue;
+      }
+      if (o.budget.aborted) {
+        yield errorLine(file, { code: 'batch_timeout', params: { seconds: o.budgetSeconds } }, o.lang);
+        continue;
+      }
+      let line: BatchLine;
+      try {
+        const analysis = o.detector.analyze(file.text, { sensitivity: o.sensitivity, labelLang: o.lang });
+        scoredWords += file.words;
+        line = resultLine(file, file.format, analysis);
+      } catch (error) {
+        // Not charged (refunded in onEnd); name only, a message could quote the text.
+        o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });
+        line = errorLine(file, { code: 'internal_error', params: {} }, o.lang);
+      }
+      yield line;
+    }
+    completed = true;
+    yield completeLine(total);
+  } finally {
+    o.onEnd({ scoredWords, completed });
+  }
+}
+
+/**
+ * A byte stream over `batchLines` with no read-ahead (highWaterMark 0): a line is produced when
+ * the consumer asks for it, so each one is flushed on its own and nothing runs for a client that
+ * stopped reading. Cancelling the stream or aborting `client` ends the generator (its `finally`
+ * runs `onEnd`).
+ */
+export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Array> {
+  let ended = false;
+  const onEnd = (end: StreamEnd) => {
+    if (ended) return;
+    ended = true;
+    options.onEnd(end);
+  };
+  const lines = batchLines({ ...options, onEnd });
+  // return() on a generator that never started skips its `finally`: end it here in that case.
+  const stop = () =>
+    void lines
+      .return(undefined)
+      .catch(() => {})
+      .then(() => onEnd({ scoredWords: 0, completed: false }));
+  options.client.addEventListener('abort', stop, { once: true });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await lines.next();
+        if (next.done) {
+          options.client.removeEventListener('abort', stop);
+          controller.close();
+        } else controller.enqueue(encodeLine(next.value));
+      },
+      cancel() {
+        options.client.removeEventListener('abort', stop);
+        stop();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
