@@ -92,15 +92,25 @@ describe('real server over HTTP', () => {
     const unauthorized = await fetch(`${first.base}/api/detect`, { method: 'POST', body: '{' });
     expect(unauthorized.status).toBe(401);
 
-    // A request in flight when SIGTERM arrives still completes.
+    // A request in flight when SIGTERM arrives still completes: its body is still uploading.
+    const json = JSON.stringify({ text: PROSE });
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    const upload = new ReadableStream<Uint8Array>({ start: (c) => void (push = c) });
+    push.enqueue(new TextEncoder().encode(json.slice(0, 40)));
     const inFlight = fetch(`${first.base}/api/detect`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key! },
-      body: JSON.stringify({ text: PROSE }),
+      body: upload,
     });
-    await Bun.sleep(5);
+    await first.waitFor(/"event":"request".*"status":401/); // the server has handled everything sent before
+    await Bun.sleep(150);
     first.proc.kill('SIGTERM');
-    expect((await inFlight).status).toBe(200);
+    await first.waitFor(/"event":"shutting_down"/);
+    push.enqueue(new TextEncoder().encode(json.slice(40)));
+    push.close();
+    const finished = await inFlight;
+    expect(finished.status).toBe(200);
+    expect((await finished.json()).words).toBe(60);
     expect(await first.proc.exited).toBe(0);
     await first.waitFor(/"event":"stopped"/);
 
