@@ -85,6 +85,9 @@ describe('docs', () => {
       expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Language']),
     );
     expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
+    const ndjson = ok.content['application/x-ndjson'].example.split('\n').map((line: string) => JSON.parse(line).type);
+    expect(ndjson).toEqual(['progress', 'result', 'progress', 'error', 'complete']);
+    expect(op.requestBody.content['multipart/form-data'].schema.properties['files[]'].type).toBe('array');
     const documented = Object.values(op.responses).flatMap((r) =>
       Object.keys((r as { content: Record<string, { examples?: object }> }).content['application/json']?.examples ?? {}),
     );

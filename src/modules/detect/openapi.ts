@@ -63,6 +63,32 @@ function sample(code: ErrorCode): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
 }
 
+const BATCH_LINES =
+  'Batch mode: one JSON object per line, flushed as ready. Per file, in upload order: ' +
+  '{"type":"progress","index","fileName","total"} then {"type":"result","index","fileName","score","verdict","words","flagged","totalDims","docType",…} ' +
+  'or {"type":"error","index","fileName","code","message"} with code one of unsupported_format, corrupt_file, encrypted_pdf, file_too_large, ' +
+  'text_too_short, no_text, batch_timeout, internal_error. Last: {"type":"complete","total"}.';
+
+const BATCH_EXAMPLE = [
+  { type: 'progress', index: 0, fileName: 'essay.docx', total: 2 },
+  {
+    type: 'result',
+    index: 0,
+    fileName: 'essay.docx',
+    score: 91,
+    verdict: 'AI-generated',
+    words: 812,
+    flagged: 9,
+    totalDims: 12,
+    docType: 'Essay',
+  },
+  { type: 'progress', index: 1, fileName: 'scan.pdf', total: 2 },
+  { type: 'error', index: 1, fileName: 'scan.pdf', code: 'no_text', message: en.errors.no_text },
+  { type: 'complete', total: 2 },
+]
+  .map((line) => JSON.stringify(line))
+  .join('\n');
+
 /** An OpenAPI response object listing each error code with this status as a named example. */
 export function errorResponse(status: number, description: string, extraHeaders: Record<string, object> = {}) {
   const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
@@ -114,7 +140,11 @@ export const detectOperation = {
         schema: {
           type: 'object',
           properties: {
-            'files[]': { type: 'array', items: { type: 'string', format: 'binary' }, description: 'TXT, MD, DOCX or PDF files.' },
+            'files[]': {
+              type: 'array',
+              items: { type: 'string', format: 'binary' },
+              description: 'TXT, MD, DOCX or PDF files (the field may also be named `files`). Format is decided by content.',
+            },
             sensitivity: { type: 'string', enum: ['conservative', 'balanced', 'aggressive'] },
             lang: { type: 'string', enum: ['en', 'es'] },
           },
@@ -126,7 +156,13 @@ export const detectOperation = {
     200: {
       description: 'Analysis of the text (single mode), or an application/x-ndjson stream (batch mode).',
       headers: rateLimitHeaders,
-      content: { 'application/json': { schema: DetectResponseSchema, example: example200 } },
+      content: {
+        'application/json': { schema: DetectResponseSchema, example: example200 },
+        'application/x-ndjson': {
+          schema: { type: 'string', description: BATCH_LINES },
+          example: BATCH_EXAMPLE,
+        },
+      },
     },
     400: errorResponse(400, 'The body is not valid. Carries X-RateLimit-* headers.', rateLimitHeaders),
     401: errorResponse(401, 'No key, or an unknown or revoked key. Checked before the body is read.'),
