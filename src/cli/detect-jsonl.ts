@@ -1,0 +1,102 @@
+/** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
+import type { Detector, LabelLang, Sensitivity } from '../engine/types';
+import { t } from '../i18n';
+
+/** Output is handed to the writer once this many characters are buffered (and after every input chunk). */
+export const OUT_BUFFER_CHARS = 64 * 1024;
+
+/** One scored input line. */
+export interface JsonlResult {
+  line: number;
+  id?: unknown;
+  score: number;
+  probability: number;
+  verdict: string;
+  ai: boolean;
+  lang: string;
+  words: number;
+}
+
+/** One input line that could not be scored. */
+export interface JsonlError {
+  line: number;
+  id?: unknown;
+  error: { code: 'invalid_json' | 'text_required'; message: string };
+}
+
+/** What the JSONL mode needs. */
+export interface JsonlOptions {
+  detector: Detector;
+  sensitivity: Sensitivity;
+  lang: LabelLang;
+  input: AsyncIterable<Uint8Array>;
+  write(chunk: string): void | Promise<void>;
+}
+
+/** Scores one input line (without its newline); never throws. */
+export function scoreJsonLine(raw: string, line: number, o: Pick<JsonlOptions, 'detector' | 'sensitivity' | 'lang'>): JsonlResult | JsonlError {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
+  } catch {
+    return { line, error: { code: 'invalid_json', message: t(o.lang, 'errors.invalid_json') } };
+  }
+  const record = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const id = record.id;
+  const text = record.text;
+  if (typeof text !== 'string' || text.trim() === '') {
+    return { line, ...(id !== undefined && { id }), error: { code: 'text_required', message: t(o.lang, 'errors.text_required') } };
+  }
+  const a = o.detector.analyze(text, { sensitivity: o.sensitivity, labelLang: o.lang });
+  return {
+    line,
+    ...(id !== undefined && { id }),
+    score: a.score,
+    probability: a.probability,
+    verdict: a.verdictKey,
+    ai: a.ai,
+    lang: a.language,
+    words: a.words,
+  };
+}
+
+/**
+ * Reads `input` chunk by chunk (never the whole stream), splits it on `\n` (a trailing `\r` is
+ * dropped), and writes one JSON line per input line, blank ones included, so output line n
+ * always answers input line n. Returns the number of error lines.
+ */
+export async function runJsonl(o: JsonlOptions): Promise<number> {
+  const decoder = new TextDecoder('utf-8');
+  let pending = '';
+  let out = '';
+  let line = 0;
+  let errors = 0;
+  const emit = (raw: string) => {
+    line++;
+    const result = scoreJsonLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, line, o);
+    if ('error' in result) errors++;
+    out += `${JSON.stringify(result)}\n`;
+  };
+  const flush = async () => {
+    if (out === '') return;
+    const chunk = out;
+    out = '';
+    await o.write(chunk);
+  };
+  for await (const bytes of o.input) {
+    pending += decoder.decode(bytes, { stream: true });
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
+      emit(pending.slice(start, nl));
+      start = nl + 1;
+      if (out.length >= OUT_BUFFER_CHARS) await flush();
+    }
+    pending = pending.slice(start);
+    await flush();
+  }
+  pending += decoder.decode();
+  // A last line without its newline is still an input line.
+  if (pending !== '') emit(pending);
+  await flush();
+  return errors;
+}

@@ -1,0 +1,102 @@
+/** The `detect` subcommand: score files (TXT, MD, DOCX, PDF) or JSON lines from stdin, offline (no server, no key). */
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_SENSITIVITY, SENSITIVITIES, type Analysis, type Detector, type LabelLang, type Sensitivity } from '../engine/types';
+import { DEFAULT_EXTRACT_LIMITS, ExtractError, extractText, type FileFormat } from '../extract';
+import { matchLang, t } from '../i18n';
+import { MIN_WORDS } from '../modules/detect/service';
+import { runJsonl } from './detect-jsonl';
+
+/** Usage text of `detect`. */
+export const DETECT_USAGE = `Usage:
+  detect [--sensitivity MODE] [--lang en|es] FILE...   score and verdict per file (txt, md, docx, pdf)
+  detect --jsonl [--sensitivity MODE] [--lang en|es]   JSON lines {"text": ...} on stdin -> one JSON line each on stdout
+MODE: ${SENSITIVITIES.join(' | ')} (default ${DEFAULT_SENSITIVITY}).`;
+
+/** Injectable I/O and detector (tests); defaults are the process's stdin/stdout/stderr and createDetector(). */
+export interface DetectCliDeps {
+  detector?: Detector;
+  stdin?: AsyncIterable<Uint8Array>;
+  out?: (chunk: string) => void | Promise<void>;
+  err?: (line: string) => void;
+}
+
+async function defaultDetector(): Promise<Detector> {
+  const { createDetector } = await import('../detector');
+  return createDetector();
+}
+
+function stdoutWriter(): (chunk: string) => Promise<void> {
+  const sink = Bun.stdout.writer();
+  return async (chunk) => {
+    sink.write(chunk);
+    await sink.flush();
+  };
+}
+
+/** One file's line in file mode. */
+export function formatFileLine(name: string, format: FileFormat, a: Analysis): string {
+  const short = a.words < MIN_WORDS ? ` (under ${MIN_WORDS} words: unreliable)` : '';
+  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}${short}`;
+}
+
+async function scoreFile(path: string, detector: Detector, sensitivity: Sensitivity, lang: LabelLang): Promise<string> {
+  const { format, text } = await extractText(await Bun.file(path).bytes(), basename(path), DEFAULT_EXTRACT_LIMITS);
+  return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang }));
+}
+
+/** Runs `detect` with its arguments; resolves to the exit code (0 ok, 1 some input failed, 2 usage). */
+export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Promise<number> {
+  const err = deps.err ?? ((line: string) => console.error(line));
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { jsonl: { type: 'boolean' }, sensitivity: { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    err(`detect: ${(error as Error).message}\n${DETECT_USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    await (deps.out ?? stdoutWriter())(`${DETECT_USAGE}\n`);
+    return 0;
+  }
+  const sensitivity = values.sensitivity ?? DEFAULT_SENSITIVITY;
+  if (!(SENSITIVITIES as readonly string[]).includes(sensitivity)) {
+    err(`detect: --sensitivity must be one of ${SENSITIVITIES.join(', ')}, got "${sensitivity}"`);
+    return 2;
+  }
+  const lang = matchLang(values.lang) ?? 'en';
+  if (values.jsonl ? positionals.length > 0 : positionals.length === 0) {
+    err(values.jsonl ? 'detect --jsonl reads stdin: give no file names' : DETECT_USAGE);
+    return 2;
+  }
+  const detector = deps.detector ?? (await defaultDetector());
+  const out = deps.out ?? stdoutWriter();
+  const mode = sensitivity as Sensitivity;
+  if (values.jsonl) {
+    await runJsonl({ detector, sensitivity: mode, lang, input: deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>), write: out });
+    // Bad lines are answered in the output itself; only a usage error fails the command.
+    return 0;
+  }
+  let failures = 0;
+  for (const path of positionals) {
+    if (!(await Bun.file(path).exists())) {
+      failures++;
+      err(`${path}\terror\tnot_found\tno such file`);
+      continue;
+    }
+    try {
+      await out(`${await scoreFile(path, detector, mode, lang)}\n`);
+    } catch (error) {
+      if (!(error instanceof ExtractError)) throw error;
+      failures++;
+      err(`${path}\terror\t${error.code}\t${t(lang, `errors.${error.code}`)}`);
+    }
+  }
+  return failures > 0 ? 1 : 0;
+}
