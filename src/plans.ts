@@ -8,6 +8,7 @@ export interface Plan {
   readonly callLimit: number | null;
 }
 
+/** Every plan id, cheapest first. */
 export const PLAN_IDS = ['trial', 'free', 'essential', 'premium', 'professional', 'enterprise'] as const;
 /** Identifier of a plan as stored on a key. */
 export type PlanId = (typeof PLAN_IDS)[number];

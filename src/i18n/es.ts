@@ -1,6 +1,7 @@
 /** Spanish catalogue: the same keys as en.ts. */
 import type { Catalogue } from './en';
 
+/** Every user-facing string in Spanish (typed against the English catalogue, so no key can be missing). */
 export const es: Catalogue = {
   errors: {
     missing_api_key: 'Falta la clave de API: envíala en la cabecera X-API-Key.',
