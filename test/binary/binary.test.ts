@@ -1,0 +1,122 @@
+/**
+ * The single binary (issue 6): built once with scripts/build.ts, copied alone into an empty
+ * folder, then every subcommand is run from there and the server answers over TCP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildBinary } from '../../scripts/build';
+import { makeDocx, makePdf } from '../fixtures/make';
+import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { PROSE } from '../http/helpers';
+
+/** A cold `--bytecode` build takes ~5 s on 2 busy cores; leave room. */
+const BUILD_TIMEOUT_MS = 90_000;
+const buildDir = mkdtempSync(join(tmpdir(), 'ai-detector-build-'));
+const runDir = mkdtempSync(join(tmpdir(), 'ai-detector-run-'));
+const binary = join(runDir, 'ai-detector');
+const env = { DATABASE_PATH: join(runDir, 'db', 'detector.sqlite') };
+const version: string = (await Bun.file(join(import.meta.dir, '..', '..', 'package.json')).json()).version;
+let server: ServerProcess | undefined;
+let key = '';
+
+beforeAll(async () => {
+  const { outfile } = await buildBinary({ outfile: join(buildDir, 'ai-detector') });
+  // Nothing beside it: the binary alone in an empty folder (the database folder comes later).
+  copyFileSync(outfile, binary);
+  rmSync(buildDir, { recursive: true, force: true });
+}, BUILD_TIMEOUT_MS);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(buildDir, { recursive: true, force: true });
+  rmSync(runDir, { recursive: true, force: true });
+});
+
+/** The text on two PDF pages, 10 words a line (the fixture writer does not wrap; WinAnsi has no ’). */
+function pdfPages(text: string): string[] {
+  const words = text.replace(/’/g, "'").split(' ');
+  const lines = Array.from({ length: Math.ceil(words.length / 10) }, (_, i) => words.slice(i * 10, i * 10 + 10).join(' '));
+  const half = Math.ceil(lines.length / 2);
+  return [lines.slice(0, half).join('\n'), lines.slice(half).join('\n')];
+}
+
+function run(args: string[], stdin?: string) {
+  return runCommand([binary, ...args], runDir, env, stdin);
+}
+
+describe('ai-detector binary', () => {
+  it('is alone in its folder and answers --version and --help', () => {
+    expect(readdirSync(runDir)).toEqual(['ai-detector']);
+    expect(run(['--version'])).toMatchObject({ code: 0, out: `${version}\n` });
+    const help = run(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['serve', 'keys', 'detect', '--version']) expect(help.out).toContain(command);
+  });
+
+  it('creates, lists and reports usage of keys with the DATABASE_PATH it is given', () => {
+    const created = run(['keys', 'create', '--plan', 'enterprise', '--name', 'binary test']);
+    expect(created.code).toBe(0);
+    key = created.out.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^ak_[0-9A-Za-z]{40}$/);
+    const list = run(['keys', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain('binary test');
+    expect(list.out).not.toContain(key);
+    expect(run(['keys', 'usage', key.slice(0, 11)]).code).toBe(0);
+  });
+
+  it('scores files and JSON lines offline with detect', () => {
+    const file = join(runDir, 'essay.txt');
+    writeFileSync(file, PROSE);
+    const files = run(['detect', file]);
+    expect(files.code).toBe(0);
+    expect(files.out).toMatch(/essay\.txt\t\d{1,3}\t[a-z_]+\t/);
+    rmSync(file);
+    const jsonl = run(['detect', '--jsonl'], `${JSON.stringify({ text: PROSE })}\n${JSON.stringify({ text: PROSE })}\n`);
+    expect(jsonl.code).toBe(0);
+    const lines = jsonl.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ score: expect.any(Number), verdict: expect.any(String), ai: expect.any(Boolean), lang: 'en' });
+  });
+
+  it('serves /health, a single detection and a PDF + DOCX batch from an empty folder', async () => {
+    mkdirSync(join(runDir, 'www'));
+    // cwd is an empty folder: nothing may be read from the source tree or beside the binary.
+    server = await startServerProcess([binary, 'serve'], { cwd: join(runDir, 'www'), env });
+    const health = await fetch(`${server.base}/health`);
+    expect(await health.json()).toEqual({ status: 'ok', version });
+
+    const headers = { 'x-api-key': key };
+    const single = await fetch(`${server.base}/api/detect`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: PROSE }),
+    });
+    expect(single.status).toBe(200);
+    expect(await single.json()).toMatchObject({ success: true, words: 60, rate_limit: 15_000_000 });
+
+    const form = new FormData();
+    form.append('files[]', new File([makePdf(pdfPages(PROSE)) as Uint8Array<ArrayBuffer>], 'essay.pdf'));
+    form.append('files[]', new File([(await makeDocx([PROSE])) as Uint8Array<ArrayBuffer>], 'essay.docx'));
+    const batch = await fetch(`${server.base}/api/detect`, { method: 'POST', headers, body: form });
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('content-type')).toContain('ndjson');
+    const lines = (await batch.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const results = lines.filter((l) => l.type === 'result');
+    expect(results.map((r) => [r.fileName, r.format])).toEqual([
+      ['essay.pdf', 'pdf'],
+      ['essay.docx', 'docx'],
+    ]);
+    expect(results.map((r) => r.words)).toEqual([60, 60]);
+    expect(results.every((r) => r.words >= 55 && Number.isInteger(r.score))).toBe(true);
+    expect(lines.at(-1)).toEqual({ type: 'complete', total: 2 });
+
+    const swagger = await fetch(`${server.base}/swagger`);
+    expect(swagger.status).toBe(200);
+    expect((await fetch(`${server.base}/`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    expect(await server.stderr).not.toContain('rror');
+  });
+});
