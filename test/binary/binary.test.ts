@@ -9,8 +9,13 @@ import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
 import { makeDocx, makePdf } from '../fixtures/make';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
-import { PROSE } from '../http/helpers';
 
+/** 60 words of English prose (the same as test/http/helpers' PROSE, which would load the engine here). */
+const PROSE =
+  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. ' +
+  'Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. ' +
+  'Furthermore, by leveraging these tools, organizations can streamline their operations and unlock new opportunities. ' +
+  'Ultimately, embracing this transformation is essential for long-term success in a competitive landscape.';
 /** A cold `--bytecode` build takes ~5 s on 2 busy cores; leave room. */
 const BUILD_TIMEOUT_MS = 90_000;
 const buildDir = mkdtempSync(join(tmpdir(), 'ai-detector-build-'));
