@@ -14,6 +14,9 @@ const PARA_BYTES: u32 = 16;
 
 export let weightsPtr: usize = 0;
 export let weightsMask: u32 = 0;
+/** Last sentence / document stamp that counted each weight bucket: n-grams count once per sentence and per document. */
+export let sentStampPtr: usize = 0;
+export let docStampPtr: usize = 0;
 export let lexPtr: usize = 0;
 export let lexMask: u32 = 0;
 export let docPtr: usize = 0;
@@ -49,6 +52,10 @@ export function setupTables(weightBits: u32, lexBits: u32): bool {
   weightsPtr = p;
   weightsMask = (1 << weightBits) - 1;
   p = align(p + ((<usize>1 << weightBits) << 2));
+  sentStampPtr = p;
+  p = align(p + ((<usize>1 << weightBits) << 2));
+  docStampPtr = p;
+  p = align(p + ((<usize>1 << weightBits) << 2));
   lexPtr = p;
   lexMask = (1 << lexBits) - 1;
   p = align(p + ((<usize>1 << lexBits) << 3));
@@ -57,6 +64,7 @@ export function setupTables(weightBits: u32, lexBits: u32): bool {
   fixedEnd = p;
   if (!ensureMemory(p)) return false;
   memory.fill(lexPtr, 0, (<usize>1 << lexBits) << 3);
+  memory.fill(sentStampPtr, 0, ((<usize>1 << weightBits) << 3));
   return reserveText(4096);
 }
 

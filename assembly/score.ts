@@ -4,7 +4,7 @@
 import { combine, mix32 } from './hash';
 import { Lex, lexGet, langSalt } from './lexicon';
 import {
-  weightsPtr, weightsMask, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
+  weightsPtr, weightsMask, sentStampPtr, docStampPtr, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
   sentFeatAddr, SENT_FEATURES, docGet, docSet,
 } from './layout';
 import { Kind, Info, Doc, SF, SR } from './token';
@@ -23,15 +23,37 @@ let emitting = false;
 let nFeat: u32 = 0;
 let sum: f32 = 0;
 let grams: u32 = 0;
+let docSum: f32 = 0;
+let docGrams: u32 = 0;
+let sentStamp: u32 = 0;
+let docStamp: u32 = 0;
 
+/** Count an n-gram once per sentence and once per document (binary features, as trained). */
 @inline function gram(h: u32): void {
   const idx = mix32(h) & weightsMask;
-  sum += load<f32>(weightsPtr + (<usize>idx << 2));
-  grams++;
-  if (emitting && nFeat < featCap) {
-    store<u32>(featPtr + (<usize>nFeat << 2), idx);
-    nFeat++;
+  const off = <usize>idx << 2;
+  const sa = sentStampPtr + off;
+  const da = docStampPtr + off;
+  const seenInSentence = load<u32>(sa) == sentStamp;
+  const seenInDoc = load<u32>(da) == docStamp;
+  if (seenInSentence && seenInDoc) return;
+  const w = load<f32>(weightsPtr + off);
+  if (!seenInSentence) { store<u32>(sa, sentStamp); sum += w; grams++; }
+  if (!seenInDoc) {
+    store<u32>(da, docStamp);
+    docSum += w;
+    docGrams++;
+    if (emitting && nFeat < featCap) {
+      store<u32>(featPtr + (<usize>nFeat << 2), idx);
+      nFeat++;
+    }
   }
+}
+
+/** Advance a stamp; on wrap-around clear the stamp table so no stale stamp can match. */
+function nextStamp(stamp: u32, table: usize): u32 {
+  if (stamp == 0xffffffff) { memory.fill(table, 0, (<usize>weightsMask + 1) << 2); return 1; }
+  return stamp + 1;
 }
 
 @inline function addFeat(s: u32, f: u32, v: f32): void {
@@ -65,9 +87,11 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
   emitting = emit;
   nFeat = 0;
   const salt = langSalt(lang);
-  let total: f32 = 0;
-  let totalGrams: u32 = 0;
+  docSum = 0;
+  docGrams = 0;
+  docStamp = nextStamp(docStamp, docStampPtr);
   for (let s: u32 = 0; s < nSent; s++) {
+    sentStamp = nextStamp(sentStamp, sentStampPtr);
     for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
     const t0 = sentField(s, SR.TOK0);
     const t1 = sentField(s, SR.TOK1);
@@ -129,13 +153,12 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
     }
     store<f32>(sentFeatAddr(s, SF.NGRAMS), <f32>grams);
     store<f32>(sentFeatAddr(s, SF.SCORE), sum);
-    total += sum;
-    totalGrams += grams;
   }
-  docSet(Doc.NGRAMS, totalGrams);
+  docSet(Doc.NGRAMS, docGrams);
+  docSet(Doc.SCORE_BITS, reinterpret<u32>(docSum));
   docSet(Doc.FEATS, nFeat);
   emitting = false;
-  return total;
+  return docSum;
 }
 
 /** Language of the text from stop-word hits: 0 English, 1 Spanish, 2 other. */

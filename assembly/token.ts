@@ -2,7 +2,7 @@
 // Mirrored on the host side in src/engine/layout.ts: change both together (and FEATURE_VERSION).
 
 /** Bumped whenever tokenization or feature hashing changes; the model records the version it was trained with. */
-export const FEATURE_VERSION: u32 = 1;
+export const FEATURE_VERSION: u32 = 2;
 
 export namespace Kind {
   export const WORD: u32 = 1;
@@ -54,6 +54,7 @@ export namespace Doc {
   export const FEATS: u32 = 15;
   export const LANG: u32 = 16;
   export const CAP_WORDS: u32 = 17;
+  export const SCORE_BITS: u32 = 18;
 }
 
 /** Per-sentence feature slots. */

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Engine } from '../src/engine/engine';
+import { Engine, lexicalLogit } from '../src/engine/engine';
+import { SF } from '../src/engine/layout';
 import { encodeWeights, sigmoid, type ModelFile, type ModeThresholds } from '../src/engine/model';
 import { COMBINER_FEATURES } from '../src/engine/style';
 import { cleanForTraining, hasData, loadRows, splitFiles, dataDir } from './lib/data';
@@ -32,7 +33,7 @@ const DIMENSION_HUMAN_RATE = 0.1;
 
 const { values: opt } = parseArgs({
   options: {
-    vocab: { type: 'string', default: '400' },
+    vocab: { type: 'string', default: '1000' },
     epochs: { type: 'string', default: '4' },
     lr: { type: 'string', default: '0.5' },
     l2: { type: 'string', default: '0' },
@@ -56,7 +57,8 @@ log(`loaded ${train.length} train rows, ${dev.length} dev rows`);
 const vocab = buildVocab(train, Number(opt.vocab), !opt['no-style-vocab']);
 const wasm = await Bun.file(join(import.meta.dir, '..', 'model', 'detector.wasm')).arrayBuffer();
 const featureVersion = await featureVersionOf(wasm);
-const engine = await Engine.create(wasm, blankModel(vocab, WEIGHT_BITS, featureVersion), null);
+const model: ModelFile = blankModel(vocab, WEIGHT_BITS, featureVersion);
+const engine = await Engine.create(wasm, model, null);
 
 const trainDocs = featurize(engine, train, cleanForTraining);
 const devDocs = featurize(engine, dev, (t) => t);
@@ -81,8 +83,8 @@ log('lexical model trained on all train rows');
 const combiner = { en: fitCombiner(0), es: fitCombiner(1) };
 log('combiners trained');
 
-const model: ModelFile = blankModel(vocab, WEIGHT_BITS, featureVersion);
 model.lexicalBias = { en: lexical.bias[0], es: lexical.bias[1] };
+engine.core.weights().set(lexical.w);
 model.combiner = { features: [...COMBINER_FEATURES], en: combiner.en, es: combiner.es };
 
 // Calibration and thresholds on dev, per language.
@@ -103,18 +105,15 @@ for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
   const lexH = lex.filter((_, i) => y[i] === 0);
   const lexA = lex.filter((_, i) => y[i] === 1);
   summary.push(`${lang}: lexical AUROC ${auroc(lexA, lexH).toFixed(4)} TPR@1% ${tprAtFpr(lexA, lexH, 0.01).toFixed(3)} | combined AUROC ${auroc(ai, human).toFixed(4)} TPR@1% ${tprAtFpr(ai, human, 0.01).toFixed(3)} TPR@5% ${tprAtFpr(ai, human, 0.05).toFixed(3)}`);
-  // Sentence calibration: each sentence labelled with its document's label.
+  // Sentence calibration through the engine itself: each sentence labelled with its document's label.
   const sz: number[] = [];
   const sy: number[] = [];
   for (const d of docs) {
-    let off = 0;
-    d.sentGrams.forEach((g, s) => {
-      if (d.sentWords[s] >= MIN_SENTENCE_WORDS) {
-        sz.push(sparseLogit(lexical.w, lexical.bias[id], d.feats, off, off + g));
-        sy.push(d.y);
-      }
-      off += g;
-    });
+    for (const sent of engine.analyze(d.row.text, lang).sentences) {
+      if (sent.words < MIN_SENTENCE_WORDS) continue;
+      sz.push(lexicalLogit(sent.f[SF.SCORE], sent.f[SF.NGRAMS], model.lexicalBias[lang]));
+      sy.push(d.y);
+    }
   }
   const scal = fitPlatt(sz, sy, balancedWeights(sy));
   model.sentenceCalibration[lang] = scal;

@@ -60,13 +60,11 @@ export function featurize(engine: Engine, rows: Row[], clean: (t: string) => str
 }
 
 /**
- * Sample weights: each (source, label) group counts like sqrt(its size), so a big single-source
- * group (e.g. one chat-answer set) cannot dominate; then each language's two labels weigh the same.
+ * Sample weights: within each language both labels weigh the same in total. (Weighting sources by
+ * the square root of their size instead cost 0.005 dev AUROC in English and was dropped.)
  */
 export function balanceWeights(docs: Doc[]): void {
-  const groups = new Map<string, number>();
-  for (const d of docs) groups.set(`${d.row.source}|${d.y}`, (groups.get(`${d.row.source}|${d.y}`) ?? 0) + 1);
-  for (const d of docs) d.weight = process.env.NOBAL ? 1 : 1 / Math.sqrt(groups.get(`${d.row.source}|${d.y}`)!);
+  for (const d of docs) d.weight = 1;
   for (const lang of [0, 1]) {
     const tot = [0, 0];
     for (const d of docs) if (d.lang === lang) tot[d.y] += d.weight;

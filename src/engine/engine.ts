@@ -69,16 +69,11 @@ export class Engine {
     const bias = this.model.lexicalBias[ml];
     const sc = this.model.sentenceCalibration[ml];
     const sentences: ScoredSentence[] = new Array(n);
-    let scoreSum = 0;
-    let grams = 0;
     for (let s = 0; s < n; s++) {
       const r = s * SENT_WORDS32;
       const f = views.sentFeatures.slice(s * SENT_FEATURES, (s + 1) * SENT_FEATURES);
       const [start, end] = mapSpan(norm.map, views.sentences[r + SR.START], views.sentences[r + SR.END]);
-      const g = f[SF.NGRAMS];
-      scoreSum += f[SF.SCORE];
-      grams += g;
-      const lex = g > 0 ? f[SF.SCORE] / g + bias : bias;
+      const lex = lexicalLogit(f[SF.SCORE], f[SF.NGRAMS], bias);
       sentences[s] = {
         start, end, f,
         flags: views.sentences[r + SR.FLAGS],
@@ -98,10 +93,11 @@ export class Engine {
     }
     const markdown = { headings: views.doc[Doc.HEADINGS], listItems: views.doc[Doc.LIST_ITEMS], bold: views.doc[Doc.BOLD] };
     const style = styleFeatures(sentences, paragraphs, markdown.headings + markdown.listItems + markdown.bold);
-    const lexicalLogit = grams > 0 ? scoreSum / grams + bias : bias;
-    const probability = this.calibrate(lexicalLogit, style, ml);
+    const docScore = new Float32Array(views.doc.buffer, views.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
+    const lexical = lexicalLogit(docScore, views.doc[Doc.NGRAMS], bias);
+    const probability = this.calibrate(lexical, style, ml);
     return {
-      language, probability, score: Math.round(probability * 100), lexicalLogit, sentences, paragraphs, style,
+      language, probability, score: Math.round(probability * 100), lexicalLogit: lexical, sentences, paragraphs, style,
       obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
       markdown,
       feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
@@ -125,6 +121,14 @@ export class Engine {
     const cal = this.model.calibration[ml];
     return sigmoid(cal.a * this.combinedLogit(lexicalLogit, style, ml) + cal.b);
   }
+}
+
+/**
+ * The learned lexical logit of a text or sentence: its distinct n-grams are binary features,
+ * L2-normalised, so the logit is sum(w) / sqrt(distinct n-grams) + bias.
+ */
+export function lexicalLogit(weightSum: number, distinctGrams: number, bias: number): number {
+  return distinctGrams > 0 ? weightSum / Math.sqrt(distinctGrams) + bias : bias;
 }
 
 /** Load stop words, abbreviations, style lexicons and the masking vocabulary into the core. */
