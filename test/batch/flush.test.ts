@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from 'bun:test';
+import { detector, PROSE } from '../http/helpers';
+import { batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
+
+const FILES = 5;
+const uploads: Upload[] = Array.from({ length: FILES }, (_, i) => [`essay${i}.txt`, `${PROSE} Essay number ${i}.`]);
+const wordsPerFile = detector().countWords(uploads[0][1] as string);
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let servers: { stop(force?: boolean): unknown }[] = [];
+afterEach(() => {
+  for (const server of servers) server.stop(true);
+  servers = [];
+});
+
+describe('batch mode: incremental flush', () => {
+  it('sends each line as its own chunk and scores a file only when its turn comes', async () => {
+    const { detector: slow, calls } = recordingDetector(detector());
+    const { app, newKey } = makeBatchApp({}, slow);
+    const response = await postBatch(app, newKey().key, batchForm(uploads));
+    const reader = response.body!.getReader();
+    // The first line is out before any file has been scored, let alone the last.
+    expect(JSON.parse(await readChunk(reader))).toEqual({ type: 'progress', index: 0, fileName: 'essay0.txt', total: FILES });
+    expect(calls.length).toBe(0);
+    expect(JSON.parse(await readChunk(reader))).toMatchObject({ type: 'result', index: 0 });
+    expect(calls.length).toBe(1);
+    for (let i = 1; i < FILES; i++) {
+      expect(JSON.parse(await readChunk(reader))).toMatchObject({ type: 'progress', index: i });
+      expect(calls.length).toBe(i);
+      expect(JSON.parse(await readChunk(reader))).toMatchObject({ type: 'result', index: i });
+      expect(calls.length).toBe(i + 1);
+    }
+    expect(JSON.parse(await readChunk(reader))).toEqual({ type: 'complete', total: FILES });
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('over real HTTP, the first line reaches the client before the last file is scored', async () => {
+    const STALL_MS = 120;
+    const { detector: slow, calls } = recordingDetector(detector(), STALL_MS);
+    const { app, newKey } = makeBatchApp({}, slow);
+    app.listen({ port: 0, hostname: '127.0.0.1' });
+    servers.push(app);
+    const key = newKey().key;
+    const response = await fetch(`http://127.0.0.1:${app.server!.port}/api/detect`, {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: batchForm(uploads),
+    });
+    expect(response.status).toBe(200);
+    const arrivals: { line: Record<string, unknown>; at: number }[] = [];
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of response.body! as unknown as AsyncIterable<Uint8Array>) {
+      const at = performance.now();
+      buffered += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) !== -1) {
+        arrivals.push({ line: JSON.parse(buffered.slice(0, nl)), at });
+        buffered = buffered.slice(nl + 1);
+      }
+    }
+    expect(arrivals.length).toBe(FILES * 2 + 1);
+    expect(calls.length).toBe(FILES);
+    const lastScoringStarted = calls[FILES - 1].at;
+    expect(arrivals[0].line).toMatchObject({ type: 'progress', index: 0 });
+    expect(arrivals[0].at).toBeLessThan(lastScoringStarted);
+    // Lines arrive spread over the scoring time, not in one burst at the end.
+    expect(arrivals.at(-1)!.at - arrivals[0].at).toBeGreaterThan((FILES - 1) * STALL_MS * 0.8);
+  });
+});
+
+describe('batch mode: client disconnect', () => {
+  it('stops scoring when the reader cancels, and refunds the words of the files never scored', async () => {
+    const { detector: slow, calls } = recordingDetector(detector());
+    const { app, db, newKey, logs } = makeBatchApp({}, slow);
+    const key = newKey();
+    const abort = new AbortController();
+    const response = await postBatch(app, key.key, batchForm(uploads), { signal: abort.signal });
+    expect(wordsUsed(db, key.id)).toBe(FILES * wordsPerFile);
+    const reader = response.body!.getReader();
+    await readChunk(reader);
+    await readChunk(reader);
+    expect(calls.length).toBe(1);
+    abort.abort();
+    await reader.cancel();
+    await sleep(50);
+    expect(calls.length).toBe(1);
+    expect(wordsUsed(db, key.id)).toBe(wordsPerFile);
+    const event = db.$client.query('SELECT status, words, error_code AS code FROM usage_events').get();
+    expect(event).toEqual({ status: 499, words: wordsPerFile, code: 'client_closed' });
+    expect(logs.some((line) => line.includes('"status":499'))).toBe(true);
+  });
+
+  it('over real HTTP, a client that goes away mid-stream stops the remaining work', async () => {
+    const STALL_MS = 60;
+    const { detector: slow, calls } = recordingDetector(detector(), STALL_MS);
+    const { app, db, newKey } = makeBatchApp({}, slow);
+    app.listen({ port: 0, hostname: '127.0.0.1' });
+    servers.push(app);
+    const key = newKey();
+    const abort = new AbortController();
+    const many: Upload[] = Array.from({ length: 12 }, (_, i) => [`e${i}.txt`, `${PROSE} Essay number ${i}.`]);
+    const response = await fetch(`http://127.0.0.1:${app.server!.port}/api/detect`, {
+      method: 'POST',
+      headers: { 'x-api-key': key.key },
+      body: batchForm(many),
+      signal: abort.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    abort.abort();
+    await sleep(12 * STALL_MS);
+    expect(calls.length).toBeLessThan(12);
+    const scored = calls.length;
+    await sleep(4 * STALL_MS);
+    expect(calls.length).toBe(scored);
+    // Only what was scored stays charged (the file being scored at the disconnect counts).
+    expect(wordsUsed(db, key.id)).toBe(scored * wordsPerFile);
+  });
+
+  it('stops extraction when the client leaves before the stream starts, and charges nothing', async () => {
+    const { makePdf } = await import('../fixtures/make');
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey();
+    const page = Array.from({ length: 45 }, () => 'The committee reviewed every line of the report before approving it today').join('\n');
+    const heavy = makePdf(Array.from({ length: 100 }, () => page));
+    const abort = new AbortController();
+    const pending = postBatch(app, key.key, batchForm([['a.pdf', heavy], ['b.pdf', heavy]]), { signal: abort.signal });
+    await sleep(30);
+    abort.abort();
+    const response = await pending;
+    expect(response.status).toBe(499);
+    expect(wordsUsed(db, key.id)).toBe(0);
+    expect(db.$client.query('SELECT status, error_code AS code FROM usage_events').get()).toEqual({ status: 499, code: 'client_closed' });
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'bun:test';
+import { findActiveKey } from '../../src/modules/keys';
+import { chargeWords } from '../../src/modules/quota';
+import { detector, PROSE } from '../http/helpers';
+import { batchForm, makeBatchApp, postBatch, readLines, sampleBatch, wordsUsed } from './helpers';
+
+const FREE_WORDS = 10_000;
+
+describe('batch mode: quota', () => {
+  it('charges exactly the words of the scored files, once, and sends the X-RateLimit-* of that charge', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey();
+    const { uploads, texts } = await sampleBatch();
+    const form = batchForm([...uploads, ['empty.txt', ''], ['short.txt', 'Too short to score.']]);
+    const response = await postBatch(app, key.key, form);
+    const expectedWords = texts.reduce((n, text) => n + detector().countWords(text), 0);
+    // Charged before the first line: the headers already say so.
+    expect(response.headers.get('x-ratelimit-limit')).toBe(String(FREE_WORDS));
+    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(FREE_WORDS - expectedWords));
+    expect(wordsUsed(db, key.id)).toBe(expectedWords);
+    const lines = await readLines(response);
+    const scored = lines.filter((l) => l.type === 'result').reduce((n, l) => n + (l.words as number), 0);
+    expect(scored).toBe(expectedWords);
+    expect(wordsUsed(db, key.id)).toBe(expectedWords);
+    const calls = db.$client.query('SELECT calls FROM monthly_usage WHERE key_id = ?').get(key.id) as { calls: number };
+    expect(calls.calls).toBe(1);
+    const event = db.$client.query("SELECT mode, status, words FROM usage_events WHERE key_id = ?").get(key.id);
+    expect(event).toEqual({ mode: 'batch', status: 200, words: expectedWords });
+  });
+
+  it('answers a plain 429 quota_exceeded JSON (not a stream) and charges nothing when the files need more than is left', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey();
+    const { uploads, texts } = await sampleBatch();
+    const needed = texts.reduce((n, text) => n + detector().countWords(text), 0);
+    // Leave one word too few for the whole batch, though enough for any single file.
+    expect(chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - needed + 1).ok).toBe(true);
+    const before = wordsUsed(db, key.id);
+    const response = await postBatch(app, key.key, batchForm(uploads));
+    expect(response.status).toBe(429);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(needed - 1));
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = await response.json();
+    expect(body.success).toBe(false);
+    expect(body.error.code).toBe('quota_exceeded');
+    expect(body.error.message).toContain(`${needed} words`);
+    expect(wordsUsed(db, key.id)).toBe(before);
+  });
+
+  it('lets a batch through that uses the last word of the month exactly', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey();
+    const words = detector().countWords(PROSE);
+    chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - 2 * words);
+    const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE], ['b.txt', PROSE]]));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect((await readLines(response)).filter((l) => l.type === 'result').length).toBe(2);
+  });
+
+  it('charges nothing (and counts no call) when no file can be scored', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey('trial');
+    const response = await postBatch(app, key.key, batchForm([['empty.txt', ''], ['x.txt', 'four words only here']]));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(FREE_WORDS));
+    expect((await readLines(response)).map((l) => l.code ?? l.type)).toEqual(['progress', 'no_text', 'progress', 'text_too_short', 'complete']);
+    expect(db.$client.query('SELECT COUNT(*) AS n FROM monthly_usage').get()).toEqual({ n: 0 });
+  });
+
+  it('refuses a trial key that has used all its calls before reading the files', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey('trial');
+    db.$client.run(`INSERT INTO monthly_usage (key_id, period, words_used, calls) VALUES (${key.id}, '2000-01', 0, 500)`);
+    const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]]));
+    expect(response.status).toBe(429);
+    expect((await response.json()).error.code).toBe('trial_calls_exhausted');
+  });
+});
