@@ -1,0 +1,50 @@
+/**
+ * No memory growth on the hot path (issue #2): the wasm core allocates nothing per call, so 100,000
+ * analyses of a ~100-word text keep process RSS flat and linear memory never grows after warm-up.
+ */
+import { describe, expect, it } from 'bun:test';
+import { loadEngine } from '../../src/engine/load';
+import { AI_EN, HUMAN_EN } from './texts';
+
+const CALLS = 100_000;
+const WARM_UP = 2_000;
+/** Allowed RSS growth over the run: GC timing noise, not a per-call leak (100k calls x 200 B = 20 MB). */
+const RSS_SLACK_BYTES = 20 * 1024 * 1024;
+
+function settledRss(): number {
+  Bun.gc(true);
+  Bun.gc(true);
+  return process.memoryUsage().rss;
+}
+
+describe('memory', () => {
+  it(`stays flat over ${CALLS.toLocaleString('en')} analyze calls on a ~100-word text`, async () => {
+    const engine = await loadEngine();
+    const wasmBytes = () => engine.core.weights().buffer.byteLength;
+    const texts = [AI_EN, HUMAN_EN];
+    for (let i = 0; i < WARM_UP; i++) engine.analyze(texts[i & 1]);
+    const rss0 = settledRss();
+    const wasm0 = wasmBytes();
+    let sink = 0;
+    for (let i = 0; i < CALLS; i++) sink += engine.analyze(texts[i & 1]).score;
+    const rss1 = settledRss();
+    expect(sink).toBeGreaterThan(0);
+    expect(wasmBytes()).toBe(wasm0);
+    expect(rss1 - rss0).toBeLessThan(RSS_SLACK_BYTES);
+  }, 45_000);
+
+  it('grows linear memory once for a longer text, then never again', async () => {
+    const engine = await loadEngine();
+    const wasmBytes = () => engine.core.weights().buffer.byteLength;
+    const long = AI_EN.repeat(40); // ~28k code units: larger than the initial 4096-unit text buffer
+    const small = wasmBytes();
+    engine.analyze(long);
+    const grown = wasmBytes();
+    expect(grown).toBeGreaterThan(small);
+    for (let i = 0; i < 200; i++) {
+      engine.analyze(long);
+      engine.analyze(HUMAN_EN);
+    }
+    expect(wasmBytes()).toBe(grown);
+  });
+});
