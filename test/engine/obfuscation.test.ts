@@ -1,0 +1,111 @@
+/**
+ * Normalisation against cheap evasion (issue #2 item 3): zero-width characters, Cyrillic/Greek
+ * look-alikes and fullwidth or mathematical letters must not move the score (within 2 points of the
+ * clean text), and they trigger the obfuscation dimension while the clean text does not.
+ */
+import { beforeAll, describe, expect, it } from 'bun:test';
+import type { Detector } from '../../src/engine/types';
+import type { Engine } from '../../src/engine/engine';
+import { sharedDetector, sharedEngine } from './fixture';
+import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
+
+let engine: Engine;
+let detector: Detector;
+beforeAll(async () => {
+  engine = await sharedEngine();
+  detector = await sharedDetector();
+});
+
+/** Largest score difference (points out of 100) between a disguised text and its clean form. */
+const MAX_SCORE_DRIFT = 2;
+
+const CYRILLIC: Record<string, string> = { a: 'а', e: 'е', o: 'о', c: 'с', p: 'р', x: 'х', y: 'у', i: 'і', s: 'ѕ' };
+const cyrillic = (letters: string) => (t: string) => t.replace(new RegExp(`[${letters}]`, 'g'), (c) => CYRILLIC[c]);
+/** A zero-width character after the first two letters of every word of 4+ letters. */
+const inside = (mark: string) => (t: string) => t.replace(/\b(\p{L}{2})(\p{L}{2,})/gu, `$1${mark}$2`);
+
+const DISGUISES: Record<string, (t: string) => string> = {
+  'zero-width spaces inside words': inside('\u200B'),
+  'zero-width joiners inside words': inside('\u200D'),
+  'soft hyphens inside words': inside('\u00AD'),
+  'word joiners before words': (t) => t.replace(/ /g, ' \u2060'),
+  'Cyrillic о for o': cyrillic('o'),
+  'Cyrillic о and а for o and a': cyrillic('oa'),
+  'Greek ο for o': (t) => t.replace(/o/g, 'ο'),
+  'fullwidth letters and digits': (t) => t.replace(/[A-Za-z0-9]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)),
+  'mathematical bold letters': (t) => t.replace(/[a-z]/g, (c) => String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97)),
+  'Cyrillic о plus zero-width spaces': (t) => inside('\u200B')(cyrillic('o')(t)),
+};
+
+const TEXTS: Record<string, string> = { AI_EN, HUMAN_EN, HUMAN_EN_2, AI_ES, HUMAN_ES };
+
+const obfuscationDetected = (text: string) => detector.analyze(text).dimensions.find((d) => d.id === 'obfuscation')?.detected;
+
+describe('disguised text', () => {
+  for (const [name, clean] of Object.entries(TEXTS)) {
+    describe(name, () => {
+      it('is clean: no obfuscation found', () => {
+        const r = engine.analyze(clean);
+        expect(r.obfuscation).toEqual({ invisible: 0, homoglyphs: 0, compatLetters: 0 });
+        expect(obfuscationDetected(clean)).toBe(false);
+      });
+
+      for (const [how, disguise] of Object.entries(DISGUISES)) {
+        it(`with ${how} scores like the clean text and triggers obfuscation`, () => {
+          const text = disguise(clean);
+          expect(text).not.toBe(clean);
+          const a = engine.analyze(clean);
+          const b = engine.analyze(text);
+          expect(b.language).toBe(a.language);
+          expect(Math.abs(b.score - a.score)).toBeLessThanOrEqual(MAX_SCORE_DRIFT);
+          expect(b.sentences.length).toBe(a.sentences.length);
+          const found = b.obfuscation.invisible + b.obfuscation.homoglyphs + b.obfuscation.compatLetters;
+          expect(found).toBeGreaterThan(0);
+          expect(obfuscationDetected(text)).toBe(true);
+        });
+      }
+    });
+  }
+
+  // BUG (reported to the lead): homoglyph mapping is switched on only when Latin letters outnumber
+  // Cyrillic/Greek ones 3 to 1 (assembly/tokenize.ts decideHomoglyphMode). Replacing every a, e and o
+  // with Cyrillic look-alikes (about 30% of English letters) turns it off: the text is read as
+  // "other" language, AI_EN drops from 100 to ~41, and the obfuscation dimension stays quiet. Mapping
+  // should depend on look-alike Cyrillic letters mixed into Latin words, not on the overall ratio.
+  it.todo('with Cyrillic а, е and о for a, e and o scores like the clean text and triggers obfuscation', () => {
+    for (const clean of [AI_EN, AI_ES]) {
+      const text = cyrillic('aeo')(clean);
+      const a = engine.analyze(clean);
+      const b = engine.analyze(text);
+      expect(b.language).toBe(a.language);
+      expect(Math.abs(b.score - a.score)).toBeLessThanOrEqual(MAX_SCORE_DRIFT);
+      expect(obfuscationDetected(text)).toBe(true);
+    }
+  });
+});
+
+describe('genuine non-Latin text', () => {
+  it('is not read as homoglyphs', () => {
+    const russian = 'Мы пошли в парк. Там было очень красиво и тихо.';
+    const greek = 'Η Αθήνα είναι η πρωτεύουσα της Ελλάδας. Έχει πολλά μουσεία.';
+    for (const text of [russian, greek]) {
+      expect(engine.analyze(text).obfuscation.homoglyphs).toBe(0);
+      expect(obfuscationDetected(text)).toBe(false);
+    }
+  });
+
+  // BUG (reported to the lead): in mostly-Latin text every Cyrillic/Greek word with a look-alike letter
+  // counts as a homoglyph (assembly/tokenize.ts scanWord sets Info.HOMOGLYPH for any mapped letter),
+  // so an English essay quoting "Фёдор Достоевский" or "λόγος" is told it hides look-alike letters.
+  // Count a homoglyph only in a word that also has Latin letters (or consists only of look-alikes).
+  it.todo('a Russian name or a Greek word quoted in English prose is not obfuscation', () => {
+    const texts = [
+      'The novel was written by Фёдор Достоевский in 1866. It is still widely read today in many languages.',
+      'The Greek word λόγος has many meanings in philosophy. Students often translate it simply as reason.',
+    ];
+    for (const text of texts) {
+      expect(engine.analyze(text).obfuscation.homoglyphs).toBe(0);
+      expect(obfuscationDetected(text)).toBe(false);
+    }
+  });
+});
