@@ -1,0 +1,140 @@
+/**
+ * The dimension catalogue (issue #3 item 1): each dimension fires on a hand-written positive example
+ * and stays quiet on a negative one, in English and in Spanish. Thresholds are read from the model
+ * (dimensionThresholds, retrained with it), never hard-coded here; a failure prints the measure and
+ * the threshold it was compared with.
+ */
+import { beforeAll, describe, expect, it } from 'bun:test';
+import type { Engine } from '../../src/engine/engine';
+import type { Detector, Sensitivity } from '../../src/engine/types';
+import { DIMENSIONS, TOTAL_DIMENSIONS } from '../../src/explain';
+import { en } from '../../src/i18n/en';
+import { es } from '../../src/i18n/es';
+import { sharedDetector, sharedEngine } from '../engine/fixture';
+import { AI_EN, HUMAN_EN } from '../engine/texts';
+import { EXAMPLES, type Lang } from './examples';
+
+let engine: Engine;
+let detector: Detector;
+beforeAll(async () => {
+  engine = await sharedEngine();
+  detector = await sharedDetector();
+});
+
+const MODE: Sensitivity = 'conservative';
+
+/**
+ * BUG (reported to the lead): both are "low" dimensions whose trained threshold is the 10th
+ * percentile of human texts, which is 0 for these count-based measures (most human texts have no
+ * contraction, or no number or name, per 100 words...). beyond() asks for value < 0, which no text
+ * can reach, so formal_register and low_specificity never fire, in either language. Their positive
+ * examples stay todo until the threshold (scripts/train.ts) or the decision (beyond) is fixed.
+ */
+const CANNOT_FIRE = new Set(['formal_register', 'low_specificity']);
+
+/** Everything needed to understand a decision: printed by expect() on failure. */
+function decision(id: string, text: string) {
+  const r = engine.analyze(text);
+  const ml = r.language === 'es' ? 'es' : 'en';
+  const dim = DIMENSIONS.find((d) => d.id === id)!;
+  const threshold = id === 'lexical_fingerprint' ? engine.model.thresholds[ml][MODE] : engine.model.dimensionThresholds[ml][id];
+  const a = detector.analyze(text, { sensitivity: MODE });
+  return {
+    id,
+    language: r.language,
+    measure: dim.measure(r),
+    direction: dim.direction,
+    threshold,
+    detected: a.dimensions.find((d) => d.id === id)?.detected,
+  };
+}
+
+describe('dimension catalogue', () => {
+  it('has at least 10 dimensions with unique snake_case ids', () => {
+    const ids = DIMENSIONS.map((d) => d.id);
+    expect(ids.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    expect(TOTAL_DIMENSIONS).toBe(ids.length);
+  });
+
+  it('covers the dimensions issue #3 asks for', () => {
+    expect(DIMENSIONS.map((d) => d.id).sort()).toEqual(Object.keys(EXAMPLES).sort());
+  });
+
+  it('has an English and a Spanish label for every dimension', () => {
+    for (const d of DIMENSIONS) {
+      const labelEn = (en.dimensions as Record<string, string>)[d.id];
+      const labelEs = (es.dimensions as Record<string, string>)[d.id];
+      expect(labelEn).toBeString();
+      expect(labelEs).toBeString();
+      expect(labelEn.length).toBeGreaterThan(3);
+      expect(labelEs).not.toBe(labelEn);
+    }
+  });
+
+  it('reports every dimension in catalogue order, with totalDimensions and activeDimensions', () => {
+    for (const text of [AI_EN, HUMAN_EN, EXAMPLES.chat_formatting.es.positive]) {
+      const a = detector.analyze(text);
+      expect(a.dimensions.map((d) => d.id)).toEqual(DIMENSIONS.map((d) => d.id));
+      expect(a.totalDimensions).toBe(TOTAL_DIMENSIONS);
+      expect(a.activeDimensions).toBe(a.dimensions.filter((d) => d.detected).length);
+      for (const d of a.dimensions) expect(typeof d.detected).toBe('boolean');
+    }
+  });
+});
+
+describe('each dimension fires on a positive example and stays quiet on a negative one', () => {
+  for (const [id, byLang] of Object.entries(EXAMPLES)) {
+    describe(id, () => {
+      for (const lang of ['en', 'es'] as Lang[]) {
+        const ex = byLang[lang];
+        const fires = CANNOT_FIRE.has(id) ? it.todo : it;
+        fires(`fires on the ${lang} positive example`, () => {
+          const d = decision(id, ex.positive);
+          expect(d).toMatchObject({ language: lang, detected: true });
+        });
+
+        it(`stays quiet on the ${lang} negative example`, () => {
+          const d = decision(id, ex.negative);
+          expect(d).toMatchObject({ language: lang, detected: false });
+        });
+
+        if (id === 'uniform_paragraphs') continue; // a document-level measure: no sentence triggers
+        // Not asserted for the fingerprint: sentence probabilities are compressed (0.55-0.66 on AI_EN,
+        // whose document score is 100) and stay under even the aggressive sentence threshold (reported).
+        if (id === 'lexical_fingerprint') continue;
+        const flags = CANNOT_FIRE.has(id) ? it.todo : it;
+        flags(`flags sentences of the ${lang} positive example (aggressive)`, () => {
+          const a = detector.analyze(ex.positive, { sensitivity: 'aggressive' });
+          const flagged = a.textAnnotations.filter((t) => t.dims.some((d) => d.id === id));
+          expect({ id, lang, flagged: flagged.length }).toMatchObject({ flagged: expect.any(Number) });
+          expect(flagged.length).toBeGreaterThan(0);
+        });
+      }
+    });
+  }
+});
+
+describe('obfuscation', () => {
+  it('fires on zero-width characters alone, and its annotations point at the sentences that hide them', () => {
+    const clean = 'The committee reviewed the proposal carefully. It approved the plan without changes. Work starts in May.';
+    const text = clean.replace('proposal', 'pro\u200Bposal');
+    expect(decision('obfuscation', clean).detected).toBe(false);
+    expect(decision('obfuscation', text).detected).toBe(true);
+    const a = detector.analyze(text, { sensitivity: 'aggressive' });
+    const flagged = a.textAnnotations.filter((t) => t.dims.some((d) => d.id === 'obfuscation'));
+    expect(flagged.map((t) => text.slice(t.start, t.end))).toEqual(['The committee reviewed the pro\u200Bposal carefully.']);
+  });
+
+  for (const [name, mark] of [['zero-width joiner', '\u200D'], ['word joiner', '\u2060'], ['BOM inside the text', '\uFEFF'], ['soft hyphen', '\u00AD']]) {
+    it(`fires on a ${name}`, () => {
+      const text = HUMAN_EN.replace('neighbour', `neigh${mark}bour`);
+      expect(decision('obfuscation', text).detected).toBe(true);
+    });
+  }
+
+  it('does not fire on a leading byte-order mark (files often start with one)', () => {
+    expect(decision('obfuscation', '\uFEFF' + HUMAN_EN).detected).toBe(false);
+  });
+});
