@@ -1,0 +1,119 @@
+/**
+ * Bullets (issue #3 item 4): 2 to 6 plain-language findings, each with an example passage taken from
+ * the submitted text (example === text.slice(start, end)), including findings that point toward a
+ * human writer.
+ */
+import { beforeAll, describe, expect, it } from 'bun:test';
+import type { Analysis, Detector, LabelLang, Sensitivity } from '../../src/engine/types';
+import { MAX_BULLETS, MIN_BULLETS } from '../../src/explain/bullets';
+import { en } from '../../src/i18n/en';
+import { es } from '../../src/i18n/es';
+import { sharedDetector } from '../engine/fixture';
+import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
+import { EXAMPLES } from './examples';
+
+let detector: Detector;
+beforeAll(async () => {
+  detector = await sharedDetector();
+});
+
+/** Longest example passage a bullet quotes. */
+const MAX_EXAMPLE_CHARS = 200;
+const MODES: Sensitivity[] = ['conservative', 'balanced', 'aggressive'];
+
+const TEXTS: string[] = [
+  AI_EN,
+  AI_ES,
+  HUMAN_EN,
+  HUMAN_EN_2,
+  HUMAN_ES,
+  ...Object.values(EXAMPLES).flatMap((e) => [e.en.positive, e.en.negative, e.es.positive, e.es.negative]),
+  '😀 Emoji first.\r\n\r\n' + AI_EN,
+  'Hi.',
+  'Two words',
+  `${'A very long sentence that goes on and on without any full stop at all, '.repeat(8)}and ends here.`,
+];
+
+/** The bullet template keys a bullet text can come from, as regular expressions. */
+function templates(catalogue: typeof en): Array<[string, RegExp]> {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Object.entries(catalogue.bullets).map(([key, tpl]) => [
+    key,
+    new RegExp('^' + escape(tpl).replace(/\\\{\w+\\\}/g, '.+?') + '$'),
+  ]);
+}
+const keyOf = (text: string, lang: LabelLang) => templates(lang === 'es' ? es : en).find(([, re]) => re.test(text))?.[0];
+
+function checkBullets(text: string, a: Analysis, lang: LabelLang): void {
+  expect(a.bullets.length).toBeGreaterThanOrEqual(MIN_BULLETS);
+  expect(a.bullets.length).toBeLessThanOrEqual(MAX_BULLETS);
+  expect(MIN_BULLETS).toBe(2);
+  expect(MAX_BULLETS).toBe(6);
+  for (const b of a.bullets) {
+    expect(b.example).toBe(text.slice(b.start, b.end));
+    expect(b.start).toBeGreaterThanOrEqual(0);
+    expect(b.end).toBeGreaterThanOrEqual(b.start);
+    expect(b.end).toBeLessThanOrEqual(text.length);
+    expect(b.example.length).toBeLessThanOrEqual(MAX_EXAMPLE_CHARS);
+    expect(b.text).not.toMatch(/\{\w+\}/); // every placeholder filled
+    expect({ text: b.text, key: keyOf(b.text, lang) }).toMatchObject({ key: expect.any(String) });
+  }
+  expect(new Set(a.bullets.map((b) => b.text)).size).toBe(a.bullets.length);
+}
+
+describe('bullets', () => {
+  it('are 2 to 6 per text, each example === text.slice(start, end), in every mode and label language', () => {
+    for (const text of TEXTS) {
+      for (const sensitivity of MODES) {
+        for (const labelLang of ['en', 'es'] as LabelLang[]) checkBullets(text, detector.analyze(text, { sensitivity, labelLang }), labelLang);
+      }
+    }
+  });
+
+  it('quote a non-empty passage from any text with words', () => {
+    for (const text of TEXTS) for (const b of detector.analyze(text).bullets) expect(b.example.trim().length).toBeGreaterThan(0);
+  });
+
+  it('cut an over-long example at a word boundary inside the sentence', () => {
+    const text = TEXTS[TEXTS.length - 1];
+    for (const b of detector.analyze(text).bullets) {
+      expect(b.example.length).toBeLessThanOrEqual(MAX_EXAMPLE_CHARS);
+      expect(text.slice(b.start, b.end)).toBe(b.example);
+    }
+  });
+
+  it('include the learned model reading on the AI side for AI text', () => {
+    const keys = detector.analyze(AI_EN).bullets.map((b) => keyOf(b.text, 'en'));
+    expect(keys).toContain('lexical_ai');
+  });
+
+  it('include findings that point toward a human writer for human text', () => {
+    const HUMAN_SIDE = new Set(['lexical_human', 'human_bursty', 'human_voice', 'human_specific', 'human_informal']);
+    for (const [text, lang] of [[HUMAN_EN, 'en'], [HUMAN_EN_2, 'en'], [HUMAN_ES, 'es']] as const) {
+      const keys = detector.analyze(text, { labelLang: lang }).bullets.map((b) => keyOf(b.text, lang)!);
+      expect(keys.some((k) => HUMAN_SIDE.has(k))).toBe(true);
+    }
+  });
+
+  it('quote a sentence that shows the finding (stock phrases, personal voice)', () => {
+    const stock = EXAMPLES.stock_phrases.en.positive;
+    const b = detector.analyze(stock).bullets.find((x) => keyOf(x.text, 'en') === 'stock_phrases');
+    expect(b).toBeDefined();
+    expect(b!.example).toMatch(/crucial|important to note|foster|empower|leverag/);
+    const voice = detector.analyze(HUMAN_EN).bullets.find((x) => keyOf(x.text, 'en') === 'human_voice');
+    expect(voice).toBeDefined();
+    expect(voice!.example).toMatch(/\bI\b|\bI'|\bmy\b|\bMy\b/);
+  });
+
+  // BUG (reported to the lead): a dimension can be detected on the document while none of its
+  // sentences may trigger (sentences under MIN_TRIGGER_WORDS = 5 words are skipped), so the bullet
+  // says "Phrases that AI models overuse appear in 0 sentences." and quotes the first sentence,
+  // which has none. The count should include short sentences, or the bullet should be dropped.
+  it.todo('never claim a finding in 0 sentences', () => {
+    const text = HUMAN_EN + ' Delve deeper. Foster growth.';
+    const b = detector.analyze(text).bullets.find((x) => keyOf(x.text, 'en') === 'stock_phrases');
+    expect(b).toBeDefined();
+    expect(b!.text).not.toContain(' 0 ');
+    expect(b!.example).toMatch(/Delve|Foster/);
+  });
+});
