@@ -7,9 +7,8 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { closeDatabase, openDatabase } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
-import type { Detector } from '../../src/engine/types.ts';
+import { createDetector } from '../../src/detector.ts';
 import { createKey } from '../../src/modules/keys/index.ts';
-import { testDetector } from '../http/detector.ts';
 
 /** Debian's chromium; `npx playwright install` cannot download browsers here (STACK_NOTES). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -27,11 +26,6 @@ export const CHROMIUM_ARGS = [
 /** True when the browser tests can run on this machine. */
 export const HAVE_CHROMIUM = existsSync(CHROMIUM_PATH);
 
-/** The detector the server uses in the browser test. */
-async function loadDetector(): Promise<Detector> {
-  return testDetector();
-}
-
 /** A running server with one free-plan key. */
 export interface TestServer {
   url: string;
@@ -45,7 +39,7 @@ export async function startServer(): Promise<TestServer> {
   const db = openDatabase(config.databasePath);
   migrateDatabase(db);
   const { key } = createKey(db, { plan: 'free', name: 'playground-test' });
-  const app = createApp({ config, db, detector: await loadDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
+  const app = createApp({ config, db, detector: await createDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server!.port;
   return {
     url: `http://127.0.0.1:${port}`,
