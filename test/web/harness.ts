@@ -8,7 +8,9 @@ import { loadConfig } from '../../src/config.ts';
 import { closeDatabase, openDatabase } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { createDetector } from '../../src/detector.ts';
-import { createKey } from '../../src/modules/keys/index.ts';
+import { createKey, findActiveKey } from '../../src/modules/keys/index.ts';
+import { chargeWords } from '../../src/modules/quota/index.ts';
+import { PLANS } from '../../src/plans.ts';
 
 /** Debian's chromium; `npx playwright install` cannot download browsers here (STACK_NOTES). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -26,10 +28,11 @@ export const CHROMIUM_ARGS = [
 /** True when the browser tests can run on this machine. */
 export const HAVE_CHROMIUM = existsSync(CHROMIUM_PATH);
 
-/** A running server with one free-plan key. */
+/** A running server with one free-plan key, and one whose month is all but used up. */
 export interface TestServer {
   url: string;
   key: string;
+  spentKey: string;
   stop(): Promise<void>;
 }
 
@@ -39,11 +42,15 @@ export async function startServer(): Promise<TestServer> {
   const db = openDatabase(config.databasePath);
   migrateDatabase(db);
   const { key } = createKey(db, { plan: 'free', name: 'playground-test' });
+  const spent = createKey(db, { plan: 'free', name: 'playground-spent' });
+  // Leave 5 words of the month, so any real text answers 429 quota_exceeded.
+  chargeWords(db, findActiveKey(db, spent.key)!, PLANS.free.wordsPerMonth - 5);
   const app = createApp({ config, db, detector: await createDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server!.port;
   return {
     url: `http://127.0.0.1:${port}`,
     key,
+    spentKey: spent.key,
     async stop() {
       await app.stop();
       closeDatabase(db);
@@ -67,6 +74,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
     args: CHROMIUM_ARGS,
     viewport: { width: 1100, height: 900 },
     locale: 'en-US',
+    timezoneId: 'UTC',
     acceptDownloads: true,
   });
   const page = context.pages()[0] ?? (await context.newPage());

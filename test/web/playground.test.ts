@@ -156,6 +156,19 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     expect(await contrastFailures(page)).toEqual([]);
   }, BROWSER_TIMEOUT_MS);
 
+  it('shows when the quota resets on a 429', async () => {
+    await page.fill('#api-key', server.spentKey);
+    const res = await analyze(page);
+    expect(res.status()).toBe(429);
+    const body = await res.json();
+    const reset = new Date(Number(res.headers()['x-ratelimit-reset']) * 1000);
+    await page.waitForSelector('#text-error:not([hidden])');
+    const shown = await page.textContent('#text-error');
+    expect(shown).toContain(body.error.message);
+    expect(shown).toContain(String(reset.getUTCFullYear()));
+    expect(shown).toContain(reset.toLocaleString('en', { month: 'long', timeZone: 'UTC' }));
+  }, BROWSER_TIMEOUT_MS);
+
   it('keeps the API key in sessionStorage only', async () => {
     const stored = await page.evaluate(() => ({ session: sessionStorage.getItem('playground.apiKey'), local: JSON.stringify(localStorage) }));
     expect(stored.session).toStartWith('ak_');
