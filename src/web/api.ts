@@ -36,7 +36,7 @@ function headersFor(key: string, lang: UiLang): Record<string, string> {
 
 async function toApiError(res: Response): Promise<ApiError> {
   let code = `http_${res.status}`;
-  let message = `${res.status} ${res.statusText}`.trim();
+  let message = ''; // filled in the page's language by describeError when the body has none
   try {
     const body = (await res.json()) as { error?: { code?: string; message?: string } };
     if (body?.error?.code) code = body.error.code;
@@ -114,7 +114,8 @@ export function describeError(err: unknown, lang: UiLang): string {
   if (!(err instanceof ApiError)) {
     return err instanceof SyntaxError ? tr(lang, 'errBadStream') : tr(lang, 'errNetwork');
   }
-  const parts = [err.message];
+  const fallback = err.status === 413 ? tr(lang, 'errTooLarge') : tr(lang, 'errHttp', { status: err.status });
+  const parts = [err.message || fallback];
   if (err.status === 401) parts.push(tr(lang, 'errNeedKey'));
   if (err.status === 429) {
     const when = quotaResetDate(err.headers);

@@ -105,6 +105,7 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
   setProgress();
 
   const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity());
+  let complete = false;
   for await (const msg of readNdjson(res.body!)) {
     const index = Number(msg.index);
     const fileName = String(msg.fileName ?? files[index]?.name ?? '');
@@ -127,10 +128,13 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
       done++;
       upsert({ index, fileName, error: { code: String(msg.code), message: String(msg.message ?? msg.code) } });
     } else if (msg.type === 'complete') {
+      complete = true;
       status.textContent = tr(lang, 'progressDone');
     }
     setProgress();
   }
+  // A stream cut short (time budget, server restart) ends without its `complete` line.
+  if (!complete) status.textContent = tr(lang, 'progressIncomplete');
   return [...rows.values()].sort((a, b) => a.index - b.index);
 }
 

@@ -56,6 +56,9 @@ const en = {
   errNetwork: 'Could not reach the server. Check your connection and try again.',
   errNoFiles: 'Choose at least one file first.',
   errBadStream: 'The server sent a response the page could not read.',
+  errTooLarge: 'The text or the files are too large for the server.',
+  errHttp: 'The server answered with status {status}.',
+  progressIncomplete: 'The server stopped before every file was processed.',
 } as const;
 
 /** The set of interface string keys. */
@@ -117,6 +120,9 @@ const es: Record<StringKey, string> = {
   errNetwork: 'No se pudo contactar con el servidor. Compruebe la conexión y vuelva a intentarlo.',
   errNoFiles: 'Elija al menos un archivo primero.',
   errBadStream: 'El servidor envió una respuesta que la página no pudo leer.',
+  errTooLarge: 'El texto o los archivos son demasiado grandes para el servidor.',
+  errHttp: 'El servidor respondió con el estado {status}.',
+  progressIncomplete: 'El servidor se detuvo antes de procesar todos los archivos.',
 };
 
 /** Languages the interface is available in. */

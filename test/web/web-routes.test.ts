@@ -3,7 +3,7 @@ import { describe, expect, it } from 'bun:test';
 import { Elysia } from 'elysia';
 import { webRoutes } from '../../src/modules/web/index.ts';
 import { BUNDLE_PATH, buildWebBundle } from '../../src/web/build.ts';
-import { quotaResetDate } from '../../src/web/api.ts';
+import { ApiError, describeError, quotaResetDate } from '../../src/web/api.ts';
 import { toCsv } from '../../src/web/batch.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import { countWords, WORD_RE } from '../../src/web/words.ts';
@@ -90,5 +90,19 @@ describe('page helpers', () => {
     expect(quotaResetDate(new Headers({ 'X-RateLimit-Reset': '1800000000' }))?.getTime()).toBe(1_800_000_000_000);
     expect(quotaResetDate(new Headers({ 'Retry-After': '60' }), 1000)?.getTime()).toBe(61_000);
     expect(quotaResetDate(new Headers())).toBeNull();
+  });
+});
+
+describe('error messages', () => {
+  it('localizes answers that carry no error body (e.g. a bare 413)', () => {
+    const bare = (status: number) => new ApiError(status, `http_${status}`, '', new Headers());
+    expect(describeError(bare(413), 'es')).toBe(STRINGS.es.errTooLarge);
+    expect(describeError(bare(502), 'en')).toBe('The server answered with status 502.');
+    expect(describeError(new TypeError('Failed to fetch'), 'en')).toBe(STRINGS.en.errNetwork);
+  });
+
+  it('adds the key hint to a 401 and keeps the server’s localized message first', () => {
+    const err = new ApiError(401, 'invalid_api_key', 'Clave de API no válida.', new Headers());
+    expect(describeError(err, 'es')).toBe(`Clave de API no válida. ${STRINGS.es.errNeedKey}`);
   });
 });

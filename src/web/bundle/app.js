@@ -54,7 +54,10 @@ var en = {
   errQuotaReset: "Your word quota resets on {when}.",
   errNetwork: "Could not reach the server. Check your connection and try again.",
   errNoFiles: "Choose at least one file first.",
-  errBadStream: "The server sent a response the page could not read."
+  errBadStream: "The server sent a response the page could not read.",
+  errTooLarge: "The text or the files are too large for the server.",
+  errHttp: "The server answered with status {status}.",
+  progressIncomplete: "The server stopped before every file was processed."
 };
 var es = {
   title: "Zona de pruebas del detector de texto IA",
@@ -111,7 +114,10 @@ var es = {
   errQuotaReset: "Su cuota de palabras se renueva el {when}.",
   errNetwork: "No se pudo contactar con el servidor. Compruebe la conexión y vuelva a intentarlo.",
   errNoFiles: "Elija al menos un archivo primero.",
-  errBadStream: "El servidor envió una respuesta que la página no pudo leer."
+  errBadStream: "El servidor envió una respuesta que la página no pudo leer.",
+  errTooLarge: "El texto o los archivos son demasiado grandes para el servidor.",
+  errHttp: "El servidor respondió con el estado {status}.",
+  progressIncomplete: "El servidor se detuvo antes de procesar todos los archivos."
 };
 var STRINGS = { en, es };
 function tr(lang, key, vars = {}) {
@@ -137,7 +143,7 @@ function headersFor(key, lang) {
 }
 async function toApiError(res) {
   let code = `http_${res.status}`;
-  let message = `${res.status} ${res.statusText}`.trim();
+  let message = "";
   try {
     const body = await res.json();
     if (body?.error?.code)
@@ -202,7 +208,8 @@ function describeError(err, lang) {
   if (!(err instanceof ApiError)) {
     return err instanceof SyntaxError ? tr(lang, "errBadStream") : tr(lang, "errNetwork");
   }
-  const parts = [err.message];
+  const fallback = err.status === 413 ? tr(lang, "errTooLarge") : tr(lang, "errHttp", { status: err.status });
+  const parts = [err.message || fallback];
   if (err.status === 401)
     parts.push(tr(lang, "errNeedKey"));
   if (err.status === 429) {
@@ -300,6 +307,7 @@ async function runBatch(files, ctx) {
   section.hidden = false;
   setProgress();
   const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity());
+  let complete = false;
   for await (const msg of readNdjson(res.body)) {
     const index = Number(msg.index);
     const fileName = String(msg.fileName ?? files[index]?.name ?? "");
@@ -323,10 +331,13 @@ async function runBatch(files, ctx) {
       done++;
       upsert({ index, fileName, error: { code: String(msg.code), message: String(msg.message ?? msg.code) } });
     } else if (msg.type === "complete") {
+      complete = true;
       status.textContent = tr(lang, "progressDone");
     }
     setProgress();
   }
+  if (!complete)
+    status.textContent = tr(lang, "progressIncomplete");
   return [...rows.values()].sort((a, b) => a.index - b.index);
 }
 function downloadCsv(csv, fileName = "detector-results.csv") {
