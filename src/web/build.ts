@@ -20,7 +20,7 @@ export async function buildWebBundle(): Promise<string> {
   }
   // Bun labels each module with a path relative to the current directory: normalise it so the
   // output is the same wherever the build runs (the freshness test compares byte for byte).
-  return (await result.outputs[0].text()).replace(/^\/\/ \S*?(src\/web\/\S+\.ts)$/gm, '// $1');
+  return (await result.outputs[0].text()).replace(/^\/\/ \S*?(src\/\S+\.ts)$/gm, '// $1');
 }
 
 if (import.meta.main) {

@@ -504,12 +504,18 @@ function renderResult(text, result, headers, lang) {
   byId("result").hidden = false;
 }
 
-// src/web/words.ts
-var WORD_RE = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
-var MIN_WORDS = 20;
+// src/engine/words.ts
+var WORD = /[\p{L}\p{M}\p{N}]+(?:['’‐\-][\p{L}\p{M}\p{N}]+)*/gu;
 function countWords(text) {
-  return text.match(WORD_RE)?.length ?? 0;
+  let n = 0;
+  WORD.lastIndex = 0;
+  while (WORD.exec(text) !== null)
+    n++;
+  return n;
 }
+
+// src/web/words.ts
+var MIN_WORDS = 20;
 
 // src/web/app.ts
 var KEY_STORAGE = "playground.apiKey";
