@@ -373,6 +373,7 @@ function renderGauge(score) {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId("gauge");
   gauge.setAttribute("aria-valuenow", String(clamped));
+  gauge.setAttribute("aria-valuetext", `${clamped}/100`);
   gauge.dataset.band = GAUGE_BANDS.find((b) => clamped >= b.min).cls;
   byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
   byId("gauge-score").textContent = String(clamped);
