@@ -39,6 +39,9 @@ function openMigrated(config: Config): Db {
   return db;
 }
 
+/** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
+const SHUTDOWN_GRACE_MS = 30_000;
+
 async function serve(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createJsonLogger();
@@ -50,11 +53,19 @@ async function serve(): Promise<void> {
   const app = createApp({ config, db, detector, logger });
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal means "now": do not wait for long-running batch streams.
+      logger.warn('forced_exit', { signal });
+      process.exit(1);
+    }
     stopping = true;
     logger.info('shutting_down', { signal });
+    // Past the grace period, close what is still open rather than hang a deploy.
+    const force = setTimeout(() => void app.stop(true), SHUTDOWN_GRACE_MS);
+    force.unref();
     // stop(false): refuse new connections, let in-flight requests finish.
     await app.stop(false);
+    clearTimeout(force);
     closeDatabase(db);
     logger.info('stopped', { signal });
     process.exit(0);
@@ -63,7 +74,13 @@ async function serve(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
+  try {
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
+  } catch (error) {
+    console.error(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+    closeDatabase(db);
+    process.exit(1);
+  }
   logger.info('listening', {
     host: config.host,
     port: app.server?.port ?? config.port,

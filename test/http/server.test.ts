@@ -139,6 +139,13 @@ describe('real server over HTTP', () => {
     });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr.toString()).toContain('Configuration error: PORT must be an integer');
+
+    const unbindable = Bun.spawnSync(['bun', 'src/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '203.0.113.5', PORT: '0', BOOTSTRAP_KEY: '0', DATABASE_PATH: join(dir, 'unbindable.sqlite') },
+    });
+    expect(unbindable.exitCode).toBe(1);
+    expect(unbindable.stderr.toString()).toContain('Cannot listen on 203.0.113.5:0');
   });
 
   it('answers --version and --help', () => {
