@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runJsonl } from '../../src/cli/detect-jsonl';
+import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make';
+import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
+import { detector, PROSE } from '../http/helpers';
+
+const ROOT = join(import.meta.dir, '..', '..');
+let dir = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'detect-cli-'));
+  writeFileSync(join(dir, 'essay.txt'), PROSE);
+  writeFileSync(join(dir, 'notes.md'), SAMPLE_MARKDOWN);
+  writeFileSync(join(dir, 'informe.docx'), await makeDocx(DOCX_PARAGRAPHS, DOCX_TABLE));
+  writeFileSync(join(dir, 'pages.pdf'), makePdf(SAMPLE_PDF_PAGES));
+  writeFileSync(join(dir, 'picture.pdf'), makePng());
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `bun run src/main.ts detect ...args` with `stdin`; returns exit code and output. */
+async function detect(args: string[], stdin?: string | Uint8Array) {
+  const proc = Bun.spawn(['bun', 'run', 'src/main.ts', 'detect', ...args], {
+    cwd: ROOT,
+    stdin: stdin === undefined ? 'ignore' : new Blob([stdin as BlobPart]),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+describe('detect FILE...', () => {
+  it('prints score and verdict per file for txt, md, docx and pdf, in argument order', async () => {
+    const names = ['essay.txt', 'notes.md', 'informe.docx', 'pages.pdf'];
+    const texts = [PROSE, SAMPLE_MARKDOWN_TEXT, DOCX_TEXT, SAMPLE_PDF_TEXT];
+    const formats = ['txt', 'md', 'docx', 'pdf'];
+    const { code, stdout, stderr } = await detect(names.map((n) => join(dir, n)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.length).toBe(4);
+    lines.forEach((line, i) => {
+      const a = detector().analyze(texts[i]);
+      expect(line).toBe(`${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}`);
+    });
+  });
+
+  it('reports unreadable and missing files on stderr with exit code 1, and still scores the rest', async () => {
+    const { code, stdout, stderr } = await detect([join(dir, 'picture.pdf'), join(dir, 'missing.txt'), join(dir, 'essay.txt')]);
+    expect(code).toBe(1);
+    expect(stdout.trimEnd().split('\n').length).toBe(1);
+    expect(stderr).toContain(`${join(dir, 'picture.pdf')}\terror\tunsupported_format\t`);
+    expect(stderr).toContain(`${join(dir, 'missing.txt')}\terror\tnot_found\t`);
+  });
+
+  it('exits 2 with usage on no files, a bad flag or a bad sensitivity', async () => {
+    expect((await detect([])).code).toBe(2);
+    expect((await detect(['--bogus', 'x'])).code).toBe(2);
+    const bad = await detect(['--sensitivity', 'paranoid', join(dir, 'essay.txt')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sensitivity must be one of conservative, balanced, aggressive');
+  });
+});
+
+describe('detect --jsonl', () => {
+  it('writes one JSON line per input line, in order, with score, probability, verdict, ai and lang; bad lines get an error line', async () => {
+    const spanish = 'El comité revisó los resultados del estudio el lunes por la mañana y aprobó el presupuesto del año que viene.';
+    const input = [
+      JSON.stringify({ text: PROSE, id: 'a' }),
+      'not json',
+      '',
+      JSON.stringify({ nope: 1 }),
+      JSON.stringify([1, 2]),
+      JSON.stringify({ text: spanish }),
+    ].join('\n');
+    const { code, stdout, stderr } = await detect(['--jsonl', '--sensitivity', 'aggressive'], input);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(out.length).toBe(6);
+    const a = detector().analyze(PROSE, { sensitivity: 'aggressive' });
+    expect(out[0]).toEqual({ line: 1, id: 'a', score: a.score, probability: a.probability, verdict: a.verdictKey, ai: a.ai, lang: a.language, words: a.words });
+    expect(out.slice(1, 5).map((o) => o.error.code)).toEqual(['invalid_json', 'invalid_json', 'text_required', 'text_required']);
+    expect(out.slice(1, 5).map((o) => o.line)).toEqual([2, 3, 4, 5]);
+    const es = detector().analyze(spanish, { sensitivity: 'aggressive' });
+    expect(out[5]).toMatchObject({ line: 6, score: es.score, verdict: es.verdictKey, ai: es.ai, lang: 'es' });
+  });
+
+  it('streams tens of thousands of lines through the real process, CRLF and a missing final newline included', async () => {
+    const n = 20_000;
+    const texts = Array.from({ length: 50 }, (_, i) => `${PROSE} Variant ${i}.`);
+    const body = Array.from({ length: n }, (_, i) => JSON.stringify({ text: texts[i % 50], id: i })).join('\r\n');
+    const { code, stdout } = await detect(['--jsonl'], body);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.length).toBe(n);
+    const expected = texts.map((t) => detector().analyze(t).score);
+    for (const i of [0, 1, 49, 50, 12_345, n - 1]) {
+      const o = JSON.parse(lines[i]);
+      expect(o.id).toBe(i);
+      expect(o.line).toBe(i + 1);
+      expect(o.score).toBe(expected[i % 50]);
+    }
+  }, 60_000);
+
+  it('reads its input chunk by chunk and writes output before the input ends', async () => {
+    const writes: string[] = [];
+    const writtenBeforeRead: number[] = [];
+    async function* input() {
+      for (let i = 0; i < 3; i++) {
+        writtenBeforeRead.push(writes.length);
+        yield new TextEncoder().encode(`${JSON.stringify({ text: PROSE })}\n`);
+      }
+    }
+    await runJsonl({ detector: detector(), sensitivity: 'conservative', lang: 'en', input: input(), write: (c) => void writes.push(c) });
+    // The answer to chunk i was written before chunk i+1 was even asked for.
+    expect(writtenBeforeRead).toEqual([0, 1, 2]);
+    expect(writes.length).toBe(3);
+  });
+});
