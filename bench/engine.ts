@@ -1,0 +1,56 @@
+/** Engine section: in-process latency of detector.analyze and of the raw engine, per text size. */
+import { createDetector } from '../src/detector';
+import { loadEngine } from '../src/engine/load';
+import { corpusText } from './corpus';
+import { percentile } from './stats';
+
+/** Text sizes (words) the issue asks for, plus 5,000 (issue 2's target). */
+export const ENGINE_SIZES = [100, 500, 2_000, 5_000, 10_000] as const;
+/** Distinct texts per size, so the JIT and caches do not see one string only. */
+const VARIANTS = 8;
+/** Per size: at least this many timed calls, and at least this much time. */
+const MIN_CALLS = 300;
+const MIN_MS = 600;
+
+/** One row: which function, the size, latency percentiles (ms) and throughput. */
+export interface EngineRow {
+  fn: 'detector.analyze' | 'engine.analyze';
+  words: number;
+  calls: number;
+  p50: number;
+  p99: number;
+  wordsPerSec: number;
+}
+
+function measure(fn: (text: string) => unknown, texts: readonly string[]): number[] {
+  for (let i = 0; i < 50; i++) fn(texts[i % texts.length]);
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; times.length < MIN_CALLS || performance.now() - started < MIN_MS; i++) {
+    const text = texts[i % texts.length];
+    const t0 = performance.now();
+    fn(text);
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+/** Runs the engine section. */
+export async function benchEngine(): Promise<EngineRow[]> {
+  const detector = await createDetector();
+  const engine = await loadEngine();
+  const rows: EngineRow[] = [];
+  for (const words of ENGINE_SIZES) {
+    const texts = Array.from({ length: VARIANTS }, (_, v) => corpusText(words, v));
+    const fns = {
+      'detector.analyze': (text: string) => detector.analyze(text),
+      'engine.analyze': (text: string) => engine.analyze(text),
+    } as const;
+    for (const [fn, call] of Object.entries(fns) as [EngineRow['fn'], (t: string) => unknown][]) {
+      const times = measure(call, texts);
+      const p50 = percentile(times, 50);
+      rows.push({ fn, words, calls: times.length, p50, p99: percentile(times, 99), wordsPerSec: (words / p50) * 1000 });
+    }
+  }
+  return rows;
+}

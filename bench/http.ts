@@ -1,0 +1,131 @@
+/**
+ * HTTP section: single mode (500-word texts) vs the bench-only bare endpoint at 1/16/64
+ * connections, the API's own ms_cost, and single-mode latency while PDF batches run.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../src/db/client';
+import { createKey } from '../src/modules/keys';
+import { corpusText } from './corpus';
+import { asciiJson, benchPdf } from './files';
+import { cpuMs, startBenchServer } from './proc';
+import { BARE_PATH } from './server';
+import { percentile } from './stats';
+import { runWrk, type LoadResult } from './wrk';
+
+/** Connection counts of the issue. */
+export const CONNECTIONS = [1, 16, 64] as const;
+/** Seconds per wrk run (and 2 s warm-up per endpoint). */
+const RUN_SECONDS = 5;
+/** Sequential requests sampled for the API-reported ms_cost. */
+const MS_COST_SAMPLES = 300;
+/** Connections of the single-mode load measured with and without a PDF batch running. */
+export const BATCH_CONNECTIONS = 16;
+/** Each batch request: this many PDFs of this many pages. */
+const BATCH_FILES = 4;
+const BATCH_PAGES = 10;
+
+/** A wrk run plus the server CPU time it cost per request. */
+export interface MeasuredLoad extends LoadResult {
+  cpuMsPerRequest: number;
+}
+
+/** Detect and bare at one connection count. */
+export interface HttpRow {
+  connections: number;
+  detect: MeasuredLoad;
+  bare: MeasuredLoad;
+}
+
+/** Everything the HTTP section measures. */
+export interface HttpResult {
+  rows: HttpRow[];
+  msCostSamples: number;
+  msCostP50: number;
+  msCostP99: number;
+  alone: MeasuredLoad;
+  duringBatch: MeasuredLoad;
+  batchPagesPerSec: number;
+  batches: number;
+}
+
+/** An enterprise key (15M words/month) per run, so no run can exhaust the quota of another. */
+function freshKey(db: Db): string {
+  return createKey(db, { plan: 'enterprise', name: 'bench' }).key;
+}
+
+async function sampleMsCost(base: string, key: string, body: string): Promise<number[]> {
+  const costs: number[] = [];
+  for (let i = 0; i < MS_COST_SAMPLES; i++) {
+    const r = await fetch(`${base}/api/detect`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
+    costs.push(((await r.json()) as { ms_cost: number }).ms_cost);
+  }
+  return costs;
+}
+
+/** Posts PDF batches back to back until `stop` is set; returns pages extracted and batches completed. */
+async function batchLoop(base: string, key: string, state: { stop: boolean }): Promise<{ pages: number; batches: number; seconds: number }> {
+  const pdfs = Array.from({ length: BATCH_FILES }, (_, i) => benchPdf(BATCH_PAGES, 100 + i));
+  let batches = 0;
+  const t0 = performance.now();
+  while (!state.stop) {
+    const form = new FormData();
+    pdfs.forEach((pdf, i) => form.append('files[]', new File([pdf], `doc${i}.pdf`)));
+    const r = await fetch(`${base}/api/detect`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+    const text = await r.text();
+    const results = text.split('\n').filter((l) => l.includes('"type":"result"')).length;
+    if (r.status !== 200 || results !== BATCH_FILES) throw new Error(`batch failed: ${r.status} ${text.slice(0, 300)}`);
+    batches++;
+  }
+  return { pages: batches * BATCH_FILES * BATCH_PAGES, batches, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Runs the HTTP section against `bun bench/server.ts` on a temporary database. */
+export async function benchHttp(): Promise<HttpResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const databasePath = join(dir, 'bench.sqlite');
+  const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], { DATABASE_PATH: databasePath }, join(dir, 'server.log'));
+  const db = openDatabase(databasePath);
+  try {
+    const body = asciiJson({ text: corpusText(500) });
+    const load = async (path: string, connections: number, seconds = RUN_SECONDS): Promise<MeasuredLoad> => {
+      const headers = { 'content-type': 'application/json', 'x-api-key': freshKey(db) };
+      const cpu0 = await cpuMs(server.pid);
+      const result = await runWrk({ url: server.base + path, body, headers, connections, seconds });
+      if (result.errors > 0) throw new Error(`${path} at ${connections} connections: ${result.errors} errors/non-2xx responses`);
+      return { ...result, cpuMsPerRequest: ((await cpuMs(server.pid)) - cpu0) / result.requests };
+    };
+    await load('/api/detect', 16, 2);
+    await load(BARE_PATH, 16, 2);
+    const rows: HttpRow[] = [];
+    for (const connections of CONNECTIONS) {
+      const detect = await load('/api/detect', connections);
+      const bare = await load(BARE_PATH, connections);
+      rows.push({ connections, detect, bare });
+    }
+    const costs = await sampleMsCost(server.base, freshKey(db), body);
+
+    const alone = await load('/api/detect', BATCH_CONNECTIONS);
+    const state = { stop: false };
+    const batch = batchLoop(server.base, freshKey(db), state);
+    await Bun.sleep(300); // let the first batch reach the pool
+    const duringBatch = await load('/api/detect', BATCH_CONNECTIONS);
+    state.stop = true;
+    const batchStats = await batch;
+    return {
+      rows,
+      msCostSamples: costs.length,
+      msCostP50: percentile(costs, 50),
+      msCostP99: percentile(costs, 99),
+      alone,
+      duringBatch,
+      batchPagesPerSec: batchStats.pages / batchStats.seconds,
+      batches: batchStats.batches,
+    };
+  } finally {
+    db.$client.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,143 @@
+/** Renders the benchmark results as Markdown (printed and written to bench/RESULTS.md) with PASS/FAIL per target. */
+import type { BinaryResult } from './binary';
+import type { EngineRow } from './engine';
+import type { ExtractResult } from './extract';
+import type { HttpResult } from './http';
+import { fmt } from './stats';
+
+/** Everything one run measured, plus where it ran. */
+export interface BenchResults {
+  machine: { date: string; cpu: string; cores: number; memGb: number; os: string; bun: string; commit: string; loadBefore: string; loadAfter: string };
+  engine: EngineRow[];
+  extract: ExtractResult;
+  http: HttpResult;
+  binary: BinaryResult;
+  seconds: number;
+}
+
+/** One checked target. */
+export interface Target {
+  name: string;
+  limit: string;
+  measured: string;
+  pass: boolean;
+}
+
+const ms = (v: number) => `${fmt(v)} ms`;
+
+function engineP50(r: BenchResults, fn: EngineRow['fn'], words: number): number {
+  return r.engine.find((row) => row.fn === fn && row.words === words)?.p50 ?? Number.NaN;
+}
+
+/** The issue's targets, evaluated on this run. */
+export function targets(r: BenchResults): Target[] {
+  const out: Target[] = [];
+  for (const fn of ['engine.analyze', 'detector.analyze'] as const) {
+    for (const [words, limit] of [[500, 0.2], [5_000, 2], [10_000, 4]] as const) {
+      const p50 = engineP50(r, fn, words);
+      out.push({ name: `${fn} ${words.toLocaleString('en-US')} words p50`, limit: `<= ${limit} ms`, measured: ms(p50), pass: p50 <= limit });
+    }
+  }
+  const at64 = r.http.rows.find((row) => row.connections === 64)!;
+  const ratio = at64.detect.rps / at64.bare.rps;
+  out.push({ name: 'HTTP detect/bare throughput, 64 connections', limit: '>= 0.25', measured: fmt(ratio, 2), pass: ratio >= 0.25 });
+  out.push({ name: 'HTTP detect p99, 64 connections', limit: '<= 25 ms', measured: ms(at64.detect.p99), pass: at64.detect.p99 <= 25 });
+  out.push({ name: 'ms_cost p50, 500 words (API-reported)', limit: '<= 1 ms', measured: ms(r.http.msCostP50), pass: r.http.msCostP50 <= 1 });
+  const batchRatio = r.http.duringBatch.p99 / r.http.alone.p99;
+  out.push({ name: 'single p99 during a PDF batch / without', limit: '<= 3x', measured: `${fmt(batchRatio)}x`, pass: batchRatio <= 3 });
+  out.push({ name: 'binary cold start to first /health 200 (median)', limit: '<= 300 ms', measured: ms(r.binary.coldStartMs), pass: r.binary.coldStartMs <= 300 });
+  out.push({ name: 'binary idle RSS', limit: '<= 150 MB', measured: `${fmt(r.binary.idleRssMb, 1)} MB`, pass: r.binary.idleRssMb <= 150 });
+  return out;
+}
+
+function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+/** The whole report as Markdown. */
+export function renderReport(r: BenchResults): string {
+  const m = r.machine;
+  const { http, extract, binary } = r;
+  const checked = targets(r);
+  const failed = checked.filter((t) => !t.pass).length;
+  return [
+    '# Benchmark results',
+    '',
+    `Written by \`bun run bench\` (bench/run.ts) on ${m.date}, in ${fmt(r.seconds, 0)} s.`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${fmt(m.memGb, 1)} GB RAM, ${m.os}; Bun ${m.bun}; commit ${m.commit}.`,
+    `Load average (1/5/15 min) before: ${m.loadBefore}, after: ${m.loadAfter}. Absolute numbers move with other work`,
+    'on the machine; the ratios (detect/bare, with/without batch) are measured in the same run and move less.',
+    '',
+    '## Targets',
+    '',
+    table(['Target', 'Limit', 'Measured', 'Result'], checked.map((t) => [t.name, t.limit, t.measured, t.pass ? 'PASS' : '**FAIL**'])),
+    '',
+    `${checked.length - failed} of ${checked.length} targets pass.`,
+    '',
+    '## Engine (in process, fixed generated corpus: bench/corpus.ts)',
+    '',
+    '`detector.analyze` is what the API runs (engine + explanations + word count); `engine.analyze` is the raw wasm scorer.',
+    '',
+    table(
+      ['Function', 'Words', 'Calls', 'p50', 'p99', 'Words/s'],
+      r.engine.map((row) => [row.fn, row.words.toLocaleString('en-US'), String(row.calls), ms(row.p50), ms(row.p99), fmt(row.wordsPerSec, 0)]),
+    ),
+    '',
+    '## HTTP, single mode, 500-word texts (wrk, 1 thread, 5 s per run)',
+    '',
+    '`bare` is a bench-only route on the same server (bench/server.ts) that reads and parses the same JSON body and returns `{}`.',
+    'Server CPU is the server process\'s user+system time divided by the requests it served.',
+    '',
+    table(
+      ['Connections', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p50', 'bare p99', 'detect/bare'],
+      http.rows.map((row) => [
+        String(row.connections),
+        fmt(row.detect.rps, 0),
+        ms(row.detect.p50),
+        ms(row.detect.p99),
+        ms(row.detect.cpuMsPerRequest),
+        fmt(row.bare.rps, 0),
+        ms(row.bare.p50),
+        ms(row.bare.p99),
+        fmt(row.detect.rps / row.bare.rps, 2),
+      ]),
+    ),
+    '',
+    `API-reported \`ms_cost\` over ${http.msCostSamples} sequential requests: p50 ${ms(http.msCostP50)}, p99 ${ms(http.msCostP99)}.`,
+    '',
+    '## Batch',
+    '',
+    `Extraction pool (${extract.poolSize} worker${extract.poolSize === 1 ? '' : 's'}), all files submitted at once:`,
+    `PDF ${fmt(extract.pdfPagesPerSec, 0)} pages/s (${extract.pdfFiles} files x ${extract.pdfPages} pages of ~300 words),`,
+    `DOCX ${fmt(extract.docxFilesPerSec, 0)} files/s (${extract.docxFiles} files x ${extract.docxWords.toLocaleString('en-US')} words).`,
+    `Over HTTP (batch route, extraction + scoring + NDJSON) while the single-mode load ran: ${fmt(http.batchPagesPerSec, 0)} PDF pages/s (${http.batches} batches).`,
+    '',
+    table(
+      [`Single mode, ${http.alone.connections} connections`, 'req/s', 'p50', 'p99'],
+      [
+        ['without a batch', fmt(http.alone.rps, 0), ms(http.alone.p50), ms(http.alone.p99)],
+        ['while PDF batches run', fmt(http.duringBatch.rps, 0), ms(http.duringBatch.p50), ms(http.duringBatch.p99)],
+        ['ratio', fmt(http.duringBatch.rps / http.alone.rps, 2), `${fmt(http.duringBatch.p50 / http.alone.p50, 2)}x`, `${fmt(http.duringBatch.p99 / http.alone.p99, 2)}x`],
+      ],
+    ),
+    '',
+    '## Binary (dist-style build, run alone from an empty folder)',
+    '',
+    table(
+      ['Size', 'Build', 'Cold start median (min-max)', 'RSS idle', 'RSS peak, 64-connection load', 'RSS peak, PDF batch'],
+      [
+        [
+          `${fmt(binary.sizeMb, 0)} MB`,
+          `${fmt(binary.buildSec, 1)} s`,
+          `${ms(binary.coldStartMs)} (${fmt(Math.min(...binary.coldStartsMs), 0)}-${fmt(Math.max(...binary.coldStartsMs), 0)})`,
+          `${fmt(binary.idleRssMb, 1)} MB`,
+          `${fmt(binary.loadRssMb, 1)} MB`,
+          `${fmt(binary.batchRssMb, 1)} MB`,
+        ],
+      ],
+    ),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,73 @@
+/**
+ * `bun run bench`: engine, extraction, HTTP and binary benchmarks; prints the Markdown report and
+ * writes it to bench/RESULTS.md. Needs `wrk` (installed with apt-get when missing) and nothing from
+ * ../shared/data. Takes about two minutes on 2 cores. See README "Performance".
+ */
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { benchBinary } from './binary';
+import { benchEngine } from './engine';
+import { benchExtract } from './extract';
+import { benchHttp } from './http';
+import { leakedListeners } from './proc';
+import { renderReport, targets, type BenchResults } from './report';
+import { ensureWrk } from './wrk';
+
+/** Where the committed report goes. */
+export const RESULTS_PATH = join(import.meta.dir, 'RESULTS.md');
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
+
+function commit(): string {
+  const head = Bun.spawnSync(['git', 'rev-parse', '--short', 'HEAD'], { cwd: import.meta.dir }).stdout.toString().trim() || 'unknown';
+  const dirty = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no'], { cwd: import.meta.dir }).stdout.toString().trim();
+  return dirty ? `${head} (with uncommitted changes)` : head;
+}
+
+function step(name: string): void {
+  console.error(`[bench] ${new Date().toISOString().slice(11, 19)} ${name}`);
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  ensureWrk();
+  const machine = {
+    date: new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+    cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cores: cpus().length,
+    memGb: totalmem() / 1024 ** 3,
+    os: `${type()} ${release()}`,
+    bun: Bun.version,
+    commit: commit(),
+    loadBefore: load(),
+    loadAfter: '',
+  };
+  step('engine (in process)');
+  const engine = await benchEngine();
+  step('extraction pool');
+  const extract = await benchExtract();
+  step('HTTP (bench server + wrk)');
+  const http = await benchHttp();
+  step('binary (build, cold start, RSS)');
+  const binary = await benchBinary();
+  machine.loadAfter = load();
+  const results: BenchResults = { machine, engine, extract, http, binary, seconds: (performance.now() - t0) / 1000 };
+  const report = renderReport(results);
+  await Bun.write(RESULTS_PATH, report);
+  console.log(report);
+  const leaked = leakedListeners();
+  if (leaked.length > 0) throw new Error(`benchmark servers still listening: ${leaked.join(', ')}`);
+  const failed = targets(results).filter((t) => !t.pass).length;
+  console.error(`[bench] wrote ${RESULTS_PATH}; ${failed === 0 ? 'all targets pass' : `${failed} target(s) FAIL`}`);
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+    // Exit code 0 even when targets fail: the report is the output; FAIL lines say what to fix.
+    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    process.exit(1);
+  }
+}
