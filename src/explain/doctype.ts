@@ -14,11 +14,11 @@ type Cue = [DocType, RegExp, number];
 
 /** Keyword cues (English and Spanish) with their weight per match (capped per cue). */
 const CUES: Cue[] = [
-  ['email', /^\s*(dear|hi|hello|hey|estimad[oa]s?|querid[oa]s?|hola)\b[^\n]{0,40}[,:]/im, 4],
+  ['email', /^[^\S\n]*(dear|hi|hello|hey|estimad[oa]s?|querid[oa]s?|hola)\b[^\n]{0,40}[,:]/im, 4],
   ['email', /\b(best regards|kind regards|sincerely|yours truly|cheers|atentamente|saludos( cordiales)?|un abrazo|cordialmente)\b/i, 3],
   ['academic', /\b(this (paper|study|article|work)|we (propose|present|show|introduce|investigate|find)|our (results|approach|method|model)|et al\.|in this (paper|study)|methodology|hypothesis|empirical|dataset|participants|statistically|este (estudio|artículo|trabajo)|proponemos|resultados muestran)\b/gi, 1.5],
   ['news', /\b(said|told (reporters|the)|according to|spokesman|spokeswoman|officials?|minister|government|police|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|según|afirmó|declaró|señaló|gobierno|ministro|policía|presidente)\b/gi, 0.8],
-  ['story', /(^|\n)\s*["“—«]|\b(once upon|suddenly|whispered|shouted|she said|he said|smiled|eyes|había una vez|de repente|susurró|gritó|dijo ella|dijo él|sonrió)\b/gi, 0.9],
+  ['story', /(^|\n)[^\S\n]*["“—«]|\b(once upon|suddenly|whispered|shouted|she said|he said|smiled|eyes|había una vez|de repente|susurró|gritó|dijo ella|dijo él|sonrió)\b/gi, 0.9],
   ['review', /\b(i (bought|ordered|purchased|recommend)|(this|the) product|stars?|worth the (money|price)|quality|price|delivery|arrived|compré|producto|calidad|precio|recomiendo|llegó|envío|estrellas|gameplay|graphics)\b/gi, 1],
   ['social_post', /(^|\s)[#@][\p{L}\p{N}_]+|https?:\/\/|\b(lol|omg|rt)\b/giu, 1.5],
   ['qa_answer', /\b(to answer your question|you (can|should|could|might) (try|use|consider)|here are (some|a few)|if you want|i would (suggest|recommend)|in short|the short answer|puedes|te recomiendo|aquí tienes)\b/gi, 1.2],
