@@ -3,6 +3,7 @@
 import * as L from './layout';
 import { tokenize, phraseHash, tokenCount } from './tokenize';
 import { scoreSentences, detectLanguage } from './score';
+export { setChannels } from './score';
 import { lexAdd, langSalt } from './lexicon';
 import { Doc, FEATURE_VERSION } from './token';
 

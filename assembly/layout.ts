@@ -14,9 +14,12 @@ const PARA_BYTES: u32 = 16;
 
 export let weightsPtr: usize = 0;
 export let weightsMask: u32 = 0;
-/** Last sentence / document stamp that counted each weight bucket: n-grams count once per sentence and per document. */
-export let sentStampPtr: usize = 0;
-export let docStampPtr: usize = 0;
+/**
+ * The weight table holds 8-byte buckets: f32 weight, u16 sentence stamp, u16 document stamp. The
+ * stamps make each n-gram count once per sentence and per document (binary features); keeping
+ * them beside the weight means one cache line per n-gram.
+ */
+export const BUCKET_BYTES: u32 = 8;
 export let lexPtr: usize = 0;
 export let lexMask: u32 = 0;
 export let docPtr: usize = 0;
@@ -51,11 +54,7 @@ export function setupTables(weightBits: u32, lexBits: u32): bool {
   let p = align(__heap_base);
   weightsPtr = p;
   weightsMask = (1 << weightBits) - 1;
-  p = align(p + ((<usize>1 << weightBits) << 2));
-  sentStampPtr = p;
-  p = align(p + ((<usize>1 << weightBits) << 2));
-  docStampPtr = p;
-  p = align(p + ((<usize>1 << weightBits) << 2));
+  p = align(p + (<usize>1 << weightBits) * BUCKET_BYTES);
   lexPtr = p;
   lexMask = (1 << lexBits) - 1;
   p = align(p + ((<usize>1 << lexBits) << 3));
@@ -64,7 +63,7 @@ export function setupTables(weightBits: u32, lexBits: u32): bool {
   fixedEnd = p;
   if (!ensureMemory(p)) return false;
   memory.fill(lexPtr, 0, (<usize>1 << lexBits) << 3);
-  memory.fill(sentStampPtr, 0, ((<usize>1 << weightBits) << 3));
+  memory.fill(weightsPtr, 0, (<usize>1 << weightBits) * BUCKET_BYTES);
   return reserveText(4096);
 }
 

@@ -15,6 +15,7 @@ export namespace Lex {
   export const VOCAB: u32 = 64;
   export const INFORMAL: u32 = 128;
   export const TITLE: u32 = 256;
+  export const FUNC: u32 = 512;
 }
 
 /** Salts that keep each language's entries apart; index = language id (0 en, 1 es, 2 any). */

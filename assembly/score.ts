@@ -4,7 +4,7 @@
 import { combine, mix32 } from './hash';
 import { Lex, lexGet, langSalt } from './lexicon';
 import {
-  weightsPtr, weightsMask, sentStampPtr, docStampPtr, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
+  weightsPtr, weightsMask, BUCKET_BYTES, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
   sentFeatAddr, SENT_FEATURES, docGet, docSet,
 } from './layout';
 import { Kind, Info, Doc, SF, SR } from './token';
@@ -14,6 +14,25 @@ const BOS_ID: u32 = 0x9b05688c;
 const ORDER_SALT_1: u32 = 0x1f83d9ab;
 const ORDER_SALT_2: u32 = 0x5be0cd19;
 const ORDER_SALT_3: u32 = 0xcbbb9d5d;
+const ORDER_SALT_4: u32 = 0x629a292a;
+const SKIP_SALT: u32 = 0x9159015a;
+const COARSE_SALT: u32 = 0x152fecd8;
+/** Stand-in for every word outside the function-word list in the coarse channel. */
+const COARSE_X: u32 = 0x67332667;
+
+/** Feature channels (bits): masked 1-3-grams, masked 4-grams, skip-bigrams, coarse 3-5-grams. */
+export namespace Channel {
+  export const MASKED: u32 = 1;
+  export const MASKED4: u32 = 2;
+  export const SKIP: u32 = 4;
+  export const COARSE: u32 = 8;
+}
+let channels: u32 = Channel.MASKED;
+
+/** Select the feature channels (the model records which ones it was trained with). */
+export function setChannels(c: u32): void {
+  channels = c;
+}
 /** Longest stock phrase, in words. */
 const MAX_PHRASE_WORDS: u32 = 5;
 /** A word of at least this many letters counts as long. */
@@ -31,16 +50,14 @@ let docStamp: u32 = 0;
 /** Count an n-gram once per sentence and once per document (binary features, as trained). */
 @inline function gram(h: u32): void {
   const idx = mix32(h) & weightsMask;
-  const off = <usize>idx << 2;
-  const sa = sentStampPtr + off;
-  const da = docStampPtr + off;
-  const seenInSentence = load<u32>(sa) == sentStamp;
-  const seenInDoc = load<u32>(da) == docStamp;
+  const b = weightsPtr + <usize>idx * BUCKET_BYTES;
+  const seenInSentence = <u32>load<u16>(b, 4) == sentStamp;
+  const seenInDoc = <u32>load<u16>(b, 6) == docStamp;
   if (seenInSentence && seenInDoc) return;
-  const w = load<f32>(weightsPtr + off);
-  if (!seenInSentence) { store<u32>(sa, sentStamp); sum += w; grams++; }
+  const w = load<f32>(b);
+  if (!seenInSentence) { store<u16>(b, <u16>sentStamp, 4); sum += w; grams++; }
   if (!seenInDoc) {
-    store<u32>(da, docStamp);
+    store<u16>(b, <u16>docStamp, 6);
     docSum += w;
     docGrams++;
     if (emitting && nFeat < featCap) {
@@ -50,10 +67,12 @@ let docStamp: u32 = 0;
   }
 }
 
-/** Advance a stamp; on wrap-around clear the stamp table so no stale stamp can match. */
-function nextStamp(stamp: u32, table: usize): u32 {
-  if (stamp == 0xffffffff) { memory.fill(table, 0, (<usize>weightsMask + 1) << 2); return 1; }
-  return stamp + 1;
+/** Advance a 16-bit stamp; on wrap-around clear that stamp in every bucket so no stale one can match. */
+function nextStamp(stamp: u32, fieldOffset: usize): u32 {
+  if (stamp < 0xffff) return stamp + 1;
+  const end = weightsPtr + (<usize>weightsMask + 1) * BUCKET_BYTES;
+  for (let p = weightsPtr + fieldOffset; p < end; p += BUCKET_BYTES) store<u16>(p, 0);
+  return 1;
 }
 
 @inline function addFeat(s: u32, f: u32, v: f32): void {
@@ -89,14 +108,19 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
   const salt = langSalt(lang);
   docSum = 0;
   docGrams = 0;
-  docStamp = nextStamp(docStamp, docStampPtr);
+  docStamp = nextStamp(docStamp, 6);
   for (let s: u32 = 0; s < nSent; s++) {
-    sentStamp = nextStamp(sentStamp, sentStampPtr);
+    sentStamp = nextStamp(sentStamp, 4);
     for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
     const t0 = sentField(s, SR.TOK0);
     const t1 = sentField(s, SR.TOK1);
     let p1: u32 = BOS_ID;
     let p2: u32 = 0;
+    let p3: u32 = 0;
+    let c1: u32 = BOS_ID;
+    let c2: u32 = 0;
+    let c3: u32 = 0;
+    let c4: u32 = 0;
     let firstWord = true;
     sum = 0;
     grams = 0;
@@ -107,11 +131,13 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
       const kind = info & Info.KIND_MASK;
       if (kind == Kind.MARKUP) continue;
       let id: u32 = 0;
+      let coarse: u32 = 0;
       if (kind == Kind.WORD) {
         const h = tokHash(t);
         const bits = phraseBits(t, t1, salt, s);
         const common = (bits & Lex.VOCAB) != 0;
         id = common ? h : tokShape(t);
+        coarse = (bits & Lex.FUNC) != 0 ? h : COARSE_X;
         const letters = info >>> Info.LETTERS_SHIFT;
         addFeat(s, SF.WORDS, 1);
         addFeat(s, SF.LETTERS, <f32>letters);
@@ -145,11 +171,30 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
       } else {
         id = SYMBOL_ID;
       }
-      gram(id ^ ORDER_SALT_1);
-      if (p1 != 0) gram(combine(p1, id) ^ ORDER_SALT_2);
-      if (p2 != 0) gram(combine(combine(p2, p1), id) ^ ORDER_SALT_3);
+      if (coarse == 0) coarse = id;
+      if ((channels & Channel.MASKED) != 0) {
+        gram(id ^ ORDER_SALT_1);
+        if (p1 != 0) gram(combine(p1, id) ^ ORDER_SALT_2);
+        if (p2 != 0) gram(combine(combine(p2, p1), id) ^ ORDER_SALT_3);
+      }
+      if ((channels & Channel.MASKED4) != 0 && p3 != 0) gram(combine(combine(combine(p3, p2), p1), id) ^ ORDER_SALT_4);
+      if ((channels & Channel.SKIP) != 0 && p2 != 0) gram(combine(p2, id) ^ SKIP_SALT);
+      if ((channels & Channel.COARSE) != 0 && c2 != 0) {
+        const g3 = combine(combine(c2, c1), coarse);
+        gram(g3 ^ COARSE_SALT);
+        if (c3 != 0) {
+          const g4 = combine(c3, g3);
+          gram(g4 ^ COARSE_SALT);
+          if (c4 != 0) gram(combine(c4, g4) ^ COARSE_SALT);
+        }
+      }
+      p3 = p2;
       p2 = p1;
       p1 = id;
+      c4 = c3;
+      c3 = c2;
+      c2 = c1;
+      c1 = coarse;
     }
     store<f32>(sentFeatAddr(s, SF.NGRAMS), <f32>grams);
     store<f32>(sentFeatAddr(s, SF.SCORE), sum);

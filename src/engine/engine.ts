@@ -55,7 +55,8 @@ export class Engine {
     if (core.featureVersion() !== model.featureVersion) {
       throw new Error(`model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`);
     }
-    if (weights) decodeWeights(weights, model, core.weights());
+    core.setChannels(model.channels);
+    if (weights) core.setWeights(decodeWeights(weights, model));
     loadLexicons(core, model);
     return new Engine(core, model);
   }
@@ -147,5 +148,6 @@ function loadLexicons(core: WasmCore, model: ModelFile): void {
     add(PERSONAL[lang], id, LexBit.PERSONAL);
     add(INFORMAL[lang], id, LexBit.INFORMAL);
     add(model.vocab[lang], id, LexBit.VOCAB);
+    add(model.funcWords[lang], id, LexBit.FUNC);
   }
 }

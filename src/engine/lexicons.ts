@@ -16,6 +16,7 @@ export const LexBit = {
   VOCAB: 64,
   INFORMAL: 128,
   TITLE: 256,
+  FUNC: 512,
 } as const;
 
 /** Lexicon language slots: 0 English, 1 Spanish, 2 any language. */

@@ -26,7 +26,12 @@ export interface ModelFile {
   weightScale: number;
   weightsSha256: string;
   trainedWith: { command: string; seed: number; trainFiles: string[] };
+  /** Feature channels the scorer was trained with (bits of Channel in assembly/score.ts). */
+  channels: number;
+  /** Words kept unmasked by the scorer; all others become shape tokens (suffix + length). */
   vocab: { en: string[]; es: string[] };
+  /** Function words of the coarse channel; all other words become one placeholder there. */
+  funcWords: { en: string[]; es: string[] };
   lexicalBias: { en: number; es: number };
   combiner: { features: string[]; en: CombinerWeights; es: CombinerWeights };
   calibration: { en: Platt; es: Platt };
@@ -40,11 +45,13 @@ export interface ModelFile {
 }
 
 /** Decode the int16 weight table into f32 values. */
-export function decodeWeights(bytes: Uint8Array, model: ModelFile, into: Float32Array): void {
+export function decodeWeights(bytes: Uint8Array, model: ModelFile): Float32Array {
   const n = 1 << model.weightBits;
   if (bytes.byteLength !== n * 2) throw new Error(`model: weights.bin has ${bytes.byteLength} bytes, expected ${n * 2}`);
   const q = new Int16Array(bytes.buffer, bytes.byteOffset, n);
-  for (let i = 0; i < n; i++) into[i] = q[i] * model.weightScale;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = q[i] * model.weightScale;
+  return out;
 }
 
 /** Encode f32 weights as int16 with a shared scale (max |w| maps to 32767). */

@@ -10,6 +10,7 @@ interface CoreExports {
   setupTables(weightBits: number, lexBits: number): number;
   reserveText(cap: number): number;
   featureVersion(): number;
+  setChannels(c: number): void;
   analyze(n: number, lang: number, emit: number): number;
   addPhrase(n: number, lang: number, bits: number): number;
   tokenCount(): number;
@@ -69,9 +70,17 @@ export class WasmCore {
     return this.ex.featureVersion();
   }
 
-  /** The weight table (f32, 2^weightBits entries), writable by the loader. */
-  weights(): Float32Array {
-    return new Float32Array(this.ex.memory.buffer, this.ex.weightsPtr(), 1 << this.weightBits);
+  /** Select the scorer's feature channels. */
+  setChannels(channels: number): void {
+    this.ex.setChannels(channels);
+  }
+
+  /** Write the weight table (2^weightBits values; buckets are 8 bytes: weight then two stamps). */
+  setWeights(w: Float32Array): void {
+    const n = 1 << this.weightBits;
+    if (w.length !== n) throw new Error(`weights: expected ${n} values, got ${w.length}`);
+    const table = new Float32Array(this.ex.memory.buffer, this.ex.weightsPtr(), n * 2);
+    for (let i = 0; i < n; i++) table[i * 2] = w[i];
   }
 
   private refresh(): void {

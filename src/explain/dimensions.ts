@@ -20,6 +20,18 @@ export interface DimensionContext {
   sentenceThreshold: number;
   /** Document AI threshold for this mode (calibrated probability). */
   docThreshold: number;
+  /** Median length of the sentences worth annotating (computed once per document). */
+  medianWords: number;
+  /** How many sentences open with each first-two-words hash (computed once per document). */
+  openings: Map<number, number>;
+}
+
+/** Per-document facts several dimensions read; computed once, not per sentence. */
+export function documentFacts(r: EngineResult): { medianWords: number; openings: Map<number, number> } {
+  const lens = r.sentences.map((s) => s.words).filter((w) => w >= MIN_TRIGGER_WORDS).sort((a, b) => a - b);
+  const openings = new Map<number, number>();
+  for (const s of r.sentences) if (s.firstTwo !== 0) openings.set(s.firstTwo, (openings.get(s.firstTwo) ?? 0) + 1);
+  return { medianWords: lens.length ? lens[lens.length >> 1] : 0, openings };
 }
 
 export interface Dimension {
@@ -42,10 +54,6 @@ const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E\u202A-\u202E\u2
 const MIXED_SCRIPT = /(?=[\p{L}]*\p{Script=Latin})(?=[\p{L}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}]+/u;
 
 const f = (s: ScoredSentence, k: number) => s.f[k];
-const medianLength = (r: EngineResult): number => {
-  const lens = r.sentences.map((s) => s.words).filter((w) => w >= MIN_TRIGGER_WORDS).sort((a, b) => a - b);
-  return lens.length ? lens[lens.length >> 1] : 0;
-};
 
 /** The fixed catalogue, in display order. */
 export const DIMENSIONS: Dimension[] = [
@@ -61,9 +69,8 @@ export const DIMENSIONS: Dimension[] = [
     direction: 'low',
     measure: (r) => r.style.sentenceCV,
     triggers: (s, ctx, detected) => {
-      if (!detected) return false;
-      const m = medianLength(ctx.result);
-      return m > 0 && Math.abs(s.words - m) <= UNIFORM_LENGTH_BAND * m;
+      const m = ctx.medianWords;
+      return detected && m > 0 && Math.abs(s.words - m) <= UNIFORM_LENGTH_BAND * m;
     },
   },
   {
@@ -95,12 +102,7 @@ export const DIMENSIONS: Dimension[] = [
     id: 'repetitive_openings',
     direction: 'high',
     measure: (r) => r.style.openingRepeatShare,
-    triggers: (s, ctx, detected) => {
-      if (!detected || s.firstTwo === 0) return false;
-      let n = 0;
-      for (const o of ctx.result.sentences) if (o.firstTwo === s.firstTwo) n++;
-      return n > 1;
-    },
+    triggers: (s, ctx, detected) => detected && s.firstTwo !== 0 && (ctx.openings.get(s.firstTwo) ?? 0) > 1,
   },
   {
     id: 'chat_formatting',

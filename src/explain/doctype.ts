@@ -28,6 +28,8 @@ const CUES: Cue[] = [
 ];
 
 const CUE_CAP = 6;
+/** Cues are read from the start of the text only: the type shows early, and the cost stays flat for long texts. */
+const CUE_WINDOW_CHARS = 4000;
 /** Evidence needed before a type beats "other" / the length-based defaults. */
 const MIN_EVIDENCE = 2;
 
@@ -37,8 +39,9 @@ export function detectDocType(text: string, r: EngineResult): DocType {
   const listShare = r.markdown.listItems / lines;
   if (r.markdown.listItems >= 4 && listShare >= 0.6) return 'list_notes';
   const score = new Map<DocType, number>();
+  const head = text.length > CUE_WINDOW_CHARS ? text.slice(0, CUE_WINDOW_CHARS) : text;
   for (const [type, re, weight] of CUES) {
-    const n = re.global ? Math.min(CUE_CAP, (text.match(re) ?? []).length) : re.test(text) ? 1 : 0;
+    const n = re.global ? Math.min(CUE_CAP, (head.match(re) ?? []).length) : re.test(head) ? 1 : 0;
     if (n) score.set(type, (score.get(type) ?? 0) + n * weight);
   }
   if (r.markdown.headings + r.markdown.listItems + r.markdown.bold >= 2) score.set('qa_answer', (score.get('qa_answer') ?? 0) + 2);

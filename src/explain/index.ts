@@ -8,7 +8,7 @@ import type { ModelFile } from '../engine/model';
 import { decideVerdict, isAiVerdict, MIXED_SHARE, HUMAN_SHARE } from '../engine/verdict';
 import type { DimensionRef, DimensionResult, LabelLang, Sensitivity, TextAnnotation, Bullet, VerdictKey } from '../engine/types';
 import { t } from '../i18n';
-import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
+import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, documentFacts, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
 import { buildAnnotations } from './annotations';
 import { humanFindings, renderBullets, type Finding } from './bullets';
 import { detectDocType } from './doctype';
@@ -34,7 +34,7 @@ export function explain(model: ModelFile, text: string, r: EngineResult, mode: S
   const ml = modelLang(r.language);
   const verdictKey = decideVerdict(model, r.probability, r.language, mode);
   const docThreshold = model.thresholds[ml][mode];
-  const base = { result: r, text, mode, sentenceThreshold: model.sentenceThresholds[ml][mode], docThreshold };
+  const base = { result: r, text, mode, sentenceThreshold: model.sentenceThresholds[ml][mode], docThreshold, ...documentFacts(r) };
   const label = (id: string): DimensionRef => ({ id, label: t(lang, `dimensions.${id}`) });
   const dimensions: DimensionResult[] = [];
   const triggered: DimensionRef[][] = r.sentences.map(() => []);
