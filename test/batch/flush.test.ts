@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'bun:test';
+import { batchStream, type StreamEnd } from '../../src/modules/batch/stream';
+import type { PlannedFile } from '../../src/modules/batch/plan';
+import { silentLogger } from '../../src/http';
 import { detector, PROSE } from '../http/helpers';
 import { batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
 
@@ -135,5 +138,22 @@ describe('batch mode: client disconnect', () => {
     expect(response.status).toBe(499);
     expect(wordsUsed(db, key.id)).toBe(0);
     expect(db.$client.query('SELECT status, error_code AS code FROM usage_events').get()).toEqual({ status: 499, code: 'client_closed' });
+  });
+
+  it('ends (and refunds everything) without a single pull when the client left before the stream was built', async () => {
+    const { detector: rec, calls } = recordingDetector(detector());
+    const plan: PlannedFile[] = [0, 1].map((index) => ({
+      index, fileName: `f${index}.txt`, file: new File([PROSE], 'x'), ok: true, format: 'txt', text: PROSE, words: 60,
+    }));
+    const ends: StreamEnd[] = [];
+    const gone = new AbortController();
+    gone.abort();
+    batchStream({
+      plan, detector: rec, sensitivity: 'conservative', lang: 'en', client: gone.signal, budget: new AbortController().signal,
+      budgetSeconds: 120, logger: silentLogger, onEnd: (end) => ends.push(end),
+    });
+    await sleep(10);
+    expect(ends).toEqual([{ scoredWords: 0, completed: false }]);
+    expect(calls.length).toBe(0);
   });
 });

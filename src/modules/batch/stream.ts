@@ -88,7 +88,9 @@ export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Ar
       .return(undefined)
       .catch(() => {})
       .then(() => onEnd({ scoredWords: 0, completed: false }));
-  options.client.addEventListener('abort', stop, { once: true });
+  // Gone already (between the charge and now): end at once, nobody will pull a line.
+  if (options.client.aborted) stop();
+  else options.client.addEventListener('abort', stop, { once: true });
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -96,7 +98,13 @@ export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Ar
         if (next.done) {
           options.client.removeEventListener('abort', stop);
           controller.close();
-        } else controller.enqueue(encodeLine(next.value));
+        } else {
+          try {
+            controller.enqueue(encodeLine(next.value));
+          } catch {
+            // Cancelled while this line was being produced: nobody is reading any more.
+          }
+        }
       },
       cancel() {
         options.client.removeEventListener('abort', stop);
