@@ -118,6 +118,14 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
 
   it('streams a two-file batch into the progress bar and the table, and exports CSV', async () => {
     await page.click('#tab-files');
+    // Dropping files on the zone chooses them, as the file picker does.
+    const dropped = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+      return dt;
+    });
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: dropped });
+    expect(await page.locator('#file-list li').allTextContents()).toEqual(['dropped.txt']);
     await page.setInputFiles('#files', [
       { name: 'essay.txt', mimeType: 'text/plain', buffer: Buffer.from(ESSAY) },
       { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(NOTES_MD) },
