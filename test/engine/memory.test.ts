@@ -3,6 +3,8 @@
  * analyses of a ~100-word text keep process RSS flat and linear memory never grows after warm-up.
  */
 import { describe, expect, it } from 'bun:test';
+import type { Engine } from '../../src/engine/engine';
+import { LANG_ID } from '../../src/engine/layout';
 import { loadEngine } from '../../src/engine/load';
 import { AI_EN, HUMAN_EN } from './texts';
 
@@ -10,6 +12,11 @@ const CALLS = 100_000;
 const WARM_UP = 2_000;
 /** Allowed RSS growth over the run: GC timing noise, not a per-call leak (100k calls x 200 B = 20 MB). */
 const RSS_SLACK_BYTES = 20 * 1024 * 1024;
+
+/** Size of the core's linear memory: every result view is a window on memory.buffer. */
+function wasmBytes(engine: Engine): number {
+  return engine.core.analyze('', LANG_ID.en).views.doc.buffer.byteLength;
+}
 
 function settledRss(): number {
   Bun.gc(true);
@@ -20,31 +27,31 @@ function settledRss(): number {
 describe('memory', () => {
   it(`stays flat over ${CALLS.toLocaleString('en')} analyze calls on a ~100-word text`, async () => {
     const engine = await loadEngine();
-    const wasmBytes = () => engine.core.weights().buffer.byteLength;
+    const wasmNow = () => wasmBytes(engine);
     const texts = [AI_EN, HUMAN_EN];
     for (let i = 0; i < WARM_UP; i++) engine.analyze(texts[i & 1]);
     const rss0 = settledRss();
-    const wasm0 = wasmBytes();
+    const wasm0 = wasmNow();
     let sink = 0;
     for (let i = 0; i < CALLS; i++) sink += engine.analyze(texts[i & 1]).score;
     const rss1 = settledRss();
     expect(sink).toBeGreaterThan(0);
-    expect(wasmBytes()).toBe(wasm0);
+    expect(wasmNow()).toBe(wasm0);
     expect(rss1 - rss0).toBeLessThan(RSS_SLACK_BYTES);
   }, 45_000);
 
   it('grows linear memory once for a longer text, then never again', async () => {
     const engine = await loadEngine();
-    const wasmBytes = () => engine.core.weights().buffer.byteLength;
+    const wasmNow = () => wasmBytes(engine);
     const long = AI_EN.repeat(40); // ~28k code units: larger than the initial 4096-unit text buffer
-    const small = wasmBytes();
+    const small = wasmNow();
     engine.analyze(long);
-    const grown = wasmBytes();
+    const grown = wasmNow();
     expect(grown).toBeGreaterThan(small);
     for (let i = 0; i < 200; i++) {
       engine.analyze(long);
       engine.analyze(HUMAN_EN);
     }
-    expect(wasmBytes()).toBe(grown);
+    expect(wasmNow()).toBe(grown);
   });
 });

@@ -38,7 +38,7 @@ export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
   },
   low_burstiness: {
     en: {
-      positive: `The old library opened its doors early every single morning. Students gathered near the windows to read their favourite books. The librarian walked between the shelves with a quiet smile. Sunlight moved slowly across the long wooden reading tables. Everyone worked in silence until the bell rang at noon. Then the whole building emptied for a short lunch break.`,
+      positive: `Technology plays a crucial role in modern education today. Students can access valuable learning resources from anywhere. Teachers can foster collaboration through innovative digital platforms. Schools must ensure that every learner benefits from these tools. Parents should also support the responsible use of technology. This balanced approach will empower the next generation of learners.`,
       negative: `Rain fell all night. The old library opened its doors early that morning, long before the students, the cleaners or even the caretaker with his enormous ring of rusty keys had arrived from the village across the river. Nobody came to read. By noon the librarian gave up, locked the front door and walked home through the puddles, muttering about exams, the weather and the price of coffee. What an odd day it was.`,
     },
     es: {
@@ -125,7 +125,7 @@ export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
     },
   },
   obfuscation: {
-    en: { positive: zeroWidth(HUMAN_EN), negative: HUMAN_EN },
+    en: { positive: zeroWidth(AI_EN), negative: AI_EN },
     es: { positive: zeroWidth(AI_ES), negative: AI_ES },
   },
 };
