@@ -17,7 +17,9 @@ import { balanceWeights, blankModel, featurize, type Doc } from './lib/featurize
 import { fitPlatt, sparseLogit, trainDense, trainSparse } from './lib/lr';
 import { auroc, thresholdForFpr, tprAtFpr } from './lib/metrics';
 import { buildVocab, topHumanWords } from './lib/vocab';
-import { DIMENSIONS } from '../src/explain/dimensions';
+import { DIMENSIONS, beyond } from '../src/explain/dimensions';
+import { serializeDocTypeModel } from '../src/explain/doctype';
+import { trainDocTypes } from './lib/doctype-train';
 import { perSource, type Scored } from './lib/report';
 
 const SEED = 1234;
@@ -30,6 +32,9 @@ const MODE_FPR: ModeThresholds = { conservative: 0.01, balanced: 0.03, aggressiv
 const MIN_SENTENCE_WORDS = 5;
 /** Share of human training texts allowed beyond a dimension's threshold (its false-alarm budget). */
 const DIMENSION_HUMAN_RATE = 0.1;
+/** A dimension must fire this many times as often on AI as on human training texts, and by this margin. */
+const DIMENSION_MIN_LIFT = 1.5;
+const DIMENSION_MIN_GAP = 0.05;
 
 const { values: opt } = parseArgs({
   options: {
@@ -124,17 +129,31 @@ for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
   const humanSent = sz.filter((_, i) => sy[i] === 0).map((v) => sigmoid(scal.a * v + scal.b));
   model.sentenceThresholds[lang] = mapModes((fpr) => thresholdForFpr(humanSent, fpr));
 }
-// Dimension thresholds: the value only DIMENSION_HUMAN_RATE of human training texts go beyond.
+// Dimension thresholds: the value only DIMENSION_HUMAN_RATE of human training texts go beyond. A
+// dimension that then fires on AI training texts less than DIMENSION_MIN_LIFT times as often as on
+// human ones carries no evidence in that language and is switched off there (threshold null).
+const dimensionReport: string[] = [];
 for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
-  const humans = trainDocs.filter((d) => d.lang === id && d.y === 0);
+  const docs = trainDocs.filter((d) => d.lang === id);
   for (const dim of DIMENSIONS) {
-    const vals = humans.map((d) => d.measures[dim.id]).filter(Number.isFinite).sort((a, b) => a - b);
+    if (dim.detect) continue; // rule-based (lexical fingerprint, obfuscation)
+    const vals = docs.filter((d) => d.y === 0).map((d) => d.measures[dim.id]).filter(Number.isFinite).sort((a, b) => a - b);
     if (!vals.length) continue;
     const q = dim.direction === 'high' ? 1 - DIMENSION_HUMAN_RATE : DIMENSION_HUMAN_RATE;
-    model.dimensionThresholds[lang][dim.id] = vals[Math.min(vals.length - 1, Math.floor(q * vals.length))];
+    const threshold = vals[Math.min(vals.length - 1, Math.floor(q * vals.length))];
+    const fires = (y: number) => {
+      const xs = docs.filter((d) => d.y === y);
+      return xs.filter((d) => beyond(dim, d.measures[dim.id], threshold)).length / Math.max(1, xs.length);
+    };
+    const [h, a] = [fires(0), fires(1)];
+    const on = a >= DIMENSION_MIN_LIFT * h && a - h >= DIMENSION_MIN_GAP;
+    model.dimensionThresholds[lang][dim.id] = on ? threshold : null;
+    dimensionReport.push(`${lang} ${dim.id.padEnd(24)} threshold ${threshold.toFixed(4)} fires human ${h.toFixed(3)} ai ${a.toFixed(3)} ${on ? '' : '(off)'}`);
   }
 }
-log('calibrated');
+console.log(dimensionReport.join('\n'));
+const docTypeModel = trainDocTypes(trainDocs);
+log(`calibrated; document-type model over ${docTypeModel.types.join(', ')}`);
 console.log(summary.join('\n'));
 if (opt.dry) console.log(perSource(scoredDev, (l) => model.thresholds[l].conservative).join('\n'));
 
@@ -146,6 +165,7 @@ if (!opt.dry) {
   mkdirSync(opt.out!, { recursive: true });
   writeFileSync(join(opt.out!, 'weights.bin'), bytes);
   writeFileSync(join(opt.out!, 'model.json'), JSON.stringify(model, null, 1) + '\n');
+  writeFileSync(join(opt.out!, 'doctype.bin'), serializeDocTypeModel(docTypeModel));
   log(`wrote ${opt.out}/model.json and weights.bin (${(bytes.length / 1e6).toFixed(1)} MB)`);
 }
 

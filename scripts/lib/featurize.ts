@@ -17,18 +17,26 @@ export interface Doc {
   style: Float64Array;
   /** Explanation dimension measures by id. */
   measures: Record<string, number>;
+  /** Word hashes of the first words (document-type training). */
+  words: Uint32Array;
   y: number;
   lang: 0 | 1;
   weight: number;
 }
 
 /** A model with no weights: what the engine needs to tokenize and emit features. */
-export function blankModel(vocab: { en: string[]; es: string[] }, weightBits: number, featureVersion: number): ModelFile {
+export function blankModel(
+  vocab: { en: string[]; es: string[] },
+  funcWords: { en: string[]; es: string[] },
+  channels: number,
+  weightBits: number,
+  featureVersion: number,
+): ModelFile {
   const zeroComb = { mean: [], std: [], w: [], wLex: 1, b: 0 };
   const modes = { conservative: 1, balanced: 1, aggressive: 1 };
   return {
     format: 1, featureVersion, weightBits, weightScale: 1, weightsSha256: '',
-    trainedWith: { command: '', seed: 0, trainFiles: [] }, vocab,
+    trainedWith: { command: '', seed: 0, trainFiles: [] }, channels, vocab, funcWords,
     lexicalBias: { en: 0, es: 0 },
     combiner: { features: [...COMBINER_FEATURES], en: zeroComb, es: zeroComb },
     calibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },
@@ -52,6 +60,7 @@ export function featurize(engine: Engine, rows: Row[], clean: (t: string) => str
       sentWords: Uint16Array.from(r.sentences.map((s) => Math.min(65535, s.words))),
       style,
       measures: dimensionMeasures(r),
+      words: r.words,
       y: row.label === 'ai' ? 1 : 0,
       lang: row.lang === 'es' ? 1 : 0,
       weight: 1,

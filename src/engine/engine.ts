@@ -4,11 +4,12 @@
  */
 import { WasmCore } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
-import { Doc, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR } from './layout';
-import { COMBINER_FEATURES, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
+import { Doc, KIND_MASK, KIND_WORD, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
+import { COMBINER_FEATURES, mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { decodeWeights, sigmoid, type ModelFile } from './model';
 import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
 import type { TextLang } from './types';
+import { DOCTYPE_MAX_WORDS, type DocTypeModel } from '../explain/doctype';
 
 /** A sentence with its calibrated probability and offsets into the submitted text. */
 export interface ScoredSentence extends SentenceRecord {
@@ -30,6 +31,8 @@ export interface EngineResult {
   markdown: { headings: number; listItems: number; bold: number };
   /** Hashed n-gram indexes in sentence order (only when asked for, for training). */
   feats?: Uint32Array;
+  /** Hashes of the first DOCTYPE_MAX_WORDS words (lower-cased), for the document-type model. */
+  words: Uint32Array;
 }
 
 const LANGS: TextLang[] = ['en', 'es', 'other'];
@@ -43,14 +46,24 @@ export function modelLang(lang: TextLang): 'en' | 'es' {
 export class Engine {
   readonly core: WasmCore;
   readonly model: ModelFile;
+  /** Document-type model (null while training it). */
+  readonly docTypes: DocTypeModel | null;
+  /** Scratch buffer for word hashes (reused: no allocation per call). */
+  private wordHashes = new Uint32Array(4096);
 
-  private constructor(core: WasmCore, model: ModelFile) {
+  private constructor(core: WasmCore, model: ModelFile, docTypes: DocTypeModel | null) {
     this.core = core;
     this.model = model;
+    this.docTypes = docTypes;
   }
 
   /** Build an engine from the wasm bytes, the model metadata and its int16 weights (null = zeros, for training). */
-  static async create(wasm: Uint8Array | ArrayBuffer, model: ModelFile, weights: Uint8Array | null): Promise<Engine> {
+  static async create(
+    wasm: Uint8Array | ArrayBuffer,
+    model: ModelFile,
+    weights: Uint8Array | null,
+    docTypes: DocTypeModel | null = null,
+  ): Promise<Engine> {
     const core = await WasmCore.create(wasm, model.weightBits);
     if (core.featureVersion() !== model.featureVersion) {
       throw new Error(`model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`);
@@ -58,7 +71,7 @@ export class Engine {
     core.setChannels(model.channels);
     if (weights) core.setWeights(decodeWeights(weights, model));
     loadLexicons(core, model);
-    return new Engine(core, model);
+    return new Engine(core, model, docTypes);
   }
 
   /** Score a text. `lang` forces the scoring language and `emit` returns the n-gram indexes (training). */
@@ -93,7 +106,8 @@ export class Engine {
       paragraphs[p] = { start, end, words: views.paragraphs[r + PR.WORDS], sentences: views.paragraphs[r + PR.SENTENCES] };
     }
     const markdown = { headings: views.doc[Doc.HEADINGS], listItems: views.doc[Doc.LIST_ITEMS], bold: views.doc[Doc.BOLD] };
-    const style = styleFeatures(sentences, paragraphs, markdown.headings + markdown.listItems + markdown.bold);
+    const nWords = this.collectWords(views.tokens, views.doc[Doc.TOKENS]);
+    const style = styleFeatures(sentences, paragraphs, markdown.headings + markdown.listItems + markdown.bold, mattr(this.wordHashes, nWords));
     const docScore = new Float32Array(views.doc.buffer, views.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
     const lexical = lexicalLogit(docScore, views.doc[Doc.NGRAMS], bias);
     const probability = this.calibrate(lexical, style, ml);
@@ -102,7 +116,19 @@ export class Engine {
       obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
       markdown,
       feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
+      words: this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS)),
     };
+  }
+
+  /** Copy the word hashes of the last analysis into the scratch buffer; returns how many. */
+  private collectWords(tokens: Uint32Array, count: number): number {
+    if (this.wordHashes.length < count) this.wordHashes = new Uint32Array(count * 2);
+    let n = 0;
+    for (let t = 0; t < count; t++) {
+      const r = t * TOKEN_WORDS32;
+      if ((tokens[r + TOKEN.INFO] & KIND_MASK) === KIND_WORD) this.wordHashes[n++] = tokens[r + TOKEN.HASH];
+    }
+    return n;
   }
 
   /** The combiner's logit: lexical logit plus standardised style features. */

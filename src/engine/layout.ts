@@ -4,6 +4,10 @@ export const SENT_FEATURES = 20;
 export const SENT_WORDS32 = 8; // u32 words per sentence record
 export const PARA_WORDS32 = 4;
 export const TOKEN_WORDS32 = 5;
+/** Token record fields (u32 index within a record) and the word kind in the info field. */
+export const TOKEN = { START: 0, END: 1, HASH: 2, SHAPE: 3, INFO: 4 } as const;
+export const KIND_MASK = 0xf;
+export const KIND_WORD = 1;
 
 /** Sentence record fields (u32 index within a record). */
 export const SR = { START: 0, END: 1, TOK0: 2, TOK1: 3, FLAGS: 4, FIRST: 5, FIRST_TWO: 6, PARA: 7 } as const;

@@ -40,8 +40,8 @@ export interface ModelFile {
   thresholds: { en: ModeThresholds; es: ModeThresholds };
   /** Per-sentence probability above which a sentence is flagged by the lexical fingerprint, per mode. */
   sentenceThresholds: { en: ModeThresholds; es: ModeThresholds };
-  /** Document threshold of each explanation dimension (see src/explain/dimensions.ts), per language. */
-  dimensionThresholds: { en: Record<string, number>; es: Record<string, number> };
+  /** Document threshold of each explanation dimension (src/explain/dimensions.ts) per language; null = off there. */
+  dimensionThresholds: { en: Record<string, number | null>; es: Record<string, number | null> };
 }
 
 /** Decode the int16 weight table into f32 values. */

@@ -55,6 +55,32 @@ export interface StyleFeatures {
   openingRepeatShare: number;
   /** Markdown structure (headings, list items, bold runs) per paragraph. */
   markdownPerParagraph: number;
+  /** Moving-average type-token ratio over MATTR_WINDOW words (lexical diversity); NaN for short texts. */
+  lexicalDiversity: number;
+}
+
+/** Window of the moving-average type-token ratio. */
+export const MATTR_WINDOW = 50;
+
+/** Moving-average type-token ratio of a sequence of word hashes (NaN when shorter than the window). */
+export function mattr(words: Uint32Array, n: number, window = MATTR_WINDOW): number {
+  if (n < window) return NaN;
+  const counts = new Map<number, number>();
+  let distinct = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const c = (counts.get(words[i]) ?? 0) + 1;
+    counts.set(words[i], c);
+    if (c === 1) distinct++;
+    if (i >= window) {
+      const old = words[i - window];
+      const oc = counts.get(old)! - 1;
+      counts.set(old, oc);
+      if (oc === 0) distinct--;
+    }
+    if (i >= window - 1) sum += distinct / window;
+  }
+  return sum / (n - window + 1);
 }
 
 /** Prose sentences shorter than this are left out of the burstiness measure (headings, fragments). */
@@ -78,6 +104,7 @@ export function styleFeatures(
   sents: SentenceRecord[],
   paras: ParagraphRecord[],
   markdownMarks: number,
+  lexicalDiversity: number,
 ): StyleFeatures {
   const tot = new Float64Array(20);
   const proseLengths: number[] = [];
@@ -124,6 +151,7 @@ export function styleFeatures(
     allCapsRate: per100(SF.ALLCAPS),
     openingRepeatShare: openingsCounted >= MIN_SENTENCES_FOR_CV ? repeated / openingsCounted : 0,
     markdownPerParagraph: markdownMarks / Math.max(1, paras.length),
+    lexicalDiversity,
   };
 }
 
@@ -132,5 +160,5 @@ export const COMBINER_FEATURES: (keyof StyleFeatures)[] = [
   'sentenceCV', 'meanSentenceWords', 'paragraphCV', 'transitionRate', 'openingTransitionShare',
   'stockRate', 'hedgeRate', 'personalRate', 'contractionRate', 'informalRate', 'numberRate',
   'properRate', 'commonWordShare', 'longWordShare', 'meanWordLength', 'commasPerSentence', 'dashRate',
-  'questionExclaimRate', 'semicolonColonRate', 'allCapsRate', 'openingRepeatShare',
+  'questionExclaimRate', 'semicolonColonRate', 'allCapsRate', 'openingRepeatShare', 'lexicalDiversity',
 ];

@@ -47,6 +47,10 @@ export interface Dimension {
 
 /** Sentences shorter than this are too short to say anything about. */
 export const MIN_TRIGGER_WORDS = 5;
+/** Rate-based dimensions (voice, specificity) need this many words to say anything. */
+const MIN_WORDS_FOR_RATES = 120;
+/** A sentence made of at least this share of the most common words reads as predictable. */
+const COMMON_WORD_SENTENCE_SHARE = 0.85;
 /** A sentence within this relative distance of the median length counts as "uniform". */
 const UNIFORM_LENGTH_BAND = 0.15;
 
@@ -75,9 +79,9 @@ export const DIMENSIONS: Dimension[] = [
   },
   {
     id: 'predictable_vocabulary',
-    direction: 'high',
-    measure: (r) => (r.style.words >= 40 ? r.style.commonWordShare : NaN),
-    triggers: (s, ctx, detected) => detected && s.words >= 8 && f(s, SF.VOCAB) / s.words >= ctx.threshold,
+    direction: 'low',
+    measure: (r) => r.style.lexicalDiversity,
+    triggers: (s, _ctx, detected) => detected && s.words >= 8 && f(s, SF.VOCAB) / s.words >= COMMON_WORD_SENTENCE_SHARE,
   },
   {
     id: 'stock_phrases',
@@ -88,13 +92,16 @@ export const DIMENSIONS: Dimension[] = [
   {
     id: 'transition_overuse',
     direction: 'high',
-    measure: (r) => r.style.transitionRate,
+    measure: (r) => (r.sentences.length >= 4 ? r.style.openingTransitionShare : NaN),
     triggers: (s, _ctx, detected) => detected && f(s, SF.OPENS_TRANSITION) > 0,
   },
   {
     id: 'formal_register',
     direction: 'low',
-    measure: (r) => r.style.contractionRate + r.style.personalRate + r.style.informalRate + r.style.questionExclaimRate,
+    measure: (r) =>
+      r.style.words >= MIN_WORDS_FOR_RATES
+        ? r.style.contractionRate + r.style.personalRate + r.style.informalRate + r.style.questionExclaimRate
+        : NaN,
     triggers: (s, _ctx, detected) =>
       detected && s.words >= 12 && f(s, SF.CONTRACTION) + f(s, SF.PERSONAL) + f(s, SF.INFORMAL) + f(s, SF.QUESTION_EXCLAIM) === 0,
   },
@@ -119,7 +126,7 @@ export const DIMENSIONS: Dimension[] = [
   {
     id: 'low_specificity',
     direction: 'low',
-    measure: (r) => (r.style.words >= 40 ? r.style.numberRate + r.style.properRate : NaN),
+    measure: (r) => (r.style.words >= MIN_WORDS_FOR_RATES ? r.style.numberRate + r.style.properRate : NaN),
     triggers: (s, _ctx, detected) => detected && s.words >= 12 && f(s, SF.NUMBERS) + f(s, SF.PROPER) === 0,
   },
   {
@@ -147,7 +154,7 @@ export const TOTAL_DIMENSIONS = DIMENSIONS.length;
 /** Default document decision: the measure lies beyond the threshold on the AI side (and is measurable). */
 export function beyond(d: Dimension, value: number, threshold: number): boolean {
   if (!Number.isFinite(value) || !Number.isFinite(threshold)) return false;
-  return d.direction === 'high' ? value > threshold && value > 0 : value < threshold;
+  return d.direction === 'high' ? value > threshold && value > 0 : value <= threshold;
 }
 
 /** The measures of every dimension for a document, by id (training uses them to set thresholds). */

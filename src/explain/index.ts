@@ -11,7 +11,7 @@ import { t } from '../i18n';
 import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, documentFacts, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
 import { buildAnnotations } from './annotations';
 import { humanFindings, renderBullets, type Finding } from './bullets';
-import { detectDocType } from './doctype';
+import { detectDocType, type DocTypeModel } from './doctype';
 
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
 export { DOC_TYPES } from './doctype';
@@ -30,7 +30,14 @@ export interface Explanation {
 }
 
 /** Explain an engine result for a text at a sensitivity, with labels in `lang`. */
-export function explain(model: ModelFile, text: string, r: EngineResult, mode: Sensitivity, lang: LabelLang): Explanation {
+export function explain(
+  model: ModelFile,
+  docTypes: DocTypeModel | null,
+  text: string,
+  r: EngineResult,
+  mode: Sensitivity,
+  lang: LabelLang,
+): Explanation {
   const ml = modelLang(r.language);
   const verdictKey = decideVerdict(model, r.probability, r.language, mode);
   const docThreshold = model.thresholds[ml][mode];
@@ -63,7 +70,7 @@ export function explain(model: ModelFile, text: string, r: EngineResult, mode: S
   findings.push(lexicalFinding(r, docThreshold));
   findings.push(...humanFindings(r, r.style.sentenceCV, model.dimensionThresholds[ml].low_burstiness ?? NaN));
   const allowAnnotations = r.probability >= docThreshold * HUMAN_SHARE;
-  const docType = detectDocType(text, r);
+  const docType = docTypes ? detectDocType(text, r, r.words, docTypes) : 'other';
   return {
     verdictKey,
     verdict: t(lang, `verdicts.${verdictKey}`),

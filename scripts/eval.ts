@@ -1,0 +1,121 @@
+/**
+ * bun run eval [files...] [--json] [--dimensions]: scores labelled JSON lines (default: the shared
+ * dev split) with the committed model, through the same Detector the API uses, and prints AUROC,
+ * TPR at 1%/5% FPR, each mode's measured FPR/TPR per language and per source, the false-positive
+ * rate of non-native writers beside native ones, doc-type accuracy, and (--dimensions) how often
+ * each explanation dimension fires on human and on AI texts.
+ */
+import { parseArgs } from 'node:util';
+import { createDetector } from '../src/detector';
+import { SENSITIVITIES, type Analysis } from '../src/engine/types';
+import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
+import { auroc, rateAbove, tprAtFpr } from './lib/metrics';
+import { BASELINE_AUROC, DOMAIN_TO_DOCTYPE, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
+import { MODEL } from '../src/engine/load';
+import { decideVerdict, isAiVerdict } from '../src/engine/verdict';
+
+const { values: opt, positionals } = parseArgs({
+  options: { json: { type: 'boolean', default: false }, dimensions: { type: 'boolean', default: false } },
+  allowPositionals: true,
+});
+if (!positionals.length && !hasData()) {
+  console.error(`eval: no files given and no shared data at ${dataDir()} (set DATA_DIR or pass files)`);
+  process.exit(2);
+}
+const rows = loadRows(positionals.length ? positionals : splitFiles('dev'));
+const detector = await createDetector();
+
+interface Item {
+  row: Row;
+  p: number;
+  ai: Record<string, boolean>;
+  dims: Record<string, boolean>;
+  docType: string;
+  annotations: number;
+}
+const items: Item[] = rows.map((row) => {
+  const a: Analysis = detector.analyze(row.text, { sensitivity: 'conservative' });
+  const ai: Record<string, boolean> = {};
+  for (const m of SENSITIVITIES) ai[m] = isAiVerdict(decideVerdict(MODEL, a.probability, a.language, m));
+  const dims: Record<string, boolean> = {};
+  for (const d of a.dimensions) dims[d.id] = d.detected;
+  return { row, p: a.probability, ai, dims, docType: a.docType, annotations: a.textAnnotations.length };
+});
+
+const langs = [...new Set(items.map((i) => i.row.lang))].sort();
+const rate = (xs: Item[], f: (i: Item) => boolean) => (xs.length ? xs.filter(f).length / xs.length : NaN);
+const fmt = (v: number, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '-');
+
+function summary(xs: Item[]) {
+  const pos = xs.filter((i) => i.row.label === 'ai').map((i) => i.p);
+  const neg = xs.filter((i) => i.row.label === 'human').map((i) => i.p);
+  const modes: Record<string, { fpr: number; tpr: number }> = {};
+  for (const m of SENSITIVITIES) {
+    modes[m] = { fpr: rate(xs.filter((i) => i.row.label === 'human'), (i) => i.ai[m]), tpr: rate(xs.filter((i) => i.row.label === 'ai'), (i) => i.ai[m]) };
+  }
+  return { n: xs.length, ai: pos.length, human: neg.length, auroc: auroc(pos, neg), tpr1: tprAtFpr(pos, neg, 0.01), tpr5: tprAtFpr(pos, neg, 0.05), modes };
+}
+
+/** A source with one label is measured against the other label's texts of the same language. */
+function sourceSummary(source: string, lang: string) {
+  const mine = items.filter((i) => i.row.source === source && i.row.lang === lang);
+  const others = items.filter((i) => i.row.lang === lang);
+  const pos = mine.filter((i) => i.row.label === 'ai');
+  const neg = mine.filter((i) => i.row.label === 'human');
+  const posP = (pos.length ? pos : others.filter((i) => i.row.label === 'ai')).map((i) => i.p);
+  const negP = (neg.length ? neg : others.filter((i) => i.row.label === 'human')).map((i) => i.p);
+  const s = summary(mine);
+  return { source, lang, ...s, auroc: auroc(posP, negP), tpr1: pos.length ? tprAtFpr(posP, negP, 0.01) : NaN, baseline: BASELINE_AUROC[source] };
+}
+
+const overall = Object.fromEntries([['all', summary(items)], ...langs.map((l) => [l, summary(items.filter((i) => i.row.lang === l))])]);
+const sources = [...new Set(items.map((i) => `${i.row.source}|${i.row.lang}`))].sort().map((k) => sourceSummary(...(k.split('|') as [string, string])));
+const humans = items.filter((i) => i.row.label === 'human');
+const nativeness = Object.fromEntries(
+  langs.map((l) => {
+    const h = humans.filter((i) => i.row.lang === l);
+    const nn = h.filter((i) => NON_NATIVE_HUMAN_SOURCES.has(i.row.source));
+    const nat = h.filter((i) => !NON_NATIVE_HUMAN_SOURCES.has(i.row.source));
+    return [l, Object.fromEntries(SENSITIVITIES.map((m) => [m, { nonNative: rate(nn, (i) => i.ai[m]), native: rate(nat, (i) => i.ai[m]), nNonNative: nn.length, nNative: nat.length }]))];
+  }),
+);
+const mapped = items.filter((i) => DOMAIN_TO_DOCTYPE[i.row.domain]);
+const docTypeAccuracy = { n: mapped.length, accuracy: rate(mapped, (i) => i.docType === DOMAIN_TO_DOCTYPE[i.row.domain]) };
+const humanNoAnnotations = Object.fromEntries(langs.map((l) => [l, rate(humans.filter((i) => i.row.lang === l), (i) => i.annotations === 0)]));
+const dimIds = Object.keys(items[0]?.dims ?? {});
+const dimensions = dimIds.map((id) => ({
+  id,
+  ...Object.fromEntries(
+    langs.flatMap((l) => [
+      [`${l}_human`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'human'), (i) => i.dims[id])],
+      [`${l}_ai`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'ai'), (i) => i.dims[id])],
+    ]),
+  ),
+}));
+
+if (opt.json) {
+  console.log(JSON.stringify({ overall, sources, nativeness, docTypeAccuracy, humanNoAnnotations, dimensions: opt.dimensions ? dimensions : undefined }, null, 1));
+  process.exit(0);
+}
+const modeCols = (s: ReturnType<typeof summary>) => SENSITIVITIES.map((m) => `${fmt(s.modes[m].fpr)} / ${fmt(s.modes[m].tpr)}`).join(' | ');
+console.log(`| set | n (ai/human) | AUROC | baseline | TPR@1%FPR | TPR@5%FPR | conservative FPR/TPR | balanced FPR/TPR | aggressive FPR/TPR |`);
+console.log(`|---|---|---|---|---|---|---|---|---|`);
+for (const [k, s] of Object.entries(overall)) {
+  const base = BASELINE_AUROC[k === 'all' ? 'all' : `all/${k}`];
+  console.log(`| **${k}** | ${s.ai}/${s.human} | ${fmt(s.auroc)} | ${base ?? '-'} | ${fmt(s.tpr1)} | ${fmt(s.tpr5)} | ${modeCols(s)} |`);
+}
+for (const s of sources) {
+  console.log(`| ${s.source} (${s.lang}) | ${s.ai}/${s.human} | ${fmt(s.auroc)} | ${s.baseline ?? '-'} | ${fmt(s.tpr1)} | - | ${modeCols(s)} |`);
+}
+console.log('\nHuman texts flagged as AI (FPR), non-native vs native writers:');
+for (const l of langs) for (const m of SENSITIVITIES) {
+  const v = nativeness[l][m];
+  console.log(`  ${l} ${m.padEnd(12)} non-native ${fmt(v.nonNative)} (n=${v.nNonNative})  native ${fmt(v.native)} (n=${v.nNative})`);
+}
+console.log(`\nDocument type accuracy on dev rows whose domain maps to a type: ${fmt(docTypeAccuracy.accuracy)} (n=${docTypeAccuracy.n})`);
+console.log(`Human texts with no flagged sentence at conservative: ${langs.map((l) => `${l} ${fmt(humanNoAnnotations[l])}`).join(', ')}`);
+if (opt.dimensions) {
+  console.log(`\n| dimension | ${langs.map((l) => `${l} human | ${l} AI`).join(' | ')} |`);
+  console.log(`|---|${langs.map(() => '---|---').join('|')}|`);
+  for (const d of dimensions) console.log(`| ${d.id} | ${langs.map((l) => `${fmt((d as any)[`${l}_human`], 3)} | ${fmt((d as any)[`${l}_ai`], 3)}`).join(' | ')} |`);
+}
