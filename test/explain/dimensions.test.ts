@@ -11,6 +11,7 @@ import { DIMENSIONS, TOTAL_DIMENSIONS } from '../../src/explain';
 import { HUMAN_SHARE } from '../../src/engine/verdict';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
+import { MODEL } from '../../src/engine/load';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
 import { AI_EN, HUMAN_EN } from '../engine/texts';
 import { EXAMPLES, type Lang } from './examples';
@@ -25,20 +26,31 @@ beforeAll(async () => {
 const MODE: Sensitivity = 'conservative';
 
 /**
- * BUG (reported to the lead): both are "low" dimensions whose trained threshold is the 10th
- * percentile of human texts, which is 0 for these count-based measures (most human texts have no
- * contraction, or no number or name, per 100 words...). beyond() asks for value < 0, which no text
- * can reach, so formal_register and low_specificity never fire, in either language. Their positive
- * examples stay todo until the threshold (scripts/train.ts) or the decision (beyond) is fixed.
+ * Training switches a dimension off in a language (threshold null) when it does not separate AI
+ * from human training texts there (scripts/train.ts, DIMENSION_MIN_LIFT). A switched-off dimension
+ * must stay quiet; its "fires on the positive example" test is todo until training turns it back
+ * on (the issue asks for every dimension in both languages; reported to the lead).
  */
-const CANNOT_FIRE = new Set(['formal_register', 'low_specificity']);
+function switchedOff(id: string, lang: Lang): boolean {
+  const d = DIMENSIONS.find((x) => x.id === id)!;
+  return !d.detect && !Number.isFinite(MODEL.dimensionThresholds[lang][id] ?? NaN);
+}
+
+/**
+ * BUG (reported to the lead): the sentence triggers of stock_phrases and hedged_framing do not look
+ * at `detected` (src/explain/dimensions.ts), so where training switched them off (es stock phrases,
+ * en/es hedging) annotations still cite them: "Se trata de encontrar un equilibrio." is flagged with
+ * hedged_framing while the document list says hedged_framing is not detected. explain() should not
+ * ask a switched-off dimension (threshold null) for triggers.
+ */
+const TRIGGERS_IGNORE_SWITCH = new Set(['stock_phrases', 'hedged_framing']);
 
 /** Everything needed to understand a decision: printed by expect() on failure. */
 function decision(id: string, text: string) {
   const r = engine.analyze(text);
   const ml = r.language === 'es' ? 'es' : 'en';
   const dim = DIMENSIONS.find((d) => d.id === id)!;
-  const threshold = id === 'lexical_fingerprint' ? engine.model.thresholds[ml][MODE] : engine.model.dimensionThresholds[ml][id];
+  const threshold = id === 'lexical_fingerprint' ? engine.model.thresholds[ml][MODE] : engine.model.dimensionThresholds[ml][id] ?? null;
   const a = detector.analyze(text, { sensitivity: MODE });
   return {
     id,
@@ -90,8 +102,9 @@ describe('each dimension fires on a positive example and stays quiet on a negati
     describe(id, () => {
       for (const lang of ['en', 'es'] as Lang[]) {
         const ex = byLang[lang];
-        const fires = CANNOT_FIRE.has(id) ? it.todo : it;
-        fires(`fires on the ${lang} positive example`, () => {
+        const off = switchedOff(id, lang);
+        const active = off ? it.todo : it;
+        active(`fires on the ${lang} positive example${off ? ` (switched off in ${lang} by the trained model)` : ''}`, () => {
           const d = decision(id, ex.positive);
           expect(d).toMatchObject({ language: lang, detected: true });
         });
@@ -101,12 +114,22 @@ describe('each dimension fires on a positive example and stays quiet on a negati
           expect(d).toMatchObject({ language: lang, detected: false });
         });
 
+        if (off) {
+          it(`is switched off in ${lang}: quiet even on the positive example`, () => {
+            expect(decision(id, ex.positive)).toMatchObject({ language: lang, detected: false });
+          });
+          const noFlags = TRIGGERS_IGNORE_SWITCH.has(id) ? it.todo : it;
+          noFlags(`is switched off in ${lang}: flags no sentence, even on the positive example`, () => {
+            const a = detector.analyze(ex.positive, { sensitivity: 'aggressive' });
+            expect(a.textAnnotations.filter((t) => t.dims.some((d) => d.id === id))).toEqual([]);
+          });
+          continue;
+        }
         if (id === 'uniform_paragraphs') continue; // a document-level measure: no sentence triggers
         // Not asserted for the fingerprint: sentence probabilities are compressed (0.55-0.66 on AI_EN,
         // whose document score is 100) and stay under even the aggressive sentence threshold (reported).
         if (id === 'lexical_fingerprint') continue;
-        const flags = CANNOT_FIRE.has(id) ? it.todo : it;
-        flags(`flags sentences of the ${lang} positive example (aggressive)`, () => {
+        it(`flags sentences of the ${lang} positive example (aggressive)`, () => {
           const a = detector.analyze(ex.positive, { sensitivity: 'aggressive' });
           // Annotations are only given when p >= T_aggressive * HUMAN_SHARE: the example must be AI-like enough.
           const gate = engine.model.thresholds[lang].aggressive * HUMAN_SHARE;

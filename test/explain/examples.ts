@@ -4,7 +4,7 @@
  * in every sentence, every sentence opening with a transition, identical lengths...), so that a
  * retrained model with somewhat different thresholds still agrees.
  */
-import { AI_EN, AI_ES, HUMAN_EN, HUMAN_ES } from '../engine/texts';
+import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 
 export type Lang = 'en' | 'es';
 
@@ -15,17 +15,20 @@ export interface DimensionExample {
 
 const zeroWidth = (t: string) => t.replace(/\b(\p{L}{2})(\p{L}{2,})/gu, '$1\u200B$2');
 
-/** A formal report: no contractions, no first person, no questions (en). */
-const FORMAL_EN = `The committee reviewed the proposal in considerable detail before reaching its decision. The financial implications of the project were examined by independent auditors. The environmental assessment identified several concerns regarding water quality. The final report recommended a phased approach to implementation over three years. The board approved the recommendation without amendment.`;
-const FORMAL_ES = `El comité examinó la propuesta con considerable detalle antes de adoptar su decisión. Las implicaciones financieras del proyecto fueron analizadas por auditores independientes. La evaluación ambiental identificó varias preocupaciones relativas a la calidad del agua. El informe final recomendó una aplicación gradual durante tres años. La junta aprobó la recomendación sin enmiendas.`;
+/** A formal report (over 120 words): no contractions, no first person, no questions. */
+const FORMAL_EN = `The committee conducted a comprehensive review of the proposal before reaching its decision. The financial implications of the project were carefully examined by independent auditors to ensure transparency. The environmental assessment highlighted significant concerns regarding water quality in the surrounding area. The final report recommended a phased approach to implementation over a period of three years. Each phase will be subject to a thorough and independent review before the next phase begins. The board approved the recommendation without amendment at its quarterly meeting. Implementation will be overseen by a dedicated steering group composed of senior officials from the relevant departments. Progress reports will be published at regular intervals throughout the duration of the programme. Stakeholders will be consulted at each stage of the process to foster collaboration and accountability.`;
+const FORMAL_ES = `El comité examinó la propuesta con considerable detalle antes de adoptar su decisión. Las implicaciones financieras del proyecto fueron analizadas por auditores independientes. La evaluación ambiental identificó varias preocupaciones relativas a la calidad del agua en la cuenca circundante. El informe final recomendó una aplicación gradual durante un periodo de tres años. Cada fase será objeto de una revisión independiente antes del comienzo de la siguiente. La junta aprobó la recomendación sin enmiendas en su reunión trimestral. La aplicación será supervisada por un grupo de dirección compuesto por altos funcionarios de los departamentos competentes. Los informes de situación se publicarán periódicamente durante toda la duración del programa. Las partes interesadas serán consultadas en cada etapa del proceso. Todos los documentos pertinentes se pondrán a disposición del público previa solicitud.`;
 
-/** Vague prose with no numbers and no names. */
-const VAGUE_EN = `There are many different ways to think about this topic. Some things can be helpful for people in many situations, while other things may not work as well as expected. It is often a good idea to consider the different options carefully and to think about what might happen in the future before making any kind of important decision about anything.`;
-const VAGUE_ES = `Hay muchas formas diferentes de pensar en este tema. Algunas cosas pueden ser útiles para la gente en muchas situaciones, mientras que otras cosas pueden no funcionar tan bien como se espera. Suele ser una buena idea considerar las distintas opciones con cuidado y pensar en lo que podría pasar en el futuro antes de tomar cualquier decisión importante.`;
+/** Casual Spanish, over 120 words, with questions, first person and slang. */
+const CHATTY_ES = `${HUMAN_ES} Bueno, ¿y tú qué tal? Yo sigo con lo mío, jaja. Mi hermano dice que soy un desastre y la verdad es que tiene razón, pero qué le vamos a hacer. El sábado quedamos en el bar de siempre, ¿te apuntas? Avísame y te guardo sitio, que luego se llena.`;
 
-/** Dense with dates, numbers and names. */
-const SPECIFIC_EN = `On 14 March 2019, Maria Lopez flew from Madrid to Chicago on Iberia flight 6275 with 212 other passengers. She paid 480 euros, landed at O'Hare at 15:40, and met her brother Carlos outside Terminal 5 before driving 30 miles north to Evanston.`;
-const SPECIFIC_ES = `El 14 de marzo de 2019, María López voló de Madrid a Chicago en el vuelo 6275 de Iberia con 212 pasajeros. Pagó 480 euros, aterrizó en O'Hare a las 15:40 y se encontró con su hermano Carlos en la Terminal 5 antes de conducir 30 millas hasta Evanston.`;
+/** Vague prose with no numbers and no names (over 120 words). */
+const VAGUE_EN = `There are many different ways to think about this topic. Some things can be helpful for people in many situations, while other things may not work as well as expected. It is often a good idea to consider the different options carefully and to think about what might happen in the future before making any kind of important decision about anything. In general, people tend to have their own views on these matters, and those views can change over time depending on various circumstances. What works well in one situation may not work well in another, so it is usually wise to stay flexible and open to new ideas. Everyone can learn something useful from the experiences of others. That is something worth keeping in mind whenever a new choice comes along.`;
+const VAGUE_ES = `Hay muchas formas diferentes de pensar en este tema. Algunas cosas pueden ser útiles para la gente en muchas situaciones, mientras que otras cosas pueden no funcionar tan bien como se espera. Suele ser una buena idea considerar las distintas opciones con cuidado y pensar en lo que podría pasar en el futuro antes de tomar cualquier decisión importante. En general, cada persona tiene su propia opinión sobre estas cuestiones, y esas opiniones pueden cambiar con el tiempo según las circunstancias. Lo que funciona bien en una situación puede no funcionar en otra, así que conviene mantener una actitud abierta ante las ideas nuevas. Todo el mundo puede aprender algo útil de la experiencia de los demás. Es algo que conviene recordar cada vez que aparece una nueva elección.`;
+
+/** Dense with dates, numbers and names (over 120 words). */
+const SPECIFIC_EN = `On 14 March 2019, Maria Lopez flew from Madrid to Chicago on Iberia flight 6275 with 212 other passengers. She paid 480 euros, landed at O'Hare at 15:40, and met her brother Carlos outside Terminal 5 before driving 30 miles north to Evanston. Two days later, on 16 March, they visited the Art Institute on Michigan Avenue, where Carlos bought a 25-dollar print of Seurat's painting for his flat in Rogers Park. Maria stayed until 2 April, then took Amtrak train 49 to New York, arriving at Penn Station 19 hours later, and flew back to Madrid with Delta on 5 April. Her boss, Elena Ruiz, had approved 21 days of leave in January, and the whole trip cost her 1,940 euros.`;
+const SPECIFIC_ES = `El 14 de marzo de 2019, María López voló de Madrid a Chicago en el vuelo 6275 de Iberia con 212 pasajeros. Pagó 480 euros, aterrizó en O'Hare a las 15:40 y se encontró con su hermano Carlos en la Terminal 5 antes de conducir 30 millas hasta Evanston. Dos días después, el 16 de marzo, visitaron el Art Institute en Michigan Avenue, donde Carlos compró por 25 dólares una lámina de Seurat para su piso de Rogers Park. María se quedó hasta el 2 de abril, tomó el tren 49 de Amtrak a Nueva York, llegó a Penn Station 19 horas después y volvió a Madrid con Delta el 5 de abril. Su jefa, Elena Ruiz, le había aprobado 21 días de vacaciones en enero, y el viaje completo le costó 1.940 euros.`;
 
 /** The examples, by dimension id and language. */
 export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
@@ -47,14 +50,9 @@ export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
     },
   },
   predictable_vocabulary: {
-    en: {
-      positive: `I think that it is a good thing to be able to go out with your friends and have a good time, but it is also good to stay at home with the family and do nothing at all. When you have a lot of work, you need to make time for the people you love, and that is why I like to go home early.`,
-      negative: FORMAL_EN,
-    },
-    es: {
-      positive: `Creo que es muy bueno para todos salir con los amigos y pasar un buen rato, pero también es bueno estar en casa con la familia y no hacer nada. Cuando hay mucho trabajo, hay que tener tiempo para la gente que te gusta, y por eso me gusta ir a casa pronto todos los días con mi familia.`,
-      negative: FORMAL_ES,
-    },
+    // Few distinct words, repeated (low moving-average type-token ratio).
+    en: { positive: `It is good to be good to the people you know. It is good to be with the people you love, and it is good to do good things for the people around you. When the people you know are good to you, it is good to be good to them too, and it is good to do that every day. The people you love are the people you know, and the people you know are good people.`, negative: FORMAL_EN },
+    es: { positive: `Es bueno ser bueno con la gente que conoces. Es bueno estar con la gente que quieres, y es bueno hacer cosas buenas por la gente que está cerca. Cuando la gente que conoces es buena contigo, es bueno ser bueno con la gente, y es bueno hacer eso todos los días. La gente que quieres es la gente que conoces, y la gente que conoces es buena gente.`, negative: FORMAL_ES },
   },
   stock_phrases: {
     en: {
@@ -77,8 +75,9 @@ export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
     },
   },
   formal_register: {
-    en: { positive: FORMAL_EN, negative: HUMAN_EN },
-    es: { positive: FORMAL_ES, negative: HUMAN_ES },
+    // Rates need at least 120 words: both examples are longer.
+    en: { positive: FORMAL_EN, negative: HUMAN_EN + ' ' + HUMAN_EN_2 },
+    es: { positive: FORMAL_ES, negative: CHATTY_ES },
   },
   repetitive_openings: {
     en: {
