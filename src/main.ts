@@ -9,7 +9,6 @@ import { migrateDatabase } from './db/migrate';
 import { createJsonLogger } from './http/logger';
 import { VERSION } from './modules/health';
 import { countKeys, createKey } from './modules/keys';
-import { flushUsage } from './modules/quota';
 
 const HELP = `ai-detector ${VERSION}: self-hosted AI-text detection API
 
@@ -67,7 +66,6 @@ async function serve(): Promise<void> {
     // stop(false): refuse new connections, let in-flight requests finish.
     await app.stop(false);
     clearTimeout(force);
-    flushUsage(db); // usage events still batched when the last requests ended
     closeDatabase(db);
     logger.info('stopped', { signal });
     process.exit(0);

@@ -3,7 +3,6 @@ import { Elysia } from 'elysia';
 import type { Db } from '../db/client';
 import type { ApiKeyRow } from '../db/schema';
 import { findActiveKey } from '../modules/keys';
-import { usageRequestStarted } from '../modules/quota';
 import { contextOf } from './context';
 import { ApiError } from './errors';
 
@@ -38,7 +37,5 @@ export function authPlugin({ db, protectedRoutes }: AuthOptions) {
     const ctx = contextOf(request);
     if (!guarded.has(`${request.method} ${ctx.path}`)) return;
     ctx.key = authenticate(db, request.headers.get(API_KEY_HEADER));
-    // Paired with observeRequest's queueUsage: lets usage events be batched while requests overlap.
-    usageRequestStarted(db);
   });
 }

@@ -1,6 +1,6 @@
 /** End-of-request bookkeeping shared by success and error paths: usage event + one log line. */
 import type { Db } from '../db/client';
-import { queueUsage } from '../modules/quota';
+import { recordUsage } from '../modules/quota';
 import { contextOf } from './context';
 import type { Logger } from './logger';
 
@@ -20,14 +20,9 @@ export function observeRequest(deps: { db: Db; logger: Logger }, request: Reques
   const words = outcome.words ?? ctx.words;
   const now = Date.now();
   if (ctx.key) {
-    const keyId = ctx.key.id;
-    // A failed bookkeeping write must not fail a request that was already served (and charged).
-    const onError = (error: unknown, lost: number) =>
-      deps.logger.error('usage_record_failed', { name: (error as Error)?.name ?? 'Error', keyId, lost });
-    queueUsage(
-      deps.db,
-      {
-        keyId,
+    try {
+      recordUsage(deps.db, {
+        keyId: ctx.key.id,
         mode: outcome.mode ?? 'single',
         words,
         score: outcome.score ?? null,
@@ -35,9 +30,11 @@ export function observeRequest(deps: { db: Db; logger: Logger }, request: Reques
         errorCode: outcome.code ?? null,
         durationMs,
         createdAt: now,
-      },
-      onError,
-    );
+      });
+    } catch (error) {
+      // A failed bookkeeping write must not fail a request that was already served (and charged).
+      deps.logger.error('usage_record_failed', { name: (error as Error)?.name ?? 'Error', keyId: ctx.key.id });
+    }
   }
   deps.logger.info('request', {
     method: request.method,
