@@ -62,20 +62,6 @@ describe.skipIf(!DATA)('dev split (needs ../shared/data)', () => {
       }
     });
 
-    // BUG (reported to the lead): scripts/train.ts sets each threshold a hair (1e-12) above the
-    // allowed human dev score, computed from float weights and the labelled language; at runtime
-    // the weights are int16-quantised, so the boundary text lands just above the threshold and each
-    // mode flags one human dev text too many (es conservative 19/1862 = 1.02% > 1%; en balanced,
-    // en aggressive, es aggressive likewise). Calibrate on the engine's own runtime probabilities
-    // (after setWeights of the quantised table) or put the threshold midway to the next score.
-    it.todo(`keeps the false-positive rate of each mode within budget exactly on ${lang} human dev texts`, () => {
-      const humans = humansOf();
-      for (const mode of SENSITIVITIES) {
-        const fpr = flagged(humans, mode) / humans.length;
-        expect({ lang, mode, fpr, budget: MODE_FPR[mode], within: fpr <= MODE_FPR[mode] }).toMatchObject({ within: true });
-      }
-    });
-
     it(`does not flag ${lang} learner essays more than native human writing (conservative)`, () => {
       const humans = scored.filter((r) => r.label === 'human' && r.lang === lang);
       const learners = humans.filter((r) => NON_NATIVE.test(r.domain));
@@ -87,6 +73,22 @@ describe.skipIf(!DATA)('dev split (needs ../shared/data)', () => {
       expect({ lang, learnerFpr, nativeFpr, parity: learnerFpr <= nativeFpr + 1 / learners.length }).toMatchObject({ parity: true });
     });
   }
+
+  // BUG (reported to the lead): scripts/train.ts sets each threshold a hair (1e-12) above the
+  // allowed human dev score, computed from float weights and the labelled language; at runtime the
+  // weights are int16-quantised, so the boundary text can land just above the threshold and a mode
+  // flags one human dev text too many (with the model of 63c83a4: es conservative 19/1862 = 1.02% >
+  // 1%, es aggressive 187 > 186). Calibrate on the engine's own runtime probabilities (after
+  // setWeights of the quantised table) or put the threshold midway to the next score.
+  it.todo('keeps the false-positive rate of each mode within budget exactly, in both languages', () => {
+    for (const lang of ['en', 'es'] as const) {
+      const humans = scored.filter((r) => r.label === 'human' && r.lang === lang);
+      for (const mode of SENSITIVITIES) {
+        const fpr = flagged(humans, mode) / humans.length;
+        expect({ lang, mode, fpr, budget: MODE_FPR[mode], within: fpr <= MODE_FPR[mode] }).toMatchObject({ within: true });
+      }
+    }
+  });
 
   it('ranks AI dev texts above human ones far more often than not (AUROC >= 0.9 per language)', () => {
     for (const lang of ['en', 'es'] as const) {
