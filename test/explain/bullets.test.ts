@@ -105,6 +105,17 @@ describe('bullets', () => {
     expect(voice!.example).toMatch(/\bI\b|\bI'|\bmy\b|\bMy\b/);
   });
 
+  // BUG (reported to the lead): passage() in src/explain/bullets.ts cuts a sentence longer than 200
+  // code units at the last space, or at exactly start + 200 when there is none (CJK, emoji runs),
+  // which can split a surrogate pair: the example then ends with a lone high surrogate. Step back
+  // one unit when text.charCodeAt(end - 1) is a high surrogate (annotations' shorten() already does).
+  it.todo('never cut an example inside a surrogate pair', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const text of ['x' + '𠀀'.repeat(150) + '。', 'x' + '😀'.repeat(120) + ' and then some words to end it.']) {
+      for (const b of detector.analyze(text).bullets) expect(lone.test(b.example)).toBe(false);
+    }
+  });
+
   // BUG (reported to the lead): a dimension can be detected on the document while none of its
   // sentences may trigger (sentences under MIN_TRIGGER_WORDS = 5 words are skipped), so the bullet
   // says "Phrases that AI models overuse appear in 0 sentences." and quotes the first sentence,
