@@ -55,6 +55,24 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), line(head.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
+/** Where a detect request's server CPU goes: analysis (in-process p50) vs everything around it. */
+function overheadLine(r: BenchResults): string {
+  const at16 = r.http.rows.find((row) => row.connections === 16)!;
+  const analyze = engineP50(r, 'detector.analyze', 500);
+  const cpu = at16.detect.cpuMsPerRequest;
+  return (
+    `At 16 connections a detect request costs the server ${ms(cpu)} of CPU: detector.analyze (in-process p50) ${ms(analyze)}, ` +
+    `the rest (${ms(cpu - analyze)}, of which ${ms(at16.bare.cpuMsPerRequest)} for HTTP + JSON parsing as in bare) is the HTTP layer: ` +
+    'key lookup, quota check and charge, usage event, second word count, response JSON, log line.'
+  );
+}
+
+/** True when other work on the machine probably distorted the absolute numbers. */
+function busy(r: BenchResults): boolean {
+  const first = (load: string) => Number(load.split(' / ')[0]);
+  return Math.max(first(r.machine.loadBefore), first(r.machine.loadAfter)) > r.machine.cores;
+}
+
 /** The whole report as Markdown. */
 export function renderReport(r: BenchResults): string {
   const m = r.machine;
@@ -69,6 +87,7 @@ export function renderReport(r: BenchResults): string {
     `Machine: ${m.cpu}, ${m.cores} cores, ${fmt(m.memGb, 1)} GB RAM, ${m.os}; Bun ${m.bun}; commit ${m.commit}.`,
     `Load average (1/5/15 min) before: ${m.loadBefore}, after: ${m.loadAfter}. Absolute numbers move with other work`,
     'on the machine; the ratios (detect/bare, with/without batch) are measured in the same run and move less.',
+    ...(busy(r) ? ['', '**Warning: the load average exceeded the core count: other processes competed for the CPU during this run.**'] : []),
     '',
     '## Targets',
     '',
@@ -91,7 +110,7 @@ export function renderReport(r: BenchResults): string {
     'Server CPU is the server process\'s user+system time divided by the requests it served.',
     '',
     table(
-      ['Connections', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p50', 'bare p99', 'detect/bare'],
+      ['Connections', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p50', 'bare p99', 'bare CPU/req', 'detect/bare'],
       http.rows.map((row) => [
         String(row.connections),
         fmt(row.detect.rps, 0),
@@ -101,9 +120,12 @@ export function renderReport(r: BenchResults): string {
         fmt(row.bare.rps, 0),
         ms(row.bare.p50),
         ms(row.bare.p99),
+        ms(row.bare.cpuMsPerRequest),
         fmt(row.detect.rps / row.bare.rps, 2),
       ]),
     ),
+    '',
+    overheadLine(r),
     '',
     `API-reported \`ms_cost\` over ${http.msCostSamples} sequential requests: p50 ${ms(http.msCostP50)}, p99 ${ms(http.msCostP99)}.`,
     '',
