@@ -85,17 +85,14 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
   }
   let failures = 0;
   for (const path of positionals) {
-    if (!(await Bun.file(path).exists())) {
-      failures++;
-      err(`${path}\terror\tnot_found\tno such file`);
-      continue;
-    }
     try {
       await out(`${await scoreFile(path, detector, mode, lang)}\n`);
     } catch (error) {
-      if (!(error instanceof ExtractError)) throw error;
       failures++;
-      err(`${path}\terror\t${error.code}\t${t(lang, `errors.${error.code}`)}`);
+      if (error instanceof ExtractError) err(`${path}\terror\t${error.code}\t${t(lang, `errors.${error.code}`)}`);
+      else if ((error as NodeJS.ErrnoException).code === 'ENOENT') err(`${path}\terror\tnot_found\tno such file`);
+      // A directory, a permission problem: the system's own message names it.
+      else err(`${path}\terror\tunreadable\t${(error as Error).message}`);
     }
   }
   return failures > 0 ? 1 : 0;

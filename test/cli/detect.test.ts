@@ -49,9 +49,11 @@ describe('detect FILE...', () => {
   });
 
   it('reports unreadable and missing files on stderr with exit code 1, and still scores the rest', async () => {
-    const { code, stdout, stderr } = await detect([join(dir, 'picture.pdf'), join(dir, 'missing.txt'), join(dir, 'essay.txt')]);
+    const { code, stdout, stderr } = await detect([join(dir, 'picture.pdf'), join(dir, 'missing.txt'), dir, join(dir, 'essay.txt')]);
     expect(code).toBe(1);
     expect(stdout.trimEnd().split('\n').length).toBe(1);
+    expect(stdout.startsWith(`${join(dir, 'essay.txt')}\t`)).toBe(true);
+    expect(stderr).toContain(`${dir}\terror\tunreadable\t`);
     expect(stderr).toContain(`${join(dir, 'picture.pdf')}\terror\tunsupported_format\t`);
     expect(stderr).toContain(`${join(dir, 'missing.txt')}\terror\tnot_found\t`);
   });
