@@ -105,7 +105,11 @@ export async function measureBatchLatency(o: BatchLatencyOptions): Promise<Batch
   const pdf = benchPdf(o.pdfPages);
   const single = async () => {
     const t0 = performance.now();
-    const response = await fetch(url, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
     if (response.status !== 200) throw new Error(`single request failed: ${response.status}`);
     await response.arrayBuffer();
     return performance.now() - t0;
@@ -153,13 +157,24 @@ export async function measureBatchLatency(o: BatchLatencyOptions): Promise<Batch
 if (import.meta.main) {
   const { values } = parseArgs({ args: Bun.argv.slice(2), options: { requests: { type: 'string' }, json: { type: 'boolean' } } });
   const { createDetector } = await import('../src/detector');
-  const options = { requests: Number(values.requests ?? 500), textWords: 500, pdfPages: 30, pdfsPerBatch: 10, minBatches: 3, detector: await createDetector() };
+  const options = {
+    requests: Number(values.requests ?? 500),
+    textWords: 500,
+    pdfPages: 30,
+    pdfsPerBatch: 10,
+    minBatches: 3,
+    detector: await createDetector(),
+  };
   const report = await measureBatchLatency(options);
   if (values.json) console.log(JSON.stringify({ options: { ...options, detector: undefined }, ...report }));
   else {
-    console.log(`single mode, ${options.textWords}-word text, ${options.requests} sequential requests over HTTP (pool of ${report.poolSize} worker(s))`);
+    console.log(
+      `single mode, ${options.textWords}-word text, ${options.requests} sequential requests over HTTP ` +
+        `(pool of ${report.poolSize} worker(s))`,
+    );
     for (const [name, p] of [['idle', report.idle], ['during PDF batches', report.duringBatch]] as const) {
-      console.log(`  ${name.padEnd(20)} p50 ${fmt(p.p50)} ms  p90 ${fmt(p.p90)} ms  p99 ${fmt(p.p99)} ms  max ${fmt(p.max)} ms  mean ${fmt(p.mean)} ms  (n ${p.n})`);
+      const cells = [`p50 ${fmt(p.p50)}`, `p90 ${fmt(p.p90)}`, `p99 ${fmt(p.p99)}`, `max ${fmt(p.max)}`, `mean ${fmt(p.mean)}`];
+      console.log(`  ${name.padEnd(20)} ${cells.join(' ms  ')} ms  (n ${p.n})`);
     }
     console.log(
       `  background: batches of ${options.pdfsPerBatch} PDFs x ${options.pdfPages} pages (${Math.round(report.pdfBytes / 1024)} KB each), ` +

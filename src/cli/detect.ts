@@ -54,7 +54,12 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { jsonl: { type: 'boolean' }, sensitivity: { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        jsonl: { type: 'boolean' },
+        sensitivity: { type: 'string' },
+        lang: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     err(`detect: ${(error as Error).message}\n${DETECT_USAGE}`);
@@ -79,7 +84,8 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
   const out = deps.out ?? stdoutWriter();
   const mode = sensitivity as Sensitivity;
   if (values.jsonl) {
-    await runJsonl({ detector, sensitivity: mode, lang, input: deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>), write: out });
+    const input = deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>);
+    await runJsonl({ detector, sensitivity: mode, lang, input, write: out });
     // Bad lines are answered in the output itself; only a usage error fails the command.
     return 0;
   }

@@ -48,7 +48,13 @@ describe('batch mode: limits', () => {
   it('answers file_too_large for one file past MAX_FILE_BYTES and scores the others', async () => {
     const { app, newKey } = makeBatchApp({ MAX_FILE_BYTES: '2000' });
     const lines = await readLines(await postBatch(app, newKey().key, batchForm([['big.txt', PROSE.repeat(10)], ['ok.txt', PROSE]])));
-    expect(lines[1]).toEqual({ type: 'error', index: 0, fileName: 'big.txt', code: 'file_too_large', message: t('en', 'errors.file_too_large', { limit: 2000 }) });
+    expect(lines[1]).toEqual({
+      type: 'error',
+      index: 0,
+      fileName: 'big.txt',
+      code: 'file_too_large',
+      message: t('en', 'errors.file_too_large', { limit: 2000 }),
+    });
     expect(lines[3].type).toBe('result');
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test';
+import type { LabelLang, Sensitivity } from '../../src/engine/types';
 import { extractText } from '../../src/extract';
 import { t } from '../../src/i18n';
 import { detector } from '../http/helpers';
@@ -10,7 +11,7 @@ const RESULT_KEYS = [
 ];
 
 /** The result line the stream must carry for `text`, computed with the detector directly. */
-function expectedResult(index: number, fileName: string, text: string, format: string, opts: { lang?: 'en' | 'es'; sensitivity?: 'conservative' | 'balanced' | 'aggressive' } = {}) {
+function expectedResult(index: number, fileName: string, text: string, format: string, opts: { lang?: LabelLang; sensitivity?: Sensitivity } = {}) {
   const a = detector().analyze(text, { labelLang: opts.lang ?? 'en', sensitivity: opts.sensitivity ?? 'conservative' });
   return {
     type: 'result', index, fileName, score: a.score, verdict: a.verdict, words: a.words, flagged: a.textAnnotations.length,

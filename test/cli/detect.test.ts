@@ -84,7 +84,16 @@ describe('detect --jsonl', () => {
     const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(out.length).toBe(6);
     const a = detector().analyze(PROSE, { sensitivity: 'aggressive' });
-    expect(out[0]).toEqual({ line: 1, id: 'a', score: a.score, probability: a.probability, verdict: a.verdictKey, ai: a.ai, lang: a.language, words: a.words });
+    expect(out[0]).toEqual({
+      line: 1,
+      id: 'a',
+      score: a.score,
+      probability: a.probability,
+      verdict: a.verdictKey,
+      ai: a.ai,
+      lang: a.language,
+      words: a.words,
+    });
     expect(out.slice(1, 5).map((o) => o.error.code)).toEqual(['invalid_json', 'invalid_json', 'text_required', 'text_required']);
     expect(out.slice(1, 5).map((o) => o.line)).toEqual([2, 3, 4, 5]);
     const es = detector().analyze(spanish, { sensitivity: 'aggressive' });
