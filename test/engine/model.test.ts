@@ -50,7 +50,7 @@ describe('committed model', () => {
 
   it('is refused by a core with another feature version', async () => {
     const wasm = readFileSync(join(MODEL_DIR, 'detector.wasm'));
-    const stale = { ...MODEL, featureVersion: MODEL.featureVersion + 1 };
+    const stale = { ...MODEL, featureVersion: MODEL.featureVersion + 1000 };
     await expect(Engine.create(wasm, stale, null)).rejects.toThrow(/feature version/);
   });
 
