@@ -1,9 +1,11 @@
-import { afterEach, describe, expect, it } from 'bun:test';
+import { afterAll, afterEach, describe, expect, it } from 'bun:test';
 import { batchStream, type StreamEnd } from '../../src/modules/batch/stream';
 import type { PlannedFile } from '../../src/modules/batch/plan';
 import { silentLogger } from '../../src/http';
 import { detector, PROSE } from '../http/helpers';
-import { batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
+import { closeBatchPools, batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
+
+afterAll(closeBatchPools);
 
 const FILES = 5;
 const uploads: Upload[] = Array.from({ length: FILES }, (_, i) => [`essay${i}.txt`, `${PROSE} Essay number ${i}.`]);

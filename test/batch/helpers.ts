@@ -1,8 +1,9 @@
 /** Batch test helpers: multipart bodies, NDJSON reading, the sample batch and its expected texts. */
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config';
 import type { Analysis, AnalyzeOptions, Detector } from '../../src/engine/types';
 import { createJsonLogger } from '../../src/http/logger';
+import { extractPoolFor } from '../../src/modules/batch';
 import { createKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import {
@@ -20,9 +21,17 @@ import {
 } from '../fixtures/make';
 import { detector as realDetector, freshDb, PROSE } from '../http/helpers';
 
+const configs: Config[] = [];
+
+/** Terminates the extraction workers of every app made so far (call in afterAll). */
+export function closeBatchPools(): void {
+  for (const config of configs.splice(0)) extractPoolFor(config).close();
+}
+
 /** An app on a fresh in-memory database with an optional detector (default: the real one). */
 export function makeBatchApp(env: Record<string, string> = {}, detector: Detector = realDetector()) {
   const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', ...env });
+  configs.push(config);
   const db = freshDb();
   const logs: string[] = [];
   const app = createApp({ config, db, detector, logger: createJsonLogger((line) => logs.push(line)) });

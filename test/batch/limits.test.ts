@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it } from 'bun:test';
 import { t } from '../../src/i18n';
 import { PROSE } from '../http/helpers';
-import { batchForm, makeBatchApp, postBatch, readLines, wordsUsed } from './helpers';
+import { closeBatchPools, batchForm, makeBatchApp, postBatch, readLines, wordsUsed } from './helpers';
+
+afterAll(closeBatchPools);
 
 async function errorCode(response: Response): Promise<string> {
   const body = await response.json();

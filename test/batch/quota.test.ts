@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it } from 'bun:test';
 import { findActiveKey } from '../../src/modules/keys';
 import { chargeWords } from '../../src/modules/quota';
 import { detector, PROSE } from '../http/helpers';
-import { batchForm, makeBatchApp, postBatch, readLines, sampleBatch, wordsUsed } from './helpers';
+import { closeBatchPools, batchForm, makeBatchApp, postBatch, readLines, sampleBatch, wordsUsed } from './helpers';
+
+afterAll(closeBatchPools);
 
 const FREE_WORDS = 10_000;
 

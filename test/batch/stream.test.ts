@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it } from 'bun:test';
 import type { LabelLang, Sensitivity } from '../../src/engine/types';
 import { extractText } from '../../src/extract';
 import { t } from '../../src/i18n';
 import { detector } from '../http/helpers';
-import { badBatch, batchForm, DOCX_TEXT, makeBatchApp, postBatch, readLines, sampleBatch, type Line } from './helpers';
+import { closeBatchPools, badBatch, batchForm, DOCX_TEXT, makeBatchApp, postBatch, readLines, sampleBatch, type Line } from './helpers';
+
+afterAll(closeBatchPools);
 
 const RESULT_KEYS = [
   'type', 'index', 'fileName', 'score', 'verdict', 'words', 'flagged', 'totalDims', 'docType',
