@@ -105,6 +105,20 @@ describe('bullets', () => {
     expect(voice!.example).toMatch(/\bI\b|\bI'|\bmy\b|\bMy\b/);
   });
 
+  // BUG (reported to the lead): a detected dimension's finding gets strength
+  // min(3, 0.5 + |value - threshold| / (|threshold| + 1e-3)); obfuscation has no trained threshold
+  // (dimensionThresholds.*.obfuscation is absent), so its strength is NaN, the sort comparator
+  // returns NaN for it and, when more than 6 findings compete, the obfuscation bullet is cut while
+  // the dimension is reported as detected. Give rule-based dimensions a finite (high) strength.
+  it.todo('mention hidden characters whenever the obfuscation dimension is detected', () => {
+    const para = `Moreover, the city has grown quickly, and it is important to note that this growth plays a crucial role in the region. Furthermore, the city has built comprehensive schools and robust hospitals that foster innovation and enhance wellbeing for various communities.`;
+    const clean = `## Overview\n\n${para}\n\n${para.replace('Moreover', 'Additionally')}\n\n${para.replace('Moreover', 'Consequently')}\n\n- **Point**: the city has grown.\n- **Point**: the city has built.\n- **Point**: the city has changed.`;
+    const text = clean.replace(/\b(\p{L}{2})(\p{L}{2,})/gu, '$1\u200B$2');
+    const a = detector.analyze(text);
+    expect(a.dimensions.find((d) => d.id === 'obfuscation')?.detected).toBe(true);
+    expect(a.bullets.map((b) => keyOf(b.text, 'en'))).toContain('obfuscation');
+  });
+
   // BUG (reported to the lead): passage() in src/explain/bullets.ts cuts a sentence longer than 200
   // code units at the last space, or at exactly start + 200 when there is none (CJK, emoji runs),
   // which can split a surrogate pair: the example then ends with a lone high surrogate. Step back
