@@ -17,7 +17,7 @@ export function detectorFor(engine: Engine): Detector {
       const sensitivity = options.sensitivity ?? DEFAULT_SENSITIVITY;
       const labelLang = options.labelLang ?? 'en';
       const r = engine.analyze(text);
-      const e = explain(engine.model, text, r, sensitivity, labelLang);
+      const e = explain(engine.model, engine.docTypes, text, r, sensitivity, labelLang);
       return {
         score: r.score,
         probability: r.probability,
