@@ -104,7 +104,7 @@ export function renderReport(r: BenchResults): string {
       r.engine.map((row) => [row.fn, row.words.toLocaleString('en-US'), String(row.calls), ms(row.p50), ms(row.p99), fmt(row.wordsPerSec, 0)]),
     ),
     '',
-    '## HTTP, single mode, 500-word texts (wrk, 1 thread, 5 s per run)',
+    '## HTTP, single mode, 500-word texts (wrk, 1 thread, best of 2 runs of 4 s, alternating)',
     '',
     '`bare` is a bench-only route on the same server (bench/server.ts) that reads and parses the same JSON body and returns `{}`.',
     'Server CPU is the server process\'s user+system time divided by the requests it served.',
