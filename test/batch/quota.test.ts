@@ -79,4 +79,30 @@ describe('batch mode: quota', () => {
     expect(response.status).toBe(429);
     expect((await response.json()).error.code).toBe('trial_calls_exhausted');
   });
+
+  it('lets only one of two concurrent batches through when together they need more than the month has', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey();
+    const words = detector().countWords(PROSE);
+    // Room for 100 files of PROSE minus one word: each batch (60 files' worth) fits alone, not both.
+    chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - (100 * words - 1));
+    const big = PROSE.repeat(20);
+    const uploads = [['a.txt', big], ['b.txt', big], ['c.txt', big]] as [string, string][];
+    const [first, second] = await Promise.all([postBatch(app, key.key, batchForm(uploads)), postBatch(app, key.key, batchForm(uploads))]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([200, 429]);
+    const ok = first.status === 200 ? first : second;
+    expect((await readLines(ok)).filter((l) => l.type === 'result').length).toBe(3);
+    expect(wordsUsed(db, key.id)).toBe(FREE_WORDS - (100 * words - 1) + 60 * words);
+  });
+
+  it('answers the 429 in the language of the lang form field', async () => {
+    const { app, db, newKey } = makeBatchApp();
+    const key = newKey();
+    chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - 10);
+    const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]], { lang: 'es' }));
+    expect(response.status).toBe(429);
+    expect(response.headers.get('content-language')).toBe('es');
+    expect((await response.json()).error.message).toStartWith('Cuota mensual de palabras agotada');
+  });
 });
