@@ -60,6 +60,7 @@ function overheadLine(r: BenchResults): string {
   const at16 = r.http.rows.find((row) => row.connections === 16)!;
   const analyze = engineP50(r, 'detector.analyze', 500);
   const cpu = at16.detect.cpuMsPerRequest;
+  if (cpu <= analyze) return `At 16 connections a detect request cost the server ${ms(cpu)} of CPU, less than detector.analyze's in-process p50 (${ms(analyze)}): too noisy to split.`;
   return (
     `At 16 connections a detect request costs the server ${ms(cpu)} of CPU: detector.analyze (in-process p50) ${ms(analyze)}, ` +
     `the rest (${ms(cpu - analyze)}, of which ${ms(at16.bare.cpuMsPerRequest)} for HTTP + JSON parsing as in bare) is the HTTP layer: ` +
@@ -98,6 +99,7 @@ export function renderReport(r: BenchResults): string {
     '## Engine (in process, fixed generated corpus: bench/corpus.ts)',
     '',
     '`detector.analyze` is what the API runs (engine + explanations + word count); `engine.analyze` is the raw wasm scorer.',
+    'Each row is the best of 3 rounds (by p50), the rounds interleaved across sizes.',
     '',
     table(
       ['Function', 'Words', 'Calls', 'p50', 'p99', 'Words/s'],
