@@ -2,7 +2,7 @@
 // Mirrored on the host side in src/engine/layout.ts: change both together (and FEATURE_VERSION).
 
 /** Bumped whenever tokenization or feature hashing changes; the model records the version it was trained with. */
-export const FEATURE_VERSION: u32 = 3;
+export const FEATURE_VERSION: u32 = 5;
 
 export namespace Kind {
   export const WORD: u32 = 1;

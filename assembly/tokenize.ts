@@ -25,6 +25,8 @@ namespace Pending {
 
 let len: u32 = 0;
 let homoMode = false;
+/** Every Cyrillic/Greek letter of the text is a Latin look-alike: a disguise, even in words with no Latin letter. */
+let allLookAlikes = false;
 let nTok: u32 = 0;
 let nSent: u32 = 0;
 let nPara: u32 = 0;
@@ -35,6 +37,7 @@ let sawSpace = false;
 let newlines: u32 = 0;
 let lineStart = true;
 let lineFlags: u32 = 0;
+let lastTerminal: u32 = 0;
 let sentWords: u32 = 0;
 let paraWords: u32 = 0;
 let paraSents: u32 = 0;
@@ -74,6 +77,8 @@ export function scanWord(i: u32, end: u32): u32 {
   let last1: u32 = 0;
   let last2: u32 = 0;
   let info: u32 = 0;
+  let mapped: u32 = 0;
+  let latinLetters: u32 = 0;
   let j = i;
   let first = true;
   let isNum = false;
@@ -83,7 +88,8 @@ export function scanWord(i: u32, end: u32): u32 {
     let cls: u32 = classify(c);
     if (homoMode) {
       const g = homoglyph(c);
-      if (g != 0) { c = g; cls = Cls.LETTER; info |= Info.HOMOGLYPH; }
+      if (g != 0) { c = g; cls = Cls.LETTER; mapped++; }
+      else if (cls == Cls.LETTER && c < 0x250) latinLetters++;
     }
     if (cls == Cls.LETTER || cls == Cls.DIGIT) {
       if (first) {
@@ -118,6 +124,9 @@ export function scanWord(i: u32, end: u32): u32 {
     }
     break;
   }
+  // A look-alike counts as a disguise inside a word that also has Latin letters ("wоrd"), or anywhere
+  // when every Cyrillic/Greek letter of the text is a look-alike; a quoted Russian name is not one.
+  if (mapped > 0 && (latinLetters > 0 || allLookAlikes)) info |= Info.HOMOGLYPH;
   if (letters > 1 && uppers == letters) info |= Info.ALLCAPS;
   if (letters > 255) letters = 255;
   const bucket: u32 = letters <= 3 ? 0 : letters <= 6 ? 1 : letters <= 9 ? 2 : 3;
@@ -202,7 +211,7 @@ function periodStrength(): u32 {
   if ((bits & Lex.ABBREV) != 0) return Pending.WEAK;
   if (letters == 1) {
     // "e.g." / "U.S.": a single letter glued to a previous '.'; "J. K. Rowling": an initial.
-    if (prev > 0 && tokEnd(prev - 1) == tokStart(prev) && (tokInfo(prev - 1) & Info.KIND_MASK) == Kind.PUNCT) return Pending.WEAK;
+    if (prev > 0 && tokEnd(prev - 1) == tokStart(prev) && (tokInfo(prev - 1) & Info.KIND_MASK) == Kind.PUNCT) return Pending.NEVER;
     if ((info & Info.CAP) != 0 && tokHash(prev) != fnvStep(FNV_BASIS, 105)) return Pending.NEVER;
     if ((info & Info.LOWER_START) != 0) return Pending.WEAK; // "p. m.", "a. C."
   }
@@ -255,15 +264,21 @@ function lineMarkup(i: u32): u32 {
 function decideHomoglyphMode(): void {
   let latin: u32 = 0;
   let other: u32 = 0;
+  let lookAlikes: u32 = 0;
   for (let i: u32 = 0; i < len; i++) {
     const c = cu(i);
     if ((c | 32) >= Ch.LA && (c | 32) <= Ch.LZ) latin++;
     else if (c >= 0xc0 && c <= 0x24f) latin++;
-    else if (c >= 0x370 && c <= 0x4ff) other++;
+    else if (c >= 0x370 && c <= 0x4ff) {
+      other++;
+      if (homoglyph(c) != 0) lookAlikes++;
+    }
   }
   docSet(Doc.LATIN, latin);
   docSet(Doc.OTHER_SCRIPT, other);
-  homoMode = other > 0 && latin >= other * 3;
+  // Real Russian or Greek uses many letters with no Latin twin; a disguise uses look-alikes only.
+  allLookAlikes = other > 0 && latin > 0 && lookAlikes * 10 >= other * 9;
+  homoMode = other > 0 && (allLookAlikes || latin >= other * 3);
 }
 
 /** Tokenize text[0, n) into tokens, sentences and paragraphs. Returns the number of sentences. */
@@ -271,7 +286,7 @@ export function tokenize(n: u32): u32 {
   len = n;
   nTok = 0; nSent = 0; nPara = 0;
   sentOpen = false; paraOpen = false; pending = Pending.NONE;
-  sawSpace = false; newlines = 0; lineStart = true; lineFlags = 0;
+  sawSpace = false; newlines = 0; lineStart = true; lineFlags = 0; lastTerminal = 0;
   for (let k: u32 = 0; k < DOC_COUNTERS; k++) docSet(k, 0);
   decideHomoglyphMode();
   const saltEn = langSalt(0);
@@ -363,16 +378,22 @@ export function tokenize(n: u32): u32 {
         if (c == Ch.QMARK || c == Ch.FW_QMARK) setSentField(nSent, SR.FLAGS, sentField(nSent, SR.FLAGS) | SentFlag.QUESTION);
         if (c == Ch.BANG || c == Ch.FW_EXCL) setSentField(nSent, SR.FLAGS, sentField(nSent, SR.FLAGS) | SentFlag.EXCLAIM);
       }
-      // CJK full stops end a sentence without a following space.
-      if (code == Ch.IDEO_STOP || code == Ch.FW_EXCL || code == Ch.FW_QMARK) { pending = Pending.STRONG; sawSpace = true; }
+      // CJK full stops (and any end mark right before CJK text) end a sentence without a following space.
+      const cjkNext = j < len && classify(cpAt(j)) == Cls.CJK;
+      if (code == Ch.IDEO_STOP || code == Ch.FW_EXCL || code == Ch.FW_QMARK || cjkNext) { pending = Pending.STRONG; sawSpace = true; }
       else pending = strength;
+      lastTerminal = code;
       i = j;
       continue;
     }
     const p = normPunct(c);
     const keep = pending;
     arrive(i, i + n1, mix32(p + PUNCT_SALT), p, Kind.PUNCT, isClosingChar(c), true);
-    if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) pending = keep;
+    if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) {
+      // '"Stop!" he shouted.': a quote closing on ! or ? may be followed by a dialogue tag.
+      const quote = p == Ch.DQUOTE || p == Ch.APOS;
+      pending = keep == Pending.STRONG && quote && (lastTerminal == Ch.BANG || lastTerminal == Ch.QMARK) ? Pending.WEAK : keep;
+    }
     i += n1;
   }
   closeSentence();

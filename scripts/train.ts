@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine, lexicalLogit } from '../src/engine/engine';
 import { SF } from '../src/engine/layout';
-import { encodeWeights, sigmoid, type ModelFile, type ModeThresholds } from '../src/engine/model';
+import { decodeWeights, encodeWeights, sigmoid, type ModelFile, type ModeThresholds } from '../src/engine/model';
 import { COMBINER_FEATURES } from '../src/engine/style';
 import { cleanForTraining, hasData, loadRows, splitFiles, dataDir } from './lib/data';
 import { balanceWeights, blankModel, featurize, type Doc } from './lib/featurize';
@@ -93,16 +93,21 @@ const combiner = { en: fitCombiner(0), es: fitCombiner(1) };
 log('combiners trained');
 
 model.lexicalBias = { en: lexical.bias[0], es: lexical.bias[1] };
-engine.core.setWeights(lexical.w);
 model.combiner = { features: [...COMBINER_FEATURES], en: combiner.en, es: combiner.es };
+// From here on the engine runs with the int16 weights it will ship with, so calibration and
+// thresholds are measured on exactly the scores the service computes.
+const encoded = encodeWeights(lexical.w);
+model.weightScale = encoded.scale;
+engine.core.setWeights(decodeWeights(encoded.bytes, model));
 
-// Calibration and thresholds on dev, per language.
+// Calibration and thresholds on dev, per language, through the engine itself.
 const summary: string[] = [];
 const scoredDev: Scored[] = [];
 for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
   const docs = devDocs.filter((d) => d.lang === id);
-  const lex = docs.map((d) => sparseLogit(lexical.w, lexical.bias[id], d.feats));
-  const z = docs.map((d, i) => combinerLogit(model.combiner[lang], lex[i], d.style));
+  const runs = docs.map((d) => engine.analyze(d.row.text, lang));
+  const lex = runs.map((r) => r.lexicalLogit);
+  const z = runs.map((r) => engine.combinedLogit(r.lexicalLogit, r.style, lang));
   const y = docs.map((d) => d.y);
   const cal = fitPlatt(z, y, balancedWeights(y));
   model.calibration[lang] = cal;
@@ -117,13 +122,13 @@ for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
   // Sentence calibration through the engine itself: each sentence labelled with its document's label.
   const sz: number[] = [];
   const sy: number[] = [];
-  for (const d of docs) {
-    for (const sent of engine.analyze(d.row.text, lang).sentences) {
+  docs.forEach((d, i) => {
+    for (const sent of runs[i].sentences) {
       if (sent.words < MIN_SENTENCE_WORDS) continue;
       sz.push(lexicalLogit(sent.f[SF.SCORE], sent.f[SF.NGRAMS], model.lexicalBias[lang]));
       sy.push(d.y);
     }
-  }
+  });
   const scal = fitPlatt(sz, sy, balancedWeights(sy));
   model.sentenceCalibration[lang] = scal;
   const humanSent = sz.filter((_, i) => sy[i] === 0).map((v) => sigmoid(scal.a * v + scal.b));
@@ -158,8 +163,7 @@ console.log(summary.join('\n'));
 if (opt.dry) console.log(perSource(scoredDev, (l) => model.thresholds[l].conservative).join('\n'));
 
 if (!opt.dry) {
-  const { bytes, scale } = encodeWeights(lexical.w);
-  model.weightScale = scale;
+  const bytes = encoded.bytes;
   model.weightsSha256 = createHash('sha256').update(bytes).digest('hex');
   model.trainedWith = { command: 'bun run train', seed: SEED, trainFiles: trainFiles.map((f) => basename(f)) };
   mkdirSync(opt.out!, { recursive: true });
@@ -187,11 +191,6 @@ function fitCombiner(id: 0 | 1) {
 
 function standardize(style: Float64Array, mean: number[], std: number[]): number[] {
   return Array.from(style, (v, f) => (Number.isFinite(v) ? (v - mean[f]) / std[f] : 0));
-}
-
-function combinerLogit(c: ModelFile['combiner']['en'], lex: number, style: Float64Array): number {
-  const s = standardize(style, c.mean, c.std);
-  return c.b + c.wLex * lex + s.reduce((a, v, f) => a + v * c.w[f], 0);
 }
 
 function balancedWeights(y: number[]): number[] {

@@ -16,14 +16,18 @@ export function auroc(pos: number[], neg: number[]): number {
   return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
 }
 
-/** Smallest threshold t such that the share of `neg` with score >= t is at most `fpr`. */
+/**
+ * A threshold t such that the share of `neg` with score >= t is at most `fpr`: midway between the
+ * highest score that must stay below it and the next higher one, so tiny numeric drift cannot
+ * push one more text over.
+ */
 export function thresholdForFpr(neg: number[], fpr: number): number {
   const sorted = [...neg].sort((a, b) => b - a);
   const allowed = Math.floor(fpr * sorted.length);
-  // Scores strictly above sorted[allowed] are allowed false positives; t sits just above it.
   if (allowed >= sorted.length) return -Infinity;
   const v = sorted[allowed];
-  return nextUp(v);
+  const above = allowed > 0 ? sorted[allowed - 1] : Infinity;
+  return above > v && Number.isFinite(above) ? (v + above) / 2 : nextUp(v);
 }
 
 function nextUp(v: number): number {

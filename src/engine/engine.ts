@@ -36,6 +36,10 @@ export interface EngineResult {
 }
 
 const LANGS: TextLang[] = ['en', 'es', 'other'];
+/** Fewer words of prose (letters, not numbers) than this and the text is not judged... */
+export const MIN_PROSE_WORDS = 10;
+/** ...its probability is capped here ("mixed" at most). */
+export const UNJUDGED_PROBABILITY = 0.5;
 
 /** Language key of the model's per-language parameters ('other' uses English). */
 export function modelLang(lang: TextLang): 'en' | 'es' {
@@ -110,7 +114,9 @@ export class Engine {
     const style = styleFeatures(sentences, paragraphs, markdown.headings + markdown.listItems + markdown.bold, mattr(this.wordHashes, nWords));
     const docScore = new Float32Array(views.doc.buffer, views.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
     const lexical = lexicalLogit(docScore, views.doc[Doc.NGRAMS], bias);
-    const probability = this.calibrate(lexical, style, ml);
+    // Numbers, code or a few words carry too little prose to judge: never call them AI.
+    const calibrated = this.calibrate(lexical, style, ml);
+    const probability = proseWordCount(sentences) < MIN_PROSE_WORDS ? Math.min(calibrated, UNJUDGED_PROBABILITY) : calibrated;
     return {
       language, probability, score: Math.round(probability * 100), lexicalLogit: lexical, sentences, paragraphs, style,
       obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
@@ -148,6 +154,13 @@ export class Engine {
     const cal = this.model.calibration[ml];
     return sigmoid(cal.a * this.combinedLogit(lexicalLogit, style, ml) + cal.b);
   }
+}
+
+/** Words of a text that are not numbers (letters, CJK). */
+export function proseWordCount(sentences: SentenceRecord[]): number {
+  let n = 0;
+  for (const s of sentences) n += s.f[SF.WORDS] - s.f[SF.NUMBERS];
+  return n;
 }
 
 /**

@@ -103,7 +103,7 @@ export const ABBREVIATIONS = words(`etc|vs|approx|dept|fig|figs|eq|no|nos|vol|vo
   jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|ej|pág|págs|núm|aprox|art|cap|ud|uds|vd|vds|min|máx|mín|tel|av|avda`);
 
 /** Titles that precede a name: their period never ends a sentence. */
-export const TITLES = words(`mr|mrs|ms|dr|prof|sr|sra|srta|dra|st|jr|sres|gen|col|lt|sgt|capt|rev|hon|mt|dña|lic|ing`);
+export const TITLES = words(`mr|mrs|ms|dr|prof|sr|sra|srta|dra|st|jr|sres|gen|col|lt|sgt|capt|rev|hon|mt|dña|lic|ing|ee|uu`);
 
 /** Single words of the style lexicons for a language (kept unmasked for the learned scorer). */
 export function styleWords(lang: 'en' | 'es'): string[] {

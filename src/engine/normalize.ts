@@ -14,10 +14,14 @@ export interface NormalizedText {
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const COMBINING = /\p{M}/u;
-const HAS_LATIN = /[A-Za-z0-9]/;
-const TRADEMARK = 0x2122;
-/** Code points below this rewritten by NFKC are ordinary (nbsp, ellipsis, fractions), not disguise. */
-const DISGUISE_FROM = 0x1d00;
+/**
+ * Letters NFKC rewrites that serve as disguise: fullwidth Latin letters and mathematical
+ * alphanumerics (𝐀𝐁𝐂). Ligatures (ﬁ), №, ℃, Roman numerals and fullwidth digits are ordinary
+ * typography and are normalised without counting.
+ */
+function isDisguisedLetter(cp: number): boolean {
+  return (cp >= 0xff21 && cp <= 0xff3a) || (cp >= 0xff41 && cp <= 0xff5a) || (cp >= 0x1d400 && cp <= 0x1d7ff);
+}
 
 /** NFKC-normalise `text`, keeping a map from normalised offsets to submitted offsets. */
 export function normalizeText(text: string): NormalizedText {
@@ -39,7 +43,7 @@ export function normalizeText(text: string): NormalizedText {
     const cluster = text.slice(start, i);
     const norm = cluster.normalize('NFKC');
     const cp0 = cluster.codePointAt(0) as number;
-    if (norm !== cluster && cp0 >= DISGUISE_FROM && cp0 !== TRADEMARK && HAS_LATIN.test(norm)) compatLetters++;
+    if (norm !== cluster && isDisguisedLetter(cp0)) compatLetters++;
     out.push(norm);
     for (let k = 0; k < norm.length; k++) map.push(start);
   }

@@ -27,6 +27,8 @@ export function passage(text: string, s: ScoredSentence | null): { example: stri
   if (end - s.start > MAX_EXAMPLE_CHARS) {
     const cut = text.lastIndexOf(' ', s.start + MAX_EXAMPLE_CHARS);
     end = cut > s.start ? cut : s.start + MAX_EXAMPLE_CHARS;
+    const c = text.charCodeAt(end - 1);
+    if (c >= 0xd800 && c <= 0xdbff) end--; // never split a surrogate pair
   }
   return { example: text.slice(s.start, end), start: s.start, end };
 }

@@ -48,23 +48,27 @@ export function explain(
   const findings: Finding[] = [];
   for (const d of DIMENSIONS) {
     const threshold = model.dimensionThresholds[ml][d.id] ?? NaN;
+    // A trained dimension without a threshold is switched off in this language: no trigger either.
+    const off = !d.detect && !Number.isFinite(threshold);
     const ctx: DimensionContext = { ...base, threshold };
     const value = d.measure(r);
-    const detected = d.detect ? d.detect(value, ctx) : beyond(d, value, threshold);
+    const detected = !off && (d.detect ? d.detect(value, ctx) : beyond(d, value, threshold));
     dimensions.push({ ...label(d.id), detected });
+    if (off) continue;
     let first: ScoredSentence | null = null;
+    let firstShort: ScoredSentence | null = null;
     let count = 0;
     r.sentences.forEach((s, i) => {
+      if (!d.triggers(s, ctx, detected)) return;
+      count++;
+      firstShort ??= s;
+      // Very short sentences count as evidence but are not annotated on their own.
       if (s.words < MIN_TRIGGER_WORDS && d.id !== 'obfuscation') return;
-      if (d.triggers(s, ctx, detected)) {
-        triggered[i].push(label(d.id));
-        first ??= s;
-        count++;
-      }
+      triggered[i].push(label(d.id));
+      first ??= s;
     });
     if (detected && d.id !== 'lexical_fingerprint') {
-      const excess = Math.abs(value - threshold) / (Math.abs(threshold) + 1e-3);
-      findings.push({ key: d.id, params: { count }, strength: Math.min(3, 0.5 + excess), sentence: first ?? r.sentences[0] ?? null });
+      findings.push({ key: d.id, params: { count }, strength: findingStrength(value, threshold), sentence: first ?? firstShort ?? r.sentences[0] ?? null });
     }
   }
   findings.push(lexicalFinding(r, docThreshold));
@@ -83,6 +87,15 @@ export function explain(
     textAnnotations: buildAnnotations(text, r.sentences, triggered, mode, allowAnnotations),
     bullets: renderBullets(text, findings, r, lang),
   };
+}
+
+/** Rule-based dimensions (obfuscation) have no threshold: their finding ranks near the top. */
+const RULE_FINDING_STRENGTH = 2.5;
+
+/** How far a measure lies beyond its threshold, as a bullet's rank (0.5 to 3). */
+function findingStrength(value: number, threshold: number): number {
+  if (!Number.isFinite(threshold)) return RULE_FINDING_STRENGTH;
+  return Math.min(3, 0.5 + Math.abs(value - threshold) / (Math.abs(threshold) + 1e-3));
 }
 
 /** The learned model's overall reading, pointing either way, with its most telling sentence. */

@@ -10,7 +10,7 @@ const CATALOGUES: Readonly<Record<LabelLang, Catalogue>> = { en, es };
 
 /** The whole catalogue for a language. */
 export function messages(lang: LabelLang): Catalogue {
-  return CATALOGUES[lang] ?? en;
+  return Object.hasOwn(CATALOGUES, lang) ? CATALOGUES[lang] : en;
 }
 
 type Params = Record<string, string | number>;
@@ -18,7 +18,7 @@ type Params = Record<string, string | number>;
 function lookup(catalogue: unknown, path: string): string | undefined {
   let node: unknown = catalogue;
   for (const segment of path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined;
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return undefined;
     node = (node as Record<string, unknown>)[segment];
   }
   return typeof node === 'string' ? node : undefined;

@@ -72,7 +72,7 @@ describe('disguised text', () => {
   // with Cyrillic look-alikes (about 30% of English letters) turns it off: the text is read as
   // "other" language, AI_EN drops from 100 to ~41, and the obfuscation dimension stays quiet. Mapping
   // should depend on look-alike Cyrillic letters mixed into Latin words, not on the overall ratio.
-  it.todo('with Cyrillic а, е and о for a, e and o scores like the clean text and triggers obfuscation', () => {
+  it('with Cyrillic а, е and о for a, e and o scores like the clean text and triggers obfuscation', () => {
     for (const clean of [AI_EN, AI_ES]) {
       const text = cyrillic('aeo')(clean);
       const a = engine.analyze(clean);
@@ -101,7 +101,7 @@ describe('genuine non-Latin text', () => {
   // text (２０２４年). Each turns the obfuscation dimension on and the bullet tells the writer they used
   // "a trick used to evade detectors". Count only fullwidth Latin letters (U+FF21-FF3A, FF41-FF5A)
   // and mathematical alphanumerics (U+1D400-1D7FF), the disguises actually used.
-  it.todo('ordinary typographic characters are not obfuscation', () => {
+  it('ordinary typographic characters are not obfuscation', () => {
     const base = 'The results were published in the journal last year and the committee reviewed every section carefully before approving the final version of the report.';
     const texts = [
       base.replace('final', 'ﬁnal').replace('officially', 'oﬃcially') + ' It reﬂects the data.',
@@ -119,7 +119,7 @@ describe('genuine non-Latin text', () => {
   // counts as a homoglyph (assembly/tokenize.ts scanWord sets Info.HOMOGLYPH for any mapped letter),
   // so an English essay quoting "Фёдор Достоевский" or "λόγος" is told it hides look-alike letters.
   // Count a homoglyph only in a word that also has Latin letters (or consists only of look-alikes).
-  it.todo('a Russian name or a Greek word quoted in English prose is not obfuscation', () => {
+  it('a Russian name or a Greek word quoted in English prose is not obfuscation', () => {
     const texts = [
       'The novel was written by Фёдор Достоевский in 1866. It is still widely read today in many languages.',
       'The Greek word λόγος has many meanings in philosophy. Students often translate it simply as reason.',

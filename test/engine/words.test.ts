@@ -62,7 +62,7 @@ describe('countWords', () => {
   // so an emoji written with it (❤️ ☺️ ✔️ ©️) is a "run of marks" and counts as a word: 'I ❤️ it'
   // counts 3. A word should need at least one letter or digit, e.g.
   // /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’‐\-][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu.
-  it.todo('does not count an emoji with a variation selector as a word', () => {
+  it('does not count an emoji with a variation selector as a word', () => {
     expect(countWords('I ❤️ it')).toBe(2);
     expect(countWords('done ✔️ ☺️')).toBe(1);
   });

@@ -110,7 +110,7 @@ describe('bullets', () => {
   // (dimensionThresholds.*.obfuscation is absent), so its strength is NaN, the sort comparator
   // returns NaN for it and, when more than 6 findings compete, the obfuscation bullet is cut while
   // the dimension is reported as detected. Give rule-based dimensions a finite (high) strength.
-  it.todo('mention hidden characters whenever the obfuscation dimension is detected', () => {
+  it('mention hidden characters whenever the obfuscation dimension is detected', () => {
     const para = `Moreover, the city has grown quickly, and it is important to note that this growth plays a crucial role in the region. Furthermore, the city has built comprehensive schools and robust hospitals that foster innovation and enhance wellbeing for various communities.`;
     const clean = `## Overview\n\n${para}\n\n${para.replace('Moreover', 'Additionally')}\n\n${para.replace('Moreover', 'Consequently')}\n\n- **Point**: the city has grown.\n- **Point**: the city has built.\n- **Point**: the city has changed.`;
     const text = clean.replace(/\b(\p{L}{2})(\p{L}{2,})/gu, '$1\u200B$2');
@@ -123,7 +123,7 @@ describe('bullets', () => {
   // code units at the last space, or at exactly start + 200 when there is none (CJK, emoji runs),
   // which can split a surrogate pair: the example then ends with a lone high surrogate. Step back
   // one unit when text.charCodeAt(end - 1) is a high surrogate (annotations' shorten() already does).
-  it.todo('never cut an example inside a surrogate pair', () => {
+  it('never cut an example inside a surrogate pair', () => {
     const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     for (const text of ['x' + '𠀀'.repeat(150) + '。', 'x' + '😀'.repeat(120) + ' and then some words to end it.']) {
       for (const b of detector.analyze(text).bullets) expect(lone.test(b.example)).toBe(false);
@@ -134,7 +134,7 @@ describe('bullets', () => {
   // sentences may trigger (sentences under MIN_TRIGGER_WORDS = 5 words are skipped), so the bullet
   // says "Phrases that AI models overuse appear in 0 sentences." and quotes the first sentence,
   // which has none. The count should include short sentences, or the bullet should be dropped.
-  it.todo('never claim a finding in 0 sentences', () => {
+  it('never claim a finding in 0 sentences', () => {
     const text = HUMAN_EN + ' Delve deeper. Foster growth.';
     const b = detector.analyze(text).bullets.find((x) => keyOf(x.text, 'en') === 'stock_phrases');
     expect(b).toBeDefined();
