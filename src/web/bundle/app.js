@@ -506,7 +506,7 @@ function renderResult(text, result, headers, lang) {
 }
 
 // src/engine/words.ts
-var WORD = /[\p{L}\p{M}\p{N}]+(?:['’‐\-][\p{L}\p{M}\p{N}]+)*/gu;
+var WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’‐\-][\p{L}\p{M}\p{N}]+)*/gu;
 function countWords(text) {
   let n = 0;
   WORD.lastIndex = 0;
