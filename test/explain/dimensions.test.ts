@@ -36,13 +36,6 @@ function switchedOff(id: string, lang: Lang): boolean {
   return !d.detect && !Number.isFinite(MODEL.dimensionThresholds[lang][id] ?? NaN);
 }
 
-/**
- * BUG (reported to the lead): the sentence triggers of stock_phrases and hedged_framing do not look
- * at `detected` (src/explain/dimensions.ts), so where training switched them off (es stock phrases,
- * en/es hedging) annotations still cite them: "Se trata de encontrar un equilibrio." is flagged with
- * hedged_framing while the document list says hedged_framing is not detected. explain() should not
- * ask a switched-off dimension (threshold null) for triggers.
- */
 
 /** Everything needed to understand a decision: printed by expect() on failure. */
 function decision(id: string, text: string) {
