@@ -24,7 +24,7 @@ export function detectorFor(engine: Engine): Detector {
         language: r.language,
         sensitivity,
         ...e,
-        words: countWords(text),
+        words: options.words ?? countWords(text),
         msCost: performance.now() - t0,
       };
     },

@@ -70,6 +70,8 @@ export interface Analysis {
 export interface AnalyzeOptions {
   sensitivity?: Sensitivity;
   labelLang?: LabelLang;
+  /** countWords(text), when the caller already has it (single mode counts for the quota first): not counted twice. */
+  words?: number;
 }
 
 /** What the service, the batch mode and the CLI depend on. */

@@ -110,7 +110,7 @@ export function detectText(
   const before = getQuotaState(deps.db, key);
   if (before.callLimit !== null && before.callsUsed >= before.callLimit) throw quotaError('trial_calls_exhausted', before, words);
   if (words > before.remaining) throw quotaError('quota_exceeded', before, words);
-  const analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang });
+  const analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
   const charge = chargeWords(deps.db, key, words);
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
   return { body: toDetectResponse(analysis, charge.state), state: charge.state, words };
