@@ -68,7 +68,10 @@ function sourceSummary(source: string, lang: string) {
   return { source, lang, ...s, auroc: auroc(posP, negP), tpr1: pos.length ? tprAtFpr(posP, negP, 0.01) : NaN, baseline: BASELINE_AUROC[source] };
 }
 
-const overall = Object.fromEntries([['all', summary(items)], ...langs.map((l) => [l, summary(items.filter((i) => i.row.lang === l))])]);
+const overall: Record<string, ReturnType<typeof summary>> = Object.fromEntries([
+  ['all', summary(items)],
+  ...langs.map((l) => [l, summary(items.filter((i) => i.row.lang === l))]),
+]);
 const sources = [...new Set(items.map((i) => `${i.row.source}|${i.row.lang}`))].sort().map((k) => sourceSummary(...(k.split('|') as [string, string])));
 const humans = items.filter((i) => i.row.label === 'human');
 const nativeness = Object.fromEntries(

@@ -6,7 +6,7 @@ import type { EngineResult, ScoredSentence } from '../engine/engine';
 import { modelLang } from '../engine/engine';
 import type { ModelFile } from '../engine/model';
 import { decideVerdict, isAiVerdict, MIXED_SHARE, HUMAN_SHARE } from '../engine/verdict';
-import type { DimensionRef, DimensionResult, LabelLang, Sensitivity, TextAnnotation, Bullet, VerdictKey } from '../engine/types';
+import type { Analysis, DimensionRef, DimensionResult, LabelLang, Sensitivity } from '../engine/types';
 import { t } from '../i18n';
 import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, documentFacts, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
 import { buildAnnotations } from './annotations';
@@ -16,18 +16,12 @@ import { detectDocType, type DocTypeModel } from './doctype';
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
 export { DOC_TYPES } from './doctype';
 
-export interface Explanation {
-  verdictKey: VerdictKey;
-  verdict: string;
-  ai: boolean;
-  docType: string;
-  docTypeLabel: string;
-  totalDimensions: number;
-  activeDimensions: number;
-  dimensions: DimensionResult[];
-  textAnnotations: TextAnnotation[];
-  bullets: Bullet[];
-}
+/** The part of an Analysis the explanations produce. */
+export type Explanation = Pick<
+  Analysis,
+  | 'verdictKey' | 'verdict' | 'ai' | 'docType' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions'
+  | 'dimensions' | 'textAnnotations' | 'bullets'
+>;
 
 /** Explain an engine result for a text at a sensitivity, with labels in `lang`. */
 export function explain(

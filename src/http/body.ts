@@ -20,7 +20,14 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     if (Number(header) > maxBytes) throw new ApiError('payload_too_large', { limit: maxBytes });
     return request.text();
   }
-  if (!request.body) return '';
+  return Buffer.from((await readBodyBytes(request, maxBytes)).buffer).toString('utf8');
+}
+
+/** The body as bytes; 413 `payload_too_large` past `maxBytes`, declared or counted while streaming. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw new ApiError('payload_too_large', { limit: maxBytes });
+  if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
@@ -34,7 +41,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total) as Uint8Array<ArrayBuffer>;
 }
 
 /** Parses JSON text; 400 `invalid_json` on a syntax error or an empty body. */

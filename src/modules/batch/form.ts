@@ -1,6 +1,7 @@
 /** Reads a multipart/form-data batch request: files in upload order plus the optional form fields. */
 import { DEFAULT_SENSITIVITY, SENSITIVITIES, type LabelLang, type Sensitivity } from '../../engine/types';
 import { ApiError } from '../../http/errors';
+import { readBodyBytes } from '../../http/body';
 import { matchLang } from '../../i18n';
 
 /** Part names accepted for files: PHP/Rails style `files[]` and plain `files`. */
@@ -27,31 +28,6 @@ export interface FormLimits {
   maxBatchBytes: number;
 }
 
-/**
- * The raw body within `maxBatchBytes` (413 payload_too_large otherwise). A declared
- * Content-Length is exact under HTTP framing, so it is checked before anything is read; a
- * chunked body is counted as it streams and cut off at the limit.
- */
-async function readBody(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) throw new ApiError('payload_too_large', { limit: maxBytes });
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError('payload_too_large', { limit: maxBytes });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total) as Uint8Array<ArrayBuffer>;
-}
-
 function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
   if (value === null || value === '') return DEFAULT_SENSITIVITY;
   if (typeof value !== 'string' || !(SENSITIVITIES as readonly string[]).includes(value.trim())) {
@@ -62,7 +38,7 @@ function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
 
 /** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */
 export async function readBatchForm(request: Request, limits: FormLimits): Promise<BatchForm> {
-  const body = await readBody(request, limits.maxBatchBytes);
+  const body = await readBodyBytes(request, limits.maxBatchBytes);
   let form: FormData;
   try {
     // Re-wrapped so the bounded bytes, not the original stream, are parsed.
