@@ -6,6 +6,7 @@
  */
 import { createApp } from '../src/app';
 import { loadConfig, serverBodyLimit } from '../src/config';
+import { startCheckpointer } from '../src/db/checkpoint';
 import { openDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
 import { createDetector } from '../src/detector';
@@ -19,6 +20,8 @@ if (import.meta.main) {
   const db = openDatabase(config.databasePath);
   migrateDatabase(db);
   const logger = createJsonLogger();
+  // As in main.ts serve(): WAL checkpoints run on a worker thread, not in a request's commit.
+  startCheckpointer(db, config.databasePath, { onError: (name) => logger.error('checkpointer_failed', { name }) });
   const app = createApp({ config, db, detector: await createDetector(), logger }).post(
     BARE_PATH,
     async function bare({ request }) {

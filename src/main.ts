@@ -5,6 +5,7 @@ import { keysIo, printBootstrapKey } from './cli/console';
 import { runKeysCli } from './cli/keys';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/client';
+import { startCheckpointer } from './db/checkpoint';
 import { migrateDatabase } from './db/migrate';
 import { createJsonLogger } from './http/logger';
 import { VERSION } from './modules/health';
@@ -46,6 +47,9 @@ async function serve(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createJsonLogger();
   const db = openMigrated(config);
+  const checkpointer = startCheckpointer(db, config.databasePath, {
+    onError: (name) => logger.error('checkpointer_failed', { name }),
+  });
   if (config.bootstrapKey && countKeys(db) === 0) printBootstrapKey(createKey(db, { plan: 'free', name: 'bootstrap' }));
   // Loaded here, not at the top: `keys` and `--help` should not pay for starting the engine.
   const { createDetector } = await import('./detector');
@@ -66,6 +70,7 @@ async function serve(): Promise<void> {
     // stop(false): refuse new connections, let in-flight requests finish.
     await app.stop(false);
     clearTimeout(force);
+    checkpointer.stop();
     closeDatabase(db);
     logger.info('stopped', { signal });
     process.exit(0);
