@@ -64,7 +64,7 @@ function overheadLine(r: BenchResults): string {
   return (
     `At 16 connections a detect request costs the server ${ms(cpu)} of CPU: detector.analyze (in-process p50) ${ms(analyze)}, ` +
     `the rest (${ms(cpu - analyze)}, of which ${ms(at16.bare.cpuMsPerRequest)} for HTTP + JSON parsing as in bare) is the HTTP layer: ` +
-    'key lookup, quota check and charge, usage event, second word count, response JSON, log line.'
+    'key lookup, quota check and charge, usage event, word count for the quota, response JSON, log line.'
   );
 }
 
