@@ -60,7 +60,7 @@ describe('ai-detector binary', () => {
     for (const command of ['serve', 'keys', 'detect', '--version']) expect(help.out).toContain(command);
   });
 
-  it('creates, lists and reports usage of keys with the DATABASE_PATH it is given', () => {
+  it('creates, lists, revokes and reports usage of keys with the DATABASE_PATH it is given', () => {
     const created = run(['keys', 'create', '--plan', 'enterprise', '--name', 'binary test']);
     expect(created.code).toBe(0);
     key = created.out.trim().split('\n').at(-1)!;
@@ -70,6 +70,9 @@ describe('ai-detector binary', () => {
     expect(list.out).toContain('binary test');
     expect(list.out).not.toContain(key);
     expect(run(['keys', 'usage', key.slice(0, 11)]).code).toBe(0);
+    const spare = run(['keys', 'create', '--plan', 'free', '--name', 'spare']).out.trim().split('\n').at(-1)!;
+    expect(run(['keys', 'revoke', spare.slice(0, 11)]).code).toBe(0);
+    expect(run(['keys', 'list']).out).toMatch(/spare.*revoked/);
   });
 
   it('scores files and JSON lines offline with detect', () => {
@@ -88,8 +91,9 @@ describe('ai-detector binary', () => {
 
   it('serves /health, a single detection and a PDF + DOCX batch from an empty folder', async () => {
     mkdirSync(join(runDir, 'www'));
-    // cwd is an empty folder: nothing may be read from the source tree or beside the binary.
-    server = await startServerProcess([binary, 'serve'], { cwd: join(runDir, 'www'), env });
+    // No subcommand: `serve` is the default. The cwd is an empty folder: nothing may be read from
+    // the source tree or from beside the binary.
+    server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env });
     const health = await fetch(`${server.base}/health`);
     expect(await health.json()).toEqual({ status: 'ok', version });
 
