@@ -1,7 +1,7 @@
 /**
  * WAL checkpoints off the event loop. By default SQLite checkpoints inside whichever commit
  * pushes the WAL past 1000 pages; with synchronous=NORMAL that commit copies the pages back and
- * fsyncs, on a request's path (every ~300 detections). The server turns autocheckpoint off on its
+ * fsyncs, on a request's path (every ~245 detections). The server turns autocheckpoint off on its
  * connection, and a worker thread with its own connection runs PASSIVE checkpoints (which never
  * block writers) every CHECKPOINT_INTERVAL_MS. Measured (README "Performance"): in process, a 5-8 ms
  * stall every ~245 detections disappears (p99 1.6 -> 0.9 ms); over HTTP +10% req/s.
