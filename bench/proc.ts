@@ -94,7 +94,9 @@ export async function peakRss(pid: number, until: Promise<unknown>, everyMs = 10
 
 /** Listening TCP sockets owned by our child processes that are still alive (should be none at the end). */
 export function leakedListeners(): string[] {
-  const out = Bun.spawnSync(['ss', '-ltnp']).stdout.toString();
+  const ss = Bun.which('ss');
+  if (!ss) return [...running].map((p) => `pid ${p.pid} (still tracked; ss not installed)`);
+  const out = Bun.spawnSync([ss, '-ltnp']).stdout.toString();
   return [...running].filter((p) => out.includes(`pid=${p.pid},`)).map((p) => `pid ${p.pid}`);
 }
 
