@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'bun:test';
+import { corpusText } from '../../bench/corpus';
+import { asciiJson } from '../../bench/files';
+import { renderReport, targets, type BenchResults } from '../../bench/report';
+import { percentile } from '../../bench/stats';
+
+const load = (rps: number, p50: number, p99: number) => ({ connections: 64, requests: rps * 4, rps, p50, p99, errors: 0, cpuMsPerRequest: 1000 / rps });
+
+function results(overrides: { engine500?: number; detectRps?: number; p99?: number; coldStart?: number } = {}): BenchResults {
+  const engine = [500, 5_000, 10_000].flatMap((words) =>
+    (['engine.analyze', 'detector.analyze'] as const).map((fn) => ({
+      fn,
+      words,
+      calls: 200,
+      p50: words === 500 ? (overrides.engine500 ?? 0.1) : words / 5_000,
+      p99: 1,
+      wordsPerSec: 1,
+    })),
+  );
+  const row = (connections: number) => ({ connections, detect: load(overrides.detectRps ?? 3_000, 5, overrides.p99 ?? 20), bare: load(10_000, 1, 2) });
+  return {
+    machine: { date: '2026-11-21 23:00 UTC', cpu: 'CPU', cores: 2, memGb: 8, os: 'Linux', bun: '1.4.4', commit: 'abc1234', loadBefore: '0.10 / 0.10 / 0.10', loadAfter: '0.20 / 0.10 / 0.10' },
+    engine,
+    extract: { poolSize: 1, pdfPagesPerSec: 300, pdfFiles: 12, pdfPages: 10, docxFilesPerSec: 400, docxFiles: 60, docxWords: 1_000 },
+    http: { rows: [1, 16, 64].map(row), msCostSamples: 300, msCostP50: 0.3, msCostP99: 0.9, alone: load(1_000, 5, 20), duringBatch: load(900, 6, 30), batchPagesPerSec: 100, batches: 10 },
+    binary: { sizeMb: 130, buildSec: 4, coldStartsMs: [100, 110, 120], coldStartMs: overrides.coldStart ?? 110, idleRssMb: 90, loadRssMb: 140, batchRssMb: 150 },
+    seconds: 100,
+  };
+}
+
+describe('bench report', () => {
+  it('passes every target when the numbers are within them', () => {
+    expect(targets(results()).filter((t) => !t.pass)).toEqual([]);
+    expect(renderReport(results())).toContain('12 of 12 targets pass.');
+  });
+
+  it('fails exactly the targets that are missed', () => {
+    const failed = targets(results({ engine500: 0.3, detectRps: 2_000, p99: 40, coldStart: 400 }))
+      .filter((t) => !t.pass)
+      .map((t) => t.name);
+    expect(failed).toEqual([
+      'engine.analyze 500 words p50',
+      'detector.analyze 500 words p50',
+      'HTTP detect/bare throughput, 64 connections',
+      'HTTP detect p99, 64 connections',
+      'binary cold start to first /health 200 (median)',
+    ]);
+    expect(renderReport(results({ p99: 40 }))).toContain('| HTTP detect p99, 64 connections | <= 25 ms | 40.00 ms | **FAIL** |');
+  });
+});
+
+describe('bench inputs', () => {
+  it('generates the same corpus text every time, with the requested number of tokens', () => {
+    expect(corpusText(500)).toBe(corpusText(500));
+    expect(corpusText(500, 1)).not.toBe(corpusText(500));
+    expect(corpusText(2_000).split(/\s+/)).toHaveLength(2_000);
+  });
+
+  it('escapes every non-ASCII character for the wrk body', () => {
+    const json = asciiJson({ text: 'niño “¿qué?” 😀' });
+    expect(json).toMatch(/^[\x20-\x7e]+$/);
+    expect(JSON.parse(json)).toEqual({ text: 'niño “¿qué?” 😀' });
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile([], 50)).toBeNaN();
+  });
+});
