@@ -1,10 +1,10 @@
 // Exports of the wasm core. The host writes UTF-16 text at textPtr and calls analyze(); results
 // are read through typed-array views of linear memory (see src/engine/wasm.ts).
 import * as L from './layout';
-import { tokenize, phraseHash, tokenCount } from './tokenize';
+import { tokenize, phraseHash, phraseWords, phraseFirstWord, tokenCount } from './tokenize';
 import { scoreSentences, detectLanguage } from './score';
 export { setChannels } from './score';
-import { lexAdd, langSalt } from './lexicon';
+import { Lex, lexAdd, langSalt } from './lexicon';
 import { Doc, FEATURE_VERSION } from './token';
 
 export { setupTables, reserveText } from './layout';
@@ -27,6 +27,7 @@ export function analyze(n: u32, lang: u32, emit: bool): u32 {
 export function addPhrase(n: u32, lang: u32, bits: u32): bool {
   const h = phraseHash(n);
   if (h == 0) return false;
+  if (phraseWords() > 1 && !lexAdd(phraseFirstWord() ^ langSalt(lang), Lex.PHRASE_START)) return false;
   return lexAdd(h ^ langSalt(lang), bits);
 }
 

@@ -16,6 +16,8 @@ export namespace Lex {
   export const INFORMAL: u32 = 128;
   export const TITLE: u32 = 256;
   export const FUNC: u32 = 512;
+  /** The word starts a multi-word lexicon phrase: only then are longer phrases looked up. */
+  export const PHRASE_START: u32 = 1024;
 }
 
 /** Salts that keep each language's entries apart; index = language id (0 en, 1 es, 2 any). */

@@ -84,7 +84,7 @@ function nextStamp(stamp: u32, fieldOffset: usize): u32 {
 function phraseBits(t: u32, t1: u32, salt: u32, s: u32): u32 {
   let h = tokHash(t);
   let all = lexGet(h ^ salt);
-  let words: u32 = 1;
+  let words: u32 = (all & Lex.PHRASE_START) != 0 ? 1 : MAX_PHRASE_WORDS;
   for (let u = t + 1; u < t1 && words < MAX_PHRASE_WORDS; u++) {
     const k = tokInfo(u) & Info.KIND_MASK;
     if (k == Kind.MARKUP) continue;

@@ -409,10 +409,24 @@ export function tokenCount(): u32 {
   return nTok;
 }
 
+let lastPhraseWords: u32 = 0;
+let lastPhraseFirst: u32 = 0;
+
+/** Words of the last phrase hashed by phraseHash. */
+export function phraseWords(): u32 {
+  return lastPhraseWords;
+}
+
+/** Hash of the first word of the last phrase hashed by phraseHash. */
+export function phraseFirstWord(): u32 {
+  return lastPhraseFirst;
+}
+
 /** Hash of a phrase (words joined as the scorer joins them); 0 when it has no word. */
 export function phraseHash(n: u32): u32 {
   len = n;
   homoMode = false;
+  allLookAlikes = false;
   let h: u32 = 0;
   let i: u32 = 0;
   let words: u32 = 0;
@@ -420,11 +434,13 @@ export function phraseHash(n: u32): u32 {
     const cls = classify(cpAt(i));
     if (cls == Cls.LETTER || cls == Cls.DIGIT) {
       const end = scanWord(i, n);
+      if (words == 0) lastPhraseFirst = wHash;
       h = words == 0 ? wHash : combine(h, wHash);
       words++;
       i = end;
     } else i += cpLen;
   }
+  lastPhraseWords = words;
   return h;
 }
 
