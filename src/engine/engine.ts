@@ -87,9 +87,11 @@ export class Engine {
     const bias = this.model.lexicalBias[ml];
     const sc = this.model.sentenceCalibration[ml];
     const sentences: ScoredSentence[] = new Array(n);
+    // One copy of all sentence features (wasm memory is reused by the next call); views into it per sentence.
+    const feats = views.sentFeatures.slice(0, n * SENT_FEATURES);
     for (let s = 0; s < n; s++) {
       const r = s * SENT_WORDS32;
-      const f = views.sentFeatures.slice(s * SENT_FEATURES, (s + 1) * SENT_FEATURES);
+      const f = feats.subarray(s * SENT_FEATURES, (s + 1) * SENT_FEATURES);
       const [start, end] = mapSpan(norm.map, views.sentences[r + SR.START], views.sentences[r + SR.END]);
       const lex = lexicalLogit(f[SF.SCORE], f[SF.NGRAMS], bias);
       sentences[s] = {
