@@ -212,7 +212,10 @@ export function detectLanguage(): u32 {
   const en = docGet(Doc.EN_STOP);
   const es = docGet(Doc.ES_STOP);
   const best = en >= es ? en : es;
-  // Running prose in either language has 25-45% stop words; below 12% it is neither.
+  // Running prose in either language has 25-45% stop words; below 12% it is neither. Function words
+  // of Portuguese, Italian, Catalan and French (none shared with English or Spanish) outvoting them
+  // mean a neighbouring language, not Spanish.
   if (words == 0 || <f64>best < <f64>words * 0.12 || best < 2) return 2;
+  if (docGet(Doc.OTHER_STOP) >= best) return 2;
   return en >= es ? 0 : 1;
 }

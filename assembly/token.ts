@@ -55,6 +55,7 @@ export namespace Doc {
   export const LANG: u32 = 16;
   export const CAP_WORDS: u32 = 17;
   export const SCORE_BITS: u32 = 18;
+  export const OTHER_STOP: u32 = 19;
 }
 
 /** Per-sentence feature slots. */

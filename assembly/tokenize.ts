@@ -291,6 +291,7 @@ export function tokenize(n: u32): u32 {
   decideHomoglyphMode();
   const saltEn = langSalt(0);
   const saltEs = langSalt(1);
+  const saltAny = langSalt(2);
   let i: u32 = 0;
   let prevWasCR = false;
   while (i < len) {
@@ -331,6 +332,7 @@ export function tokenize(n: u32): u32 {
       if ((wInfo & Info.KIND_MASK) == Kind.WORD) {
         if ((lexGet(wHash ^ saltEn) & Lex.STOP) != 0) docInc(Doc.EN_STOP);
         if ((lexGet(wHash ^ saltEs) & Lex.STOP) != 0) docInc(Doc.ES_STOP);
+        if ((lexGet(wHash ^ saltAny) & Lex.STOP) != 0) docInc(Doc.OTHER_STOP);
       }
       i = end;
       continue;

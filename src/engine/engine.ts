@@ -7,7 +7,7 @@ import { normalizeText, mapSpan } from './normalize';
 import { Doc, KIND_MASK, KIND_WORD, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
 import { COMBINER_FEATURES, mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { decodeWeights, sigmoid, type ModelFile } from './model';
-import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
+import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, NEIGHBOUR_STOP, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
 import type { TextLang } from './types';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from '../explain/doctype';
 
@@ -180,6 +180,7 @@ function loadLexicons(core: WasmCore, model: ModelFile): void {
   };
   add(ABBREVIATIONS, LEX_LANG.any, LexBit.ABBREV);
   add(TITLES, LEX_LANG.any, LexBit.TITLE);
+  add(NEIGHBOUR_STOP, LEX_LANG.any, LexBit.STOP);
   for (const lang of ['en', 'es'] as const) {
     const id = LEX_LANG[lang];
     add(STOP[lang], id, LexBit.STOP);

@@ -98,6 +98,15 @@ export const STOP: Record<'en' | 'es', string[]> = {
     nos|durante|uno|ni|contra|ese|eso|esa|mí|qué|yo|él|ella|ellos|está|están|mi|mis|tiene|pero|hace|cuando`),
 };
 
+/**
+ * Function words of Portuguese, Italian, Catalan and French that English and Spanish do not use,
+ * so that those languages are reported as "other" instead of being scored as Spanish.
+ */
+export const NEIGHBOUR_STOP = words(`não|uma|um|com|nós|você|isso|mais|muito|são|ao|na|nas|pelo|pela|é|
+  il|di|che|della|nel|nella|sul|sulla|alla|dei|degli|gli|sono|questo|più|anche|perché|è|per|
+  amb|els|és|està|però|aquest|perquè|molt|també|
+  et|est|une|pas|vous|avec|dans|qui|sur|ce|sont|au|aux|leur|mais|être`);
+
 /** Abbreviations whose period rarely ends a sentence (any language). */
 export const ABBREVIATIONS = words(`etc|vs|approx|dept|fig|figs|eq|no|nos|vol|vols|pp|ch|ed|eds|cf|al|esp|inc|ltd|co|corp|
   jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|ej|pág|págs|núm|aprox|art|cap|ud|uds|vd|vds|min|máx|mín|tel|av|avda`);
