@@ -13,6 +13,7 @@ import { auroc, rateAbove, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, DOMAIN_TO_DOCTYPE, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
 import { MODEL } from '../src/engine/load';
 import { decideVerdict, isAiVerdict } from '../src/engine/verdict';
+import { MIN_STYLE_WORDS } from '../src/explain/dimensions';
 
 const { values: opt, positionals } = parseArgs({
   options: { json: { type: 'boolean', default: false }, dimensions: { type: 'boolean', default: false } },
@@ -32,6 +33,7 @@ interface Item {
   dims: Record<string, boolean>;
   docType: string;
   annotations: number;
+  words: number;
 }
 const items: Item[] = rows.map((row) => {
   const a: Analysis = detector.analyze(row.text, { sensitivity: 'conservative' });
@@ -39,7 +41,7 @@ const items: Item[] = rows.map((row) => {
   for (const m of SENSITIVITIES) ai[m] = isAiVerdict(decideVerdict(MODEL, a.probability, a.language, m));
   const dims: Record<string, boolean> = {};
   for (const d of a.dimensions) dims[d.id] = d.detected;
-  return { row, p: a.probability, ai, dims, docType: a.docType, annotations: a.textAnnotations.length };
+  return { row, p: a.probability, ai, dims, docType: a.docType, annotations: a.textAnnotations.length, words: a.words };
 });
 
 const langs = [...new Set(items.map((i) => i.row.lang))].sort();
@@ -86,18 +88,22 @@ const mapped = items.filter((i) => DOMAIN_TO_DOCTYPE[i.row.domain]);
 const docTypeAccuracy = { n: mapped.length, accuracy: rate(mapped, (i) => i.docType === DOMAIN_TO_DOCTYPE[i.row.domain]) };
 const humanNoAnnotations = Object.fromEntries(langs.map((l) => [l, rate(humans.filter((i) => i.row.lang === l), (i) => i.annotations === 0)]));
 const dimIds = Object.keys(items[0]?.dims ?? {});
-const dimensions = dimIds.map((id) => ({
-  id,
-  ...Object.fromEntries(
-    langs.flatMap((l) => [
-      [`${l}_human`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'human'), (i) => i.dims[id])],
-      [`${l}_ai`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'ai'), (i) => i.dims[id])],
-    ]),
-  ),
-}));
+/** Fire rate of each dimension on human and AI texts per language (optionally only texts of minWords+). */
+const dimensionRates = (minWords: number) =>
+  dimIds.map((id) => ({
+    id,
+    ...Object.fromEntries(
+      langs.flatMap((l) => [
+        [`${l}_human`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'human' && i.words >= minWords), (i) => i.dims[id])],
+        [`${l}_ai`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'ai' && i.words >= minWords), (i) => i.dims[id])],
+      ]),
+    ),
+  }));
+const dimensions = dimensionRates(0);
+const dimensionsLong = dimensionRates(MIN_STYLE_WORDS);
 
 if (opt.json) {
-  console.log(JSON.stringify({ overall, sources, nativeness, docTypeAccuracy, humanNoAnnotations, dimensions: opt.dimensions ? dimensions : undefined }, null, 1));
+  console.log(JSON.stringify({ overall, sources, nativeness, docTypeAccuracy, humanNoAnnotations, dimensions: opt.dimensions ? { all: dimensions, long: dimensionsLong } : undefined }, null, 1));
   process.exit(0);
 }
 const modeCols = (s: ReturnType<typeof summary>) => SENSITIVITIES.map((m) => `${fmt(s.modes[m].fpr)} / ${fmt(s.modes[m].tpr)}`).join(' | ');
@@ -118,7 +124,10 @@ for (const l of langs) for (const m of SENSITIVITIES) {
 console.log(`\nDocument type accuracy on dev rows whose domain maps to a type: ${fmt(docTypeAccuracy.accuracy)} (n=${docTypeAccuracy.n})`);
 console.log(`Human texts with no flagged sentence at conservative: ${langs.map((l) => `${l} ${fmt(humanNoAnnotations[l])}`).join(', ')}`);
 if (opt.dimensions) {
-  console.log(`\n| dimension | ${langs.map((l) => `${l} human | ${l} AI`).join(' | ')} |`);
-  console.log(`|---|${langs.map(() => '---|---').join('|')}|`);
-  for (const d of dimensions) console.log(`| ${d.id} | ${langs.map((l) => `${fmt((d as any)[`${l}_human`], 3)} | ${fmt((d as any)[`${l}_ai`], 3)}`).join(' | ')} |`);
+  for (const [title, rows] of [[`all texts`, dimensions], [`texts of ${MIN_STYLE_WORDS}+ words (where style dimensions judge)`, dimensionsLong]] as const) {
+    console.log(`\nDimension fire rates, ${title}:\n`);
+    console.log(`| dimension | ${langs.map((l) => `${l} human | ${l} AI`).join(' | ')} |`);
+    console.log(`|---|${langs.map(() => '---|---').join('|')}|`);
+    for (const d of rows) console.log(`| ${d.id} | ${langs.map((l) => `${fmt((d as any)[`${l}_human`], 3)} | ${fmt((d as any)[`${l}_ai`], 3)}`).join(' | ')} |`);
+  }
 }

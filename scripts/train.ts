@@ -17,7 +17,7 @@ import { balanceWeights, blankModel, featurize, type Doc } from './lib/featurize
 import { fitPlatt, sparseLogit, trainDense, trainSparse } from './lib/lr';
 import { auroc, thresholdForFpr, tprAtFpr } from './lib/metrics';
 import { buildVocab, topHumanWords } from './lib/vocab';
-import { DIMENSIONS, beyond } from '../src/explain/dimensions';
+import { DIMENSIONS, MIN_STYLE_WORDS, beyond } from '../src/explain/dimensions';
 import { serializeDocTypeModel } from '../src/explain/doctype';
 import { trainDocTypes } from './lib/doctype-train';
 import { perSource, type Scored } from './lib/report';
@@ -139,7 +139,7 @@ for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
 // human ones carries no evidence in that language and is switched off there (threshold null).
 const dimensionReport: string[] = [];
 for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
-  const docs = trainDocs.filter((d) => d.lang === id);
+  const docs = trainDocs.filter((d) => d.lang === id && docWords(d) >= MIN_STYLE_WORDS);
   for (const dim of DIMENSIONS) {
     if (dim.detect) continue; // rule-based (lexical fingerprint, obfuscation)
     const vals = docs.filter((d) => d.y === 0).map((d) => d.measures[dim.id]).filter(Number.isFinite).sort((a, b) => a - b);
@@ -191,6 +191,12 @@ function fitCombiner(id: 0 | 1) {
 
 function standardize(style: Float64Array, mean: number[], std: number[]): number[] {
   return Array.from(style, (v, f) => (Number.isFinite(v) ? (v - mean[f]) / std[f] : 0));
+}
+
+function docWords(d: Doc): number {
+  let n = 0;
+  for (const w of d.sentWords) n += w;
+  return n;
 }
 
 function balancedWeights(y: number[]): number[] {

@@ -45,6 +45,11 @@ export interface Dimension {
   triggers(s: ScoredSentence, ctx: DimensionContext, detected: boolean): boolean;
 }
 
+/**
+ * Style dimensions judge a document only from this many words on: shorter texts say too little
+ * about rhythm or register (thresholds are calibrated on such texts too, in scripts/train.ts).
+ */
+export const MIN_STYLE_WORDS = 100;
 /** Sentences shorter than this are too short to say anything about. */
 export const MIN_TRIGGER_WORDS = 5;
 /** Rate-based dimensions (voice, specificity) need this many words to say anything. */

@@ -8,7 +8,7 @@ import type { ModelFile } from '../engine/model';
 import { decideVerdict, isAiVerdict, MIXED_SHARE, HUMAN_SHARE } from '../engine/verdict';
 import type { Analysis, DimensionRef, DimensionResult, LabelLang, Sensitivity } from '../engine/types';
 import { t } from '../i18n';
-import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, documentFacts, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
+import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, documentFacts, MIN_STYLE_WORDS, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
 import { buildAnnotations } from './annotations';
 import { humanFindings, renderBullets, type Finding } from './bullets';
 import { detectDocType, type DocTypeModel } from './doctype';
@@ -46,7 +46,8 @@ export function explain(
     const off = !d.detect && !Number.isFinite(threshold);
     const ctx: DimensionContext = { ...base, threshold };
     const value = d.measure(r);
-    const detected = !off && (d.detect ? d.detect(value, ctx) : beyond(d, value, threshold));
+    const measurable = d.detect !== undefined || r.style.words >= MIN_STYLE_WORDS;
+    const detected = !off && measurable && (d.detect ? d.detect(value, ctx) : beyond(d, value, threshold));
     dimensions.push({ ...label(d.id), detected });
     if (off) continue;
     let first: ScoredSentence | null = null;

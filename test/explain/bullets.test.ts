@@ -135,7 +135,8 @@ describe('bullets', () => {
   // says "Phrases that AI models overuse appear in 0 sentences." and quotes the first sentence,
   // which has none. The count should include short sentences, or the bullet should be dropped.
   it('never claim a finding in 0 sentences', () => {
-    const text = HUMAN_EN + ' Delve deeper. Foster growth.';
+    // Long enough (MIN_STYLE_WORDS) for style dimensions to judge; the stock phrases sit in two short sentences.
+    const text = HUMAN_EN + '\n\n' + HUMAN_EN_2 + ' Delve deeper. Foster growth.';
     const b = detector.analyze(text).bullets.find((x) => keyOf(x.text, 'en') === 'stock_phrases');
     expect(b).toBeDefined();
     expect(b!.text).not.toContain(' 0 ');

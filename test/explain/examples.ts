@@ -5,6 +5,8 @@
  * retrained model with somewhat different thresholds still agrees.
  */
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
+import { countWords } from '../../src/engine/words';
+import { MIN_STYLE_WORDS } from '../../src/explain/dimensions';
 
 export type Lang = 'en' | 'es';
 
@@ -30,8 +32,8 @@ const VAGUE_ES = `Hay muchas formas diferentes de pensar en este tema. Algunas c
 const SPECIFIC_EN = `On 14 March 2019, Maria Lopez flew from Madrid to Chicago on Iberia flight 6275 with 212 other passengers. She paid 480 euros, landed at O'Hare at 15:40, and met her brother Carlos outside Terminal 5 before driving 30 miles north to Evanston. Two days later, on 16 March, they visited the Art Institute on Michigan Avenue, where Carlos bought a 25-dollar print of Seurat's painting for his flat in Rogers Park. Maria stayed until 2 April, then took Amtrak train 49 to New York, arriving at Penn Station 19 hours later, and flew back to Madrid with Delta on 5 April. Her boss, Elena Ruiz, had approved 21 days of leave in January, and the whole trip cost her 1,940 euros.`;
 const SPECIFIC_ES = `El 14 de marzo de 2019, María López voló de Madrid a Chicago en el vuelo 6275 de Iberia con 212 pasajeros. Pagó 480 euros, aterrizó en O'Hare a las 15:40 y se encontró con su hermano Carlos en la Terminal 5 antes de conducir 30 millas hasta Evanston. Dos días después, el 16 de marzo, visitaron el Art Institute en Michigan Avenue, donde Carlos compró por 25 dólares una lámina de Seurat para su piso de Rogers Park. María se quedó hasta el 2 de abril, tomó el tren 49 de Amtrak a Nueva York, llegó a Penn Station 19 horas después y volvió a Madrid con Delta el 5 de abril. Su jefa, Elena Ruiz, le había aprobado 21 días de vacaciones en enero, y el viaje completo le costó 1.940 euros.`;
 
-/** The examples, by dimension id and language. */
-export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
+/** The examples as written, by dimension id and language (see EXAMPLES). */
+const WRITTEN: Record<string, Record<Lang, DimensionExample>> = {
   lexical_fingerprint: {
     en: { positive: AI_EN, negative: HUMAN_EN },
     es: {
@@ -128,3 +130,23 @@ export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = {
     es: { positive: zeroWidth(AI_ES), negative: AI_ES },
   },
 };
+
+/**
+ * Style dimensions judge only texts of MIN_STYLE_WORDS words or more, so a short positive example
+ * is repeated as further paragraphs (more of the same style) until it is long enough.
+ */
+function longEnough(text: string): string {
+  let out = text;
+  while (countWords(out) < MIN_STYLE_WORDS) out += '\n\n' + text;
+  return out;
+}
+
+/** The examples, by dimension id and language: positives at least MIN_STYLE_WORDS long. */
+export const EXAMPLES: Record<string, Record<Lang, DimensionExample>> = Object.fromEntries(
+  Object.entries(WRITTEN).map(([id, byLang]) => [
+    id,
+    Object.fromEntries(
+      Object.entries(byLang).map(([lang, ex]) => [lang, { positive: longEnough(ex.positive), negative: ex.negative }]),
+    ) as Record<Lang, DimensionExample>,
+  ]),
+);
