@@ -20,6 +20,18 @@ export interface DocTypeModel {
   min: number;
   step: number;
   table: Uint8Array;
+  /** Scratch: the last call that counted each bucket (see nextStamp). */
+  seen?: Uint32Array;
+  stamp?: number;
+}
+
+function nextStamp(m: DocTypeModel): number {
+  if (!m.seen || m.stamp === 0xffffffff) {
+    m.seen = new Uint32Array(1 << m.bits);
+    m.stamp = 0;
+  }
+  m.stamp = (m.stamp ?? 0) + 1;
+  return m.stamp;
 }
 
 /** Only the first words are read: the genre shows early, and the cost stays flat for long texts. */
@@ -36,13 +48,14 @@ export function detectDocType(text: string, r: EngineResult, words: Uint32Array,
   if (LETTER.test(text.length > 4000 ? text.slice(0, 2000) + text.slice(-2000) : text)) return 'email';
   const size = 1 << model.bits;
   const mask = size - 1;
-  const seen = new Set<number>();
   const scores = new Float64Array(model.types.length);
   const n = Math.min(words.length, DOCTYPE_MAX_WORDS);
+  // Each bucket counts once per text: a stamp per bucket instead of a Set (no allocation per call).
+  const stamp = nextStamp(model);
   for (let i = 0; i < n; i++) {
     const b = words[i] & mask;
-    if (seen.has(b)) continue;
-    seen.add(b);
+    if (model.seen![b] === stamp) continue;
+    model.seen![b] = stamp;
     for (let c = 0; c < model.types.length; c++) scores[c] += model.table[c * size + b];
   }
   let best = 0;
