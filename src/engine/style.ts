@@ -62,24 +62,28 @@ export interface StyleFeatures {
 /** Window of the moving-average type-token ratio. */
 export const MATTR_WINDOW = 50;
 
+/** Buckets of the MATTR counter: words are told apart by 16 bits of their hash (a rare collision only nudges the ratio). */
+const MATTR_BUCKETS = 1 << 16;
+const mattrCounts = new Uint16Array(MATTR_BUCKETS);
+
 /** Moving-average type-token ratio of a sequence of word hashes (NaN when shorter than the window). */
 export function mattr(words: Uint32Array, n: number, window = MATTR_WINDOW): number {
   if (n < window) return NaN;
-  const counts = new Map<number, number>();
+  const counts = mattrCounts;
+  const mask = MATTR_BUCKETS - 1;
   let distinct = 0;
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const c = (counts.get(words[i]) ?? 0) + 1;
-    counts.set(words[i], c);
-    if (c === 1) distinct++;
+    const b = words[i] & mask;
+    if (counts[b]++ === 0) distinct++;
     if (i >= window) {
-      const old = words[i - window];
-      const oc = counts.get(old)! - 1;
-      counts.set(old, oc);
-      if (oc === 0) distinct--;
+      const old = words[i - window] & mask;
+      if (--counts[old] === 0) distinct--;
     }
     if (i >= window - 1) sum += distinct / window;
   }
+  // Leave the counter empty for the next call: only the last window is still counted.
+  for (let i = n - window; i < n; i++) counts[words[i] & mask] = 0;
   return sum / (n - window + 1);
 }
 
