@@ -48,7 +48,8 @@ export function explain(
     const value = d.measure(r);
     const measurable = d.detect !== undefined || r.style.words >= MIN_STYLE_WORDS;
     const detected = !off && measurable && (d.detect ? d.detect(value, ctx) : beyond(d, value, threshold));
-    dimensions.push({ ...label(d.id), detected });
+    const ref = label(d.id);
+    dimensions.push({ ...ref, detected });
     if (off) continue;
     let first: ScoredSentence | null = null;
     let firstShort: ScoredSentence | null = null;
@@ -59,7 +60,7 @@ export function explain(
       firstShort ??= s;
       // Very short sentences count as evidence but are not annotated on their own.
       if (s.words < MIN_TRIGGER_WORDS && d.id !== 'obfuscation') return;
-      triggered[i].push(label(d.id));
+      triggered[i].push(ref);
       first ??= s;
     });
     if (detected && d.id !== 'lexical_fingerprint') {
