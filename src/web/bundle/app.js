@@ -506,12 +506,48 @@ function renderResult(text, result, headers, lang) {
 }
 
 // src/engine/words.ts
-var WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’‐\-][\p{L}\p{M}\p{N}]+)*/gu;
+var OTHER = 1;
+var LETTER_OR_DIGIT = 2;
+var MARK = 3;
+var bmpClass = new Uint8Array(65536);
+var IS_LN = /^[\p{L}\p{N}]$/u;
+var IS_M = /^\p{M}$/u;
+function classOf(cp) {
+  if (cp < 65536) {
+    const known = bmpClass[cp];
+    if (known !== 0)
+      return known;
+  }
+  const ch = String.fromCodePoint(cp);
+  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : OTHER;
+  if (cp < 65536)
+    bmpClass[cp] = c;
+  return c;
+}
+var isJoiner = (c) => c === 39 || c === 8217 || c === 8208 || c === 45;
 function countWords(text) {
   let n = 0;
-  WORD.lastIndex = 0;
-  while (WORD.exec(text) !== null)
-    n++;
+  let inWord = false;
+  const len = text.length;
+  for (let i = 0;i < len; ) {
+    let cp = text.charCodeAt(i);
+    let size = 1;
+    let c = bmpClass[cp];
+    if (cp >= 55296 && cp <= 56319) {
+      cp = text.codePointAt(i);
+      size = cp > 65535 ? 2 : 1;
+      c = classOf(cp);
+    } else if (c === 0)
+      c = classOf(cp);
+    if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
+      if (!inWord)
+        n++;
+      inWord = true;
+    } else if (inWord && isJoiner(cp) && i + size < len && classOf(text.codePointAt(i + size)) !== OTHER) {} else {
+      inWord = false;
+    }
+    i += size;
+  }
   return n;
 }
 
