@@ -3,6 +3,7 @@
  * same texts; no dependency on ../shared/data. English prose with a Spanish paragraph now and then,
  * sentence lengths 6-32 words, commas, numbers, apostrophes and hyphens, like real submissions.
  */
+import { rng } from '../scripts/lib/metrics';
 
 /** The seed of the corpus: change it and the bench numbers are no longer comparable. */
 const SEED = 0x5eed_2026;
@@ -23,18 +24,6 @@ const ES_WORDS = (
   'importante diferente general público reciente además aunque porque mientras también según niño año'
 ).split(' ');
 const EN_EXTRAS = ["don't", "it's", 'well-known', 'long-term', "students'", 'e.g.', 'Dr.', '2024', '3.5', '17%'];
-
-/** Mulberry32: a tiny deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(next: () => number, words: readonly string[], extras: readonly string[]): string[] {
   const length = 6 + Math.floor(next() * 27);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { PROSE } from './helpers';
+import { startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'detector-server-'));
@@ -13,51 +14,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Running {
-  proc: Subprocess<'ignore', 'pipe', 'pipe'>;
-  base: string;
-  lines: string[];
-  /** Resolves with the first stdout line matching `pattern`. */
-  waitFor(pattern: RegExp): Promise<string>;
-}
-
 /** Starts `bun src/main.ts serve` on a free port (PORT=0) and waits for its "listening" log line. */
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const proc = Bun.spawn(['bun', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  started.push(proc);
-  const lines: string[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        lines.push(line);
-        for (const w of waiters.filter((w) => w.pattern.test(line))) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(line);
-        }
-      }
-    }
-  })();
-  const waitFor = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const hit = lines.find((l) => pattern.test(l));
-      if (hit) return resolve(hit);
-      waiters.push({ pattern, resolve });
-      setTimeout(() => reject(new Error(`timeout waiting for ${pattern}; stdout so far:\n${lines.join('\n')}`)), 20_000);
-    });
-  const listening = JSON.parse(await waitFor(/"event":"listening"/));
-  return { proc, base: `http://127.0.0.1:${listening.port}`, lines, waitFor };
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env });
+  started.push(server.proc);
+  return server;
 }
 
 describe('real server over HTTP', () => {
