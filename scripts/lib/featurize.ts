@@ -32,7 +32,7 @@ export function blankModel(
   weightBits: number,
   featureVersion: number,
 ): ModelFile {
-  const zeroComb = { mean: [], std: [], w: [], wLex: 1, b: 0 };
+  const zeroComb = { wLex: 1, b: 0, style: { rate: 0, trees: [] } };
   const modes = { conservative: 1, balanced: 1, aggressive: 1 };
   return {
     format: 1, featureVersion, weightBits, weightScale: 1, weightsSha256: '',

@@ -7,6 +7,7 @@ import { normalizeText, mapSpan } from './normalize';
 import { Doc, KIND_MASK, KIND_WORD, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
 import { COMBINER_FEATURES, mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { decodeWeights, sigmoid, type ModelFile } from './model';
+import { gbdtValue } from './gbdt';
 import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, NEIGHBOUR_STOP, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
 import type { TextLang } from './types';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from '../explain/doctype';
@@ -52,6 +53,8 @@ export class Engine {
   readonly model: ModelFile;
   /** Document-type model (null while training it). */
   readonly docTypes: DocTypeModel | null;
+  /** Scratch vector of style features in COMBINER_FEATURES order. */
+  private styleVector = new Float64Array(COMBINER_FEATURES.length);
   /** Scratch buffer for word hashes (reused: no allocation per call). */
   private wordHashes = new Uint32Array(4096);
 
@@ -139,16 +142,11 @@ export class Engine {
     return n;
   }
 
-  /** The combiner's logit: lexical logit plus standardised style features. */
+  /** The combiner's logit: linear in the lexical logit, plus boosted trees over the style features. */
   combinedLogit(lexicalLogit: number, style: StyleFeatures, ml: 'en' | 'es'): number {
     const c = this.model.combiner[ml];
-    let z = c.b + c.wLex * lexicalLogit;
-    for (let k = 0; k < COMBINER_FEATURES.length; k++) {
-      const v = style[COMBINER_FEATURES[k]];
-      // Missing measures (too few sentences) sit at the training mean: no push either way.
-      if (Number.isFinite(v)) z += c.w[k] * ((v - c.mean[k]) / c.std[k]);
-    }
-    return z;
+    for (let k = 0; k < COMBINER_FEATURES.length; k++) this.styleVector[k] = style[COMBINER_FEATURES[k]];
+    return c.b + c.wLex * lexicalLogit + gbdtValue(c.style, this.styleVector);
   }
 
   /** Calibrated probability (Platt scaling fitted on the dev split). */

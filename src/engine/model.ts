@@ -1,18 +1,19 @@
 /** The trained model's file format (model/model.json + model/weights.bin) and its loader. */
 import type { Sensitivity } from './types';
+import type { Gbdt } from './gbdt';
 
 export interface Platt {
   a: number;
   b: number;
 }
 
+/** logit = b + wLex * lexical logit + boosted trees over the style features. */
 export interface CombinerWeights {
-  mean: number[];
-  std: number[];
-  w: number[];
-  /** Weight of the lexical logit (first input). */
+  /** Weight of the lexical logit (positive: the score is monotone in it). */
   wLex: number;
   b: number;
+  /** Trees over the style features, in the order of `combiner.features`. */
+  style: Gbdt;
 }
 
 export type ModeThresholds = Record<Sensitivity, number>;

@@ -60,8 +60,10 @@ describe('committed model', () => {
       expect(MODEL.calibration[lang].a).toBeGreaterThan(0);
       expect(MODEL.sentenceCalibration[lang].a).toBeGreaterThan(0);
       const c = MODEL.combiner[lang];
-      for (const arr of [c.mean, c.std, c.w]) expect(arr.length).toBe(COMBINER_FEATURES.length);
-      for (const s of c.std) expect(s).toBeGreaterThan(0);
+      expect(c.wLex).toBeGreaterThan(0);
+      expect(c.style.trees.length).toBeGreaterThan(0);
+      // Trees split only on style features (indexes into COMBINER_FEATURES), never on the lexical logit.
+      for (const tree of c.style.trees) for (const f of tree.f) expect(f).toBeLessThan(COMBINER_FEATURES.length);
       for (const mode of SENSITIVITIES) {
         expect(MODEL.thresholds[lang][mode]).toBeGreaterThan(0);
         expect(MODEL.thresholds[lang][mode]).toBeLessThan(1);
