@@ -5,18 +5,11 @@ import { documentXmlToText } from '../../src/extract/docx-xml.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { makeDocx, makeSampleDocx, makeZipBombDocx, SAMPLE_DOCX_TEXT } from '../fixtures/make.ts';
+import { codeOf } from './code-of';
 
 const MB = 1024 * 1024;
 const SMALL_LIMITS = { ...DEFAULT_EXTRACT_LIMITS, maxDocxUncompressedBytes: 1 * MB };
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    return error instanceof ExtractError ? error.code : `not-an-ExtractError: ${error}`;
-  }
-}
 
 describe('extractDocx', () => {
   afterEach(() => {

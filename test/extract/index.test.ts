@@ -12,14 +12,10 @@ import {
   SAMPLE_MARKDOWN,
   SAMPLE_MARKDOWN_TEXT,
 } from '../fixtures/make.ts';
+import { codeOf as codeOfPromise } from './code-of';
 
-async function codeOf(bytes: Uint8Array, name: string, limits = DEFAULT_EXTRACT_LIMITS): Promise<ExtractErrorCode | string> {
-  try {
-    await extractText(bytes, name, limits);
-    return 'resolved';
-  } catch (error) {
-    return error instanceof ExtractError ? error.code : `not-an-ExtractError: ${error}`;
-  }
+function codeOf(bytes: Uint8Array, name: string, limits = DEFAULT_EXTRACT_LIMITS): Promise<ExtractErrorCode | string> {
+  return codeOfPromise(extractText(bytes, name, limits));
 }
 
 describe('extractText', () => {

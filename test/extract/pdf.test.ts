@@ -4,15 +4,8 @@ import { joinLines, pageParagraphs } from '../../src/extract/pdf-layout.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { makePdf, makeTruncatedPdf, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make.ts';
+import { codeOf } from './code-of';
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    return error instanceof ExtractError ? error.code : `not-an-ExtractError: ${error}`;
-  }
-}
 
 describe('extractPdf', () => {
   it('reads every page in order, joins lines, rejoins hyphenated words and keeps paragraph breaks', async () => {
