@@ -23,7 +23,7 @@ export interface ModelFile {
   format: 1;
   featureVersion: number;
   weightBits: number;
-  /** int16 weight = round(f32 weight / weightScale). */
+  /** Largest |weight|: the scale of the companded int8 weights (see decodeWeights). */
   weightScale: number;
   weightsSha256: string;
   trainedWith: { command: string; seed: number; trainFiles: string[] };
@@ -45,23 +45,32 @@ export interface ModelFile {
   dimensionThresholds: { en: Record<string, number | null>; es: Record<string, number | null> };
 }
 
-/** Decode the int16 weight table into f32 values. */
+/**
+ * Weights are stored as one signed byte each with square-root companding: w = sign(q) * (|q|/127)^2 * max.
+ * Small weights (most of the table) keep fine steps; 4 MB instead of 8 MB for int16, and calibration
+ * and thresholds are measured on the decoded values (scripts/train.ts), so nothing drifts.
+ */
+const Q_MAX = 127;
+
+/** Decode the int8 weight table into f32 values (`weightScale` is the largest |weight|). */
 export function decodeWeights(bytes: Uint8Array, model: ModelFile): Float32Array {
   const n = 1 << model.weightBits;
-  if (bytes.byteLength !== n * 2) throw new Error(`model: weights.bin has ${bytes.byteLength} bytes, expected ${n * 2}`);
-  const q = new Int16Array(bytes.buffer, bytes.byteOffset, n);
+  if (bytes.byteLength !== n) throw new Error(`model: weights.bin has ${bytes.byteLength} bytes, expected ${n}`);
+  const q = new Int8Array(bytes.buffer, bytes.byteOffset, n);
+  const table = new Float32Array(2 * Q_MAX + 1);
+  for (let v = -Q_MAX; v <= Q_MAX; v++) table[v + Q_MAX] = Math.sign(v) * (v / Q_MAX) ** 2 * model.weightScale;
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = q[i] * model.weightScale;
+  for (let i = 0; i < n; i++) out[i] = table[q[i] + Q_MAX];
   return out;
 }
 
-/** Encode f32 weights as int16 with a shared scale (max |w| maps to 32767). */
+/** Encode f32 weights as companded int8 (see decodeWeights); `scale` is the largest |weight|. */
 export function encodeWeights(w: Float32Array): { bytes: Uint8Array; scale: number } {
   let max = 0;
   for (let i = 0; i < w.length; i++) max = Math.max(max, Math.abs(w[i]));
-  const scale = max > 0 ? max / 32767 : 1;
-  const q = new Int16Array(w.length);
-  for (let i = 0; i < w.length; i++) q[i] = Math.round(w[i] / scale);
+  const scale = max > 0 ? max : 1;
+  const q = new Int8Array(w.length);
+  for (let i = 0; i < w.length; i++) q[i] = Math.sign(w[i]) * Math.round(Math.sqrt(Math.abs(w[i]) / scale) * Q_MAX);
   return { bytes: new Uint8Array(q.buffer), scale };
 }
 
