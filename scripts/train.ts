@@ -21,7 +21,6 @@ import { buildVocab, topHumanWords } from './lib/vocab';
 import { DIMENSIONS, MIN_STYLE_WORDS, beyond } from '../src/explain/dimensions';
 import { serializeDocTypeModel } from '../src/explain/doctype';
 import { trainDocTypes } from './lib/doctype-train';
-import { perSource, type Scored } from './lib/report';
 
 const SEED = 1234;
 /** 2^22 hashed buckets: fewer collisions than 2^20 gave +0.003 dev AUROC (en); 4 MB of companded int8 weights (same dev metrics as int16). */
@@ -73,7 +72,6 @@ const model: ModelFile = blankModel(vocab, funcWords, channels, WEIGHT_BITS, fea
 const engine = await Engine.create(wasm, model, null);
 
 const trainDocs = featurize(engine, train, cleanForTraining);
-const devDocs = featurize(engine, dev, (t) => t);
 balanceWeights(trainDocs);
 log(`featurized (vocab en ${vocab.en.length}, es ${vocab.es.length})`);
 
@@ -106,17 +104,16 @@ engine.core.setWeights(decodeWeights(encoded.bytes, model));
 
 // Calibration and thresholds on dev, per language, through the engine itself.
 const summary: string[] = [];
-const scoredDev: Scored[] = [];
 for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
-  const docs = devDocs.filter((d) => d.lang === id);
-  const runs = docs.map((d) => engine.analyze(d.row.text, lang));
+  // Dev texts are scored once, by the engine with the shipped weights (no feature extraction needed).
+  const docs = dev.filter((r) => r.lang === lang);
+  const runs = docs.map((r) => engine.analyze(r.text, lang));
   const lex = runs.map((r) => r.lexicalLogit);
   const z = runs.map((r) => engine.combinedLogit(r.lexicalLogit, r.style, lang));
-  const y = docs.map((d) => d.y);
+  const y = docs.map((r) => (r.label === 'ai' ? 1 : 0));
   const cal = fitPlatt(z, y, balancedWeights(y));
   model.calibration[lang] = cal;
   const p = z.map((v) => sigmoid(cal.a * v + cal.b));
-  docs.forEach((d, i) => scoredDev.push({ row: d.row, p: p[i] }));
   const human = p.filter((_, i) => y[i] === 0);
   const ai = p.filter((_, i) => y[i] === 1);
   model.thresholds[lang] = mapModes((fpr) => thresholdForFpr(human, fpr));
@@ -126,11 +123,11 @@ for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
   // Sentence calibration through the engine itself: each sentence labelled with its document's label.
   const sz: number[] = [];
   const sy: number[] = [];
-  docs.forEach((d, i) => {
-    for (const sent of runs[i].sentences) {
+  runs.forEach((run, i) => {
+    for (const sent of run.sentences) {
       if (sent.words < MIN_SENTENCE_WORDS) continue;
       sz.push(lexicalLogit(sent.f[SF.SCORE], sent.f[SF.NGRAMS], model.lexicalBias[lang]));
-      sy.push(d.y);
+      sy.push(y[i]);
     }
   });
   const scal = fitPlatt(sz, sy, balancedWeights(sy));
@@ -164,7 +161,6 @@ console.log(dimensionReport.join('\n'));
 const docTypeModel = trainDocTypes(trainDocs);
 log(`calibrated; document-type model over ${docTypeModel.types.join(', ')}`);
 console.log(summary.join('\n'));
-if (opt.dry) console.log(perSource(scoredDev, (l) => model.thresholds[l].conservative).join('\n'));
 
 if (!opt.dry) {
   const bytes = encoded.bytes;
