@@ -22,7 +22,22 @@ export function openDatabase(path: string): Db {
   return drizzle({ client, schema }) as Db;
 }
 
-/** Closes the underlying SQLite connection (checkpointing the WAL). */
+const closeHooks = new WeakMap<Db, Set<() => void>>();
+
+/** Runs `hook` just before `db` closes: for writers that buffer rows. */
+export function beforeClose(db: Db, hook: () => void): void {
+  let hooks = closeHooks.get(db);
+  if (!hooks) {
+    hooks = new Set();
+    closeHooks.set(db, hooks);
+  }
+  hooks.add(hook);
+}
+
+/** Closes the underlying SQLite connection (after its buffered writes, checkpointing the WAL). */
 export function closeDatabase(db: Db): void {
+  const hooks = closeHooks.get(db);
+  closeHooks.delete(db);
+  for (const hook of hooks ?? []) hook();
   db.$client.close();
 }

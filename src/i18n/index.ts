@@ -24,8 +24,22 @@ function lookup(catalogue: unknown, path: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/** Resolved templates per language: catalogues are frozen data, and labels are looked up on every detection. */
+const templates = new Map<string, string>();
+
+function template(lang: LabelLang, path: string): string {
+  const cacheKey = `${lang}\u0000${path}`;
+  let found = templates.get(cacheKey);
+  if (found === undefined) {
+    found = lookup(messages(lang), path) ?? lookup(en, path) ?? path;
+    templates.set(cacheKey, found);
+  }
+  return found;
+}
+
 /** Localized string at a dotted path with `{name}` placeholders filled; falls back to English, then to the path. */
 export function t(lang: LabelLang, path: string, params: Params = {}): string {
-  const template = lookup(messages(lang), path) ?? lookup(en, path) ?? path;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  const text = template(lang, path);
+  if (!text.includes('{')) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -4,6 +4,7 @@ import type { PlannedFile } from '../../src/modules/batch/plan';
 import { silentLogger } from '../../src/http';
 import { detector, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
+import { flushUsage } from '../../src/modules/quota';
 
 afterAll(closeBatchPools);
 
@@ -94,6 +95,7 @@ describe('batch mode: client disconnect', () => {
     await sleep(50);
     expect(calls.length).toBe(1);
     expect(wordsUsed(db, key.id)).toBe(wordsPerFile);
+    flushUsage(db);
     const event = db.$client.query('SELECT status, words, error_code AS code FROM usage_events').get();
     expect(event).toEqual({ status: 499, words: wordsPerFile, code: 'client_closed' });
     expect(logs.some((line) => line.includes('"status":499'))).toBe(true);
@@ -139,6 +141,7 @@ describe('batch mode: client disconnect', () => {
     const response = await pending;
     expect(response.status).toBe(499);
     expect(wordsUsed(db, key.id)).toBe(0);
+    flushUsage(db);
     expect(db.$client.query('SELECT status, error_code AS code FROM usage_events').get()).toEqual({ status: 499, code: 'client_closed' });
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { findActiveKey } from '../../src/modules/keys';
-import { chargeWords } from '../../src/modules/quota';
+import { chargeWords, flushUsage } from '../../src/modules/quota';
 import { detector, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readLines, sampleBatch, wordsUsed } from './helpers';
 
@@ -26,6 +26,7 @@ describe('batch mode: quota', () => {
     expect(wordsUsed(db, key.id)).toBe(expectedWords);
     const calls = db.$client.query('SELECT calls FROM monthly_usage WHERE key_id = ?').get(key.id) as { calls: number };
     expect(calls.calls).toBe(1);
+    flushUsage(db);
     const event = db.$client.query("SELECT mode, status, words FROM usage_events WHERE key_id = ?").get(key.id);
     expect(event).toEqual({ mode: 'batch', status: 200, words: expectedWords });
   });

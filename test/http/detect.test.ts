@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { revokeKey } from '../../src/modules/keys';
-import { chargeWords, getQuotaState } from '../../src/modules/quota';
+import { chargeWords, flushUsage, getQuotaState } from '../../src/modules/quota';
 import { findActiveKey } from '../../src/modules/keys';
 import { call, makeApp, PROSE, words } from './helpers';
 
@@ -229,6 +229,7 @@ describe('quota (429)', () => {
     await call(app, '/api/detect', { key, body: 'oops', headers: { 'content-type': 'application/json' } });
     await call(app, '/api/detect', { key, json: { text: PROSE } });
     expect(getQuotaState(db, findActiveKey(db, key)!).used).toBe(60);
+    flushUsage(db);
     const events = db.$client
       .query('SELECT status, error_code AS code, words, score FROM usage_events ORDER BY id')
       .all() as Array<Record<string, unknown>>;

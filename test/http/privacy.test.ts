@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase } from '../../src/db/client';
 import { call, freshDb, makeApp, PROSE } from './helpers';
+import { flushUsage } from '../../src/modules/quota';
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-privacy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,6 +47,7 @@ describe('privacy', () => {
     }
     // Metadata is what is stored and logged.
     expect(logs.length).toBe(5);
+    flushUsage(db);
     const event = db.$client.query('SELECT * FROM usage_events WHERE status = 200').get() as Record<string, unknown>;
     expect(Object.keys(event).sort()).toEqual([
       'created_at',

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { apiKeys, usageEvents, type ApiKeyRow } from '../../db/schema';
 import type { PlanId } from '../../plans';
-import { getQuotaState, type QuotaState } from '../quota';
+import { flushUsage, getQuotaState, type QuotaState } from '../quota';
 import { generateKey, hashKey, keyPrefix, looksLikeKey } from './secret';
 
 /** A freshly created key: the secret is returned once and never stored. */
@@ -128,6 +128,7 @@ export function revokeKey(db: Db, idOrPrefix: string, now: number = Date.now()):
 
 /** Quota and request count of a key. */
 export function keyUsage(db: Db, row: ApiKeyRow, now: number = Date.now()): KeyUsage {
+  flushUsage(db);
   const requests = db
     .select({ n: sql<number>`count(*)` })
     .from(usageEvents)
