@@ -109,5 +109,18 @@ export async function cpuMs(pid: number): Promise<number> {
   return (ticks / CLOCK_TICKS) * 1000;
 }
 
+/** Child process ids of `pid` (the server's WORKERS processes), from /proc/<pid>/task/<pid>/children. */
+export async function childPids(pid: number): Promise<number[]> {
+  const text = await Bun.file(`/proc/${pid}/task/${pid}/children`).text().catch(() => '');
+  return text.split(' ').filter(Boolean).map(Number);
+}
+
+/** CPU time of a server and its worker processes, in ms. */
+export async function treeCpuMs(pid: number): Promise<number> {
+  const pids = [pid, ...(await childPids(pid))];
+  const times = await Promise.all(pids.map((p) => cpuMs(p).catch(() => 0)));
+  return times.reduce((a, b) => a + b, 0);
+}
+
 /** Kernel clock ticks per second (USER_HZ); 100 on every Linux we target. */
 const CLOCK_TICKS = 100;

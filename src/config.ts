@@ -1,6 +1,7 @@
 /** Environment configuration, parsed once at start-up into a frozen, typed object. */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { coreCount } from './cores';
 
 const MB = 1024 * 1024;
 
@@ -28,6 +29,8 @@ export interface Config {
   readonly maxDocxUncompressed: number;
   /** Batch: wall-clock budget for one batch in ms (BATCH_TIME_BUDGET_MS, default 120000). */
   readonly batchTimeBudgetMs: number;
+  /** Server processes sharing the port (WORKERS: a number or `auto` = one per core; default 1). */
+  readonly workers: number;
 }
 
 /** Raised when an environment variable has a value the service cannot run with. */
@@ -62,6 +65,14 @@ function readHost(env: Env): string {
   return raw;
 }
 
+/** Most server processes WORKERS accepts (each holds its own ~100 MB engine). */
+export const MAX_WORKERS = 64;
+
+function readWorkers(env: Env): number {
+  if (env.WORKERS?.trim().toLowerCase() === 'auto') return Math.min(MAX_WORKERS, coreCount());
+  return readInt(env, 'WORKERS', 1, 1, MAX_WORKERS);
+}
+
 /** Parses and validates the environment; throws ConfigError with a clear message on bad values. */
 export function loadConfig(env: Env = process.env): Config {
   const databasePath = env.DATABASE_PATH?.trim() || './data/detector.sqlite';
@@ -77,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxPdfPages: readInt(env, 'MAX_PDF_PAGES', 300, 1, 100_000),
     maxDocxUncompressed: readInt(env, 'MAX_DOCX_UNCOMPRESSED', 50 * MB, 1, 4096 * MB),
     batchTimeBudgetMs: readInt(env, 'BATCH_TIME_BUDGET_MS', 120_000, 100, 3_600_000),
+    workers: readWorkers(env),
   });
 }
 
@@ -90,3 +102,4 @@ export function ensureDatabaseDir(databasePath: string): void {
 export function serverBodyLimit(config: Config): number {
   return Math.max(config.maxBatchBytes, config.maxBodyBytes) + 1 * MB;
 }
+

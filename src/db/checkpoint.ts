@@ -102,3 +102,12 @@ export function startCheckpointer(db: Db, path: string, options: CheckpointerOpt
     },
   };
 }
+
+/**
+ * For a worker process (WORKERS > 1): its commits never checkpoint; the primary's checkpointer
+ * copies the whole WAL back (a checkpoint works on the file, whoever wrote the frames).
+ */
+export function leaveCheckpointsToPrimary(db: Db): Checkpointer {
+  db.$client.exec('PRAGMA wal_autocheckpoint = 0');
+  return { stop() {} };
+}

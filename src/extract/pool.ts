@@ -1,4 +1,4 @@
-import { availableParallelism, cpus } from 'node:os';
+import { coreCount } from '../cores.ts';
 import { ExtractError } from './errors.ts';
 import { checkAndSniff, extractFormat, finish, INLINE_FORMATS, type ExtractResult } from './index.ts';
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
@@ -10,16 +10,6 @@ import { resolveWorkerUrl } from './worker-url.ts';
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 /** One core is left to the event loop so single-text requests keep their latency. */
 export const DEFAULT_POOL_SIZE = Math.max(1, coreCount() - 1);
-
-/**
- * Cores of this machine. Bun's availableParallelism() reads navigator.hardwareConcurrency, and
- * pdf.js replaces globalThis.navigator when it loads in this thread (inline extraction, tests):
- * after that it returns undefined, so fall back to os.cpus().
- */
-function coreCount(): number {
-  const n = availableParallelism();
-  return Number.isInteger(n) && n > 0 ? n : Math.max(1, cpus().length);
-}
 
 /** Options for ExtractPool. */
 export type ExtractPoolOptions = {

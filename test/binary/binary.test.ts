@@ -128,4 +128,18 @@ describe('ai-detector binary', () => {
     expect(await server.stop()).toBe(0);
     expect(await server.stderr).not.toContain('rror');
   });
+
+  it('starts its worker processes from the binary alone (WORKERS=2)', async () => {
+    server = await startServerProcess([binary, 'serve'], { cwd: join(runDir, 'www'), env: { ...env, WORKERS: '2' } });
+    await server.waitFor(/"event":"worker_listening"/);
+    const single = await fetch(`${server.base}/api/detect`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: PROSE }),
+    });
+    expect(single.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    expect(server.lines.filter((l) => l.includes('"event":"stopped"')).length).toBe(2);
+    expect(await server.stderr).not.toContain('rror');
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { ConfigError, loadConfig } from '../../src/config';
+import { coreCount } from '../../src/cores';
+import { extractWorkersPerProcess } from '../../src/modules/batch/pool';
 
 describe('config', () => {
   it('has documented defaults and is frozen', () => {
@@ -16,6 +18,7 @@ describe('config', () => {
       maxPdfPages: 300,
       maxDocxUncompressed: 50 * 1024 * 1024,
       batchTimeBudgetMs: 120_000,
+      workers: 1,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -28,6 +31,7 @@ describe('config', () => {
       MAX_BODY_BYTES: '4096',
       BOOTSTRAP_KEY: '0',
       MAX_FILES: '3',
+      WORKERS: '4',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -36,7 +40,17 @@ describe('config', () => {
       maxBodyBytes: 4096,
       bootstrapKey: false,
       maxFiles: 3,
+      workers: 4,
     });
+  });
+
+  it('reads WORKERS=auto as one process per core, and sizes the extraction pool to share the rest', () => {
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(coreCount());
+    expect(loadConfig({ WORKERS: ' AUTO ' }).workers).toBe(coreCount());
+    expect(extractWorkersPerProcess(1, 8)).toBe(7);
+    expect(extractWorkersPerProcess(8, 8)).toBe(1);
+    expect(extractWorkersPerProcess(2, 2)).toBe(1);
+    expect(extractWorkersPerProcess(3, 8)).toBe(3);
   });
 
   for (const [name, value] of [
@@ -47,6 +61,9 @@ describe('config', () => {
     ['BOOTSTRAP_KEY', 'maybe'],
     ['MAX_FILES', '0'],
     ['HOST', 'two words'],
+    ['WORKERS', '0'],
+    ['WORKERS', 'many'],
+    ['WORKERS', '65'],
   ]) {
     it(`rejects ${name}=${value} with a message naming the variable`, () => {
       expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

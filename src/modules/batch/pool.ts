@@ -1,5 +1,6 @@
 /** The extraction worker pool batch mode uses: one per app configuration, created on first use. */
 import type { Config } from '../../config';
+import { coreCount } from '../../cores';
 import type { ExtractLimits } from '../../extract';
 import { ExtractPool } from '../../extract/pool';
 
@@ -12,6 +13,14 @@ export function extractLimitsOf(config: Config): ExtractLimits {
   };
 }
 
+/**
+ * Extraction workers of one server process: the cores but one, shared among the WORKERS processes
+ * (at least one each), so N processes do not start N times cores - 1 extraction threads.
+ */
+export function extractWorkersPerProcess(processes: number, cores: number = coreCount()): number {
+  return Math.max(1, Math.ceil((cores - 1) / processes));
+}
+
 // Keyed by the frozen Config that createApp received: one pool per app, no process-wide global.
 // Idle workers are unref'd by the pool, so an unused pool never keeps a process alive.
 const pools = new WeakMap<Config, ExtractPool>();
@@ -20,7 +29,7 @@ const pools = new WeakMap<Config, ExtractPool>();
 export function extractPoolFor(config: Config): ExtractPool {
   let pool = pools.get(config);
   if (!pool) {
-    pool = new ExtractPool({ limits: extractLimitsOf(config) });
+    pool = new ExtractPool({ limits: extractLimitsOf(config), size: extractWorkersPerProcess(config.workers) });
     pools.set(config, pool);
   }
   return pool;

@@ -1,0 +1,93 @@
+/**
+ * WORKERS > 1: more server processes on the same port. Bun listens with SO_REUSEPORT (Elysia's
+ * default), so the kernel spreads connections over every process listening on the port; each
+ * process has its own engine and SQLite connection, and the quota stays exact because every
+ * charge is one conditional statement under SQLite's write lock (test/http/concurrency.test.ts).
+ *
+ * The primary (the process started as `serve`) migrates the database, listens, then starts
+ * WORKERS - 1 copies of this program with WORKER_ENV set. It restarts a worker that dies and
+ * stops them all on shutdown; a worker also exits on its own if the primary disappears.
+ */
+import type { Subprocess } from 'bun';
+import type { Logger } from './http/logger';
+
+/** Set in the environment of worker processes. */
+export const WORKER_ENV = 'AI_DETECTOR_WORKER';
+/** Wait before restarting a worker that exited, so a worker that cannot start does not spin. */
+export const RESTART_DELAY_MS = 1000;
+/** How often a worker checks that its primary is still there. */
+const ORPHAN_CHECK_MS = 1000;
+
+/** True in a process the primary started. */
+export function isWorkerProcess(env: Record<string, string | undefined> = process.env): boolean {
+  return env[WORKER_ENV] === '1';
+}
+
+/** The command line that runs this program again: the compiled binary itself, or bun with the entry script. */
+export function selfCommand(args: string[]): string[] {
+  const compiled = Bun.main.startsWith('/$bunfs/') || Bun.main.includes('~BUN');
+  return compiled ? [process.execPath, ...args] : [process.execPath, Bun.main, ...args];
+}
+
+/** The worker processes of a primary. */
+export interface WorkerSet {
+  /** Process ids of the running workers. */
+  pids(): number[];
+  /** Sends `signal` to every worker and resolves when all have exited; no worker is restarted after this. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Options of startWorkers. */
+export interface WorkerOptions {
+  /** Workers to start (the primary itself is not counted). */
+  count: number;
+  /** The port the primary listens on (the real one when PORT=0). */
+  port: number;
+  logger: Logger;
+  /** How to start one worker (default: this program's `serve`). */
+  command?: string[];
+}
+
+/** Starts `count` worker processes serving on `port`, restarting any that exits before stop(). */
+export function startWorkers({ count, port, logger, command = selfCommand(['serve']) }: WorkerOptions): WorkerSet {
+  const running = new Map<number, Subprocess>();
+  let stopping = false;
+  const start = (index: number) => {
+    const proc = Bun.spawn(command, {
+      env: { ...process.env, [WORKER_ENV]: '1', PORT: String(port), WORKERS: '1' },
+      stdin: 'ignore',
+      stdout: 'inherit',
+      stderr: 'inherit',
+    });
+    running.set(index, proc);
+    void proc.exited.then((code) => {
+      if (running.get(index) === proc) running.delete(index);
+      if (stopping) return;
+      logger.error('worker_exited', { index, pid: proc.pid, code });
+      setTimeout(() => {
+        if (!stopping) start(index);
+      }, RESTART_DELAY_MS);
+    });
+  };
+  for (let index = 1; index <= count; index++) start(index);
+  return {
+    pids: () => [...running.values()].map((proc) => proc.pid),
+    async stop(signal = 'SIGTERM') {
+      stopping = true;
+      const procs = [...running.values()];
+      for (const proc of procs) proc.kill(signal);
+      await Promise.all(procs.map((proc) => proc.exited));
+    },
+  };
+}
+
+/** In a worker: calls `onOrphaned` once the primary is gone (a primary killed with SIGKILL cannot stop its workers). */
+export function watchPrimary(onOrphaned: () => void): void {
+  const primary = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === primary) return;
+    clearInterval(timer);
+    onOrphaned();
+  }, ORPHAN_CHECK_MS);
+  timer.unref();
+}

@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Subprocess } from 'bun';
+import { PROSE } from './helpers';
+import { startServerProcess } from '../fixtures/server-process';
+import { selfCommand } from '../../src/cluster';
+
+const ROOT = join(import.meta.dir, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'detector-workers-'));
+const spawned: Subprocess[] = [];
+const orphans: number[] = [];
+afterAll(() => {
+  for (const proc of spawned) if (proc.exitCode === null) proc.kill('SIGKILL');
+  for (const pid of orphans) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** utime + stime of a process, in clock ticks. */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  const t0 = performance.now();
+  while (!condition()) {
+    if (performance.now() - t0 > timeoutMs) return false;
+    await Bun.sleep(25);
+  }
+  return true;
+}
+
+/** One detection on a new TCP connection (SO_REUSEPORT spreads connections, not requests). */
+async function detect(base: string, key: string): Promise<Response> {
+  return fetch(`${base}/api/detect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key, connection: 'close' },
+    body: JSON.stringify({ text: PROSE }),
+    keepalive: false,
+  });
+}
+
+describe('WORKERS=2: two server processes share the port and one quota', () => {
+  it('starts a worker that serves on the same port, charges exactly, restarts a dead worker and stops with its primary', async () => {
+    const databasePath = join(dir, 'workers.sqlite');
+    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env: { DATABASE_PATH: databasePath, WORKERS: '2' } });
+    spawned.push(server.proc);
+    const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
+    expect(key).toBeDefined();
+    const listening = JSON.parse(server.lines.find((l) => l.includes('"event":"listening"'))!);
+    expect(listening.workers).toBe(2);
+    await server.waitFor(/"event":"worker_listening"/);
+    const [worker] = childrenOf(server.pid);
+    expect(worker).toBeGreaterThan(0);
+
+    // 12 detections over separate connections: both processes answer, the quota counts every word once.
+    const workerTicks = cpuTicks(worker);
+    const responses = await Promise.all(Array.from({ length: 12 }, () => detect(server.base, key)));
+    expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const remaining = responses.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a);
+    expect(remaining).toEqual(Array.from({ length: 12 }, (_, i) => 10_000 - 60 * (i + 1)));
+    // Every detection ran in some process and logged one line to the shared stdout.
+    await until(() => server.lines.filter((l) => l.includes('"event":"request"')).length === 12);
+    expect(server.lines.filter((l) => l.includes('"event":"request"')).length).toBe(12);
+    // The worker did some of them (the kernel hashes each connection to a process: all 12 on one is a 1-in-2048 event).
+    expect(cpuTicks(worker)).toBeGreaterThan(workerTicks + 1);
+
+    // A worker that dies is replaced.
+    process.kill(worker, 'SIGKILL');
+    await server.waitFor(/"event":"worker_exited"/);
+    expect(await until(() => childrenOf(server.pid).some((pid) => pid !== worker))).toBe(true);
+    const replacement = childrenOf(server.pid)[0];
+
+    // SIGTERM to the primary stops the workers too.
+    expect(await server.stop()).toBe(0);
+    expect(await until(() => !alive(replacement))).toBe(true);
+  }, 60_000);
+
+  it('a worker exits on its own when its primary is killed with SIGKILL', async () => {
+    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { DATABASE_PATH: join(dir, 'orphan.sqlite'), WORKERS: '2', BOOTSTRAP_KEY: '0' },
+    });
+    spawned.push(server.proc);
+    await server.waitFor(/"event":"worker_listening"/);
+    const [worker] = childrenOf(server.pid);
+    orphans.push(worker);
+    server.proc.kill('SIGKILL');
+    expect(await until(() => !alive(worker))).toBe(true);
+  }, 30_000);
+
+  it('re-runs this program: bun with the entry script here, the binary alone when compiled', () => {
+    expect(selfCommand(['serve'])).toEqual([process.execPath, Bun.main, 'serve']);
+  });
+});
