@@ -34,6 +34,7 @@ export function addPhrase(n: u32, lang: u32, bits: u32): bool {
 export function textPtr(): usize { return L.textPtr; }
 export function textCap(): u32 { return L.textCap; }
 export function weightsPtr(): usize { return L.weightsPtr; }
+export function lutPtr(): usize { return L.lutPtr; }
 export function tokPtr(): usize { return L.tokPtr; }
 export function sentPtr(): usize { return L.sentPtr; }
 export function sentFeatPtr(): usize { return L.sentFeatPtr; }

@@ -12,14 +12,24 @@ const SENT_BYTES: u32 = 32;
 /** Bytes per paragraph record: start, end, words, sentences. */
 const PARA_BYTES: u32 = 16;
 
+/**
+ * The weight table: one companded int8 code per hashed n-gram (4 MB for 2^22), decoded through a
+ * 256-entry f32 table at lutPtr. Read-only while scoring: the "seen" set below keeps the per-sentence
+ * and per-document marks, so the big table's cache lines are never dirtied and a 500-word text
+ * touches ~64 KB of set instead of stamping 8-byte buckets across a 32 MB table.
+ */
 export let weightsPtr: usize = 0;
 export let weightsMask: u32 = 0;
+export let lutPtr: usize = 0;
+/** Entries of 4 values in the weight decoding table (one per int8 code, indexed as u8). */
+export const LUT_ENTRIES: u32 = 256;
 /**
- * The weight table holds 8-byte buckets: f32 weight, u16 sentence stamp, u16 document stamp. The
- * stamps make each n-gram count once per sentence and per document (binary features); keeping
- * them beside the weight means one cache line per n-gram.
+ * Open-addressing set of the n-grams seen in the current document: 8-byte entries (weight index + 1,
+ * 0 = empty; sentence mark). Sized per document and cleared before each one.
  */
-export const BUCKET_BYTES: u32 = 8;
+export let seenPtr: usize = 0;
+export let seenCap: u32 = 0;
+export const SEEN_ENTRY_BYTES: u32 = 8;
 export let lexPtr: usize = 0;
 export let lexMask: u32 = 0;
 export let docPtr: usize = 0;
@@ -37,6 +47,8 @@ export let featPtr: usize = 0;
 export let featCap: u32 = 0;
 
 let fixedEnd: usize = 0;
+/** End of the text-sized regions (reserveText); the seen set lives past it. */
+let textEnd: usize = 0;
 
 function align(p: usize): usize {
   return (p + 15) & ~(<usize>15);
@@ -49,12 +61,14 @@ function ensureMemory(end: usize): bool {
   return memory.grow(pages) >= 0;
 }
 
-/** Reserve the weight table (2^weightBits f32) and the lexicon table (2^lexBits slots). */
+/** Reserve the weight table (2^weightBits int8 codes and their decoding table) and the lexicon table (2^lexBits slots). */
 export function setupTables(weightBits: u32, lexBits: u32): bool {
   let p = align(__heap_base);
   weightsPtr = p;
   weightsMask = (1 << weightBits) - 1;
-  p = align(p + (<usize>1 << weightBits) * BUCKET_BYTES);
+  p = align(p + (<usize>1 << weightBits));
+  lutPtr = p;
+  p = align(p + (<usize>LUT_ENTRIES << 2));
   lexPtr = p;
   lexMask = (1 << lexBits) - 1;
   p = align(p + ((<usize>1 << lexBits) << 3));
@@ -63,8 +77,18 @@ export function setupTables(weightBits: u32, lexBits: u32): bool {
   fixedEnd = p;
   if (!ensureMemory(p)) return false;
   memory.fill(lexPtr, 0, (<usize>1 << lexBits) << 3);
-  memory.fill(weightsPtr, 0, (<usize>1 << weightBits) * BUCKET_BYTES);
+  memory.fill(weightsPtr, 0, (<usize>1 << weightBits) + (<usize>LUT_ENTRIES << 2));
   return reserveText(4096);
+}
+
+/** Make room for a seen set of `entries` (a power of two) past the text regions; its contents are undefined. */
+export function reserveSeen(entries: u32): bool {
+  if (entries <= seenCap) return true;
+  const end = textEnd + <usize>entries * SEEN_ENTRY_BYTES;
+  if (!ensureMemory(end)) return false;
+  seenPtr = textEnd;
+  seenCap = entries;
+  return true;
 }
 
 /** Make room for a text of `cap` UTF-16 code units (grows memory only when cap is larger). */
@@ -92,6 +116,9 @@ export function reserveText(cap: u32): bool {
   sentPtr = sp; sentFeatPtr = sfp; sentCap = sCap;
   paraPtr = pp; paraCap = sCap;
   featPtr = fp; featCap = fCap;
+  // The text regions moved over the old seen set: reserve it again, past them, on next use.
+  textEnd = p;
+  seenPtr = 0; seenCap = 0;
   return true;
 }
 

@@ -4,11 +4,11 @@
 import { combine, mix32 } from './hash';
 import { Lex, lexGet, langSalt } from './lexicon';
 import {
-  weightsPtr, weightsMask, BUCKET_BYTES, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
+  weightsPtr, weightsMask, lutPtr, seenPtr, reserveSeen, SEEN_ENTRY_BYTES, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
   sentFeatAddr, SENT_FEATURES, docGet, docSet,
 } from './layout';
 import { Kind, Info, Doc, SF, SR } from './token';
-import { NUM_ID, SYMBOL_ID } from './tokenize';
+import { NUM_ID, SYMBOL_ID, tokenCount } from './tokenize';
 
 const BOS_ID: u32 = 0x9b05688c;
 const ORDER_SALT_1: u32 = 0x1f83d9ab;
@@ -44,35 +44,67 @@ let sum: f32 = 0;
 let grams: u32 = 0;
 let docSum: f32 = 0;
 let docGrams: u32 = 0;
-let sentStamp: u32 = 0;
-let docStamp: u32 = 0;
+/** Sentence index + 1: marks an n-gram as already counted in the current sentence. */
+let sentMark: u32 = 0;
+let seenMask: u32 = 0;
+
+/** Decoded weight of a table index. */
+@inline function weightAt(idx: u32): f32 {
+  return load<f32>(lutPtr + (<usize>load<u8>(weightsPtr + <usize>idx) << 2));
+}
 
 /** Count an n-gram once per sentence and once per document (binary features, as trained). */
 @inline function gram(h: u32): void {
-  const idx = mix32(h) & weightsMask;
-  const b = weightsPtr + <usize>idx * BUCKET_BYTES;
-  const seenInSentence = <u32>load<u16>(b, 4) == sentStamp;
-  const seenInDoc = <u32>load<u16>(b, 6) == docStamp;
-  if (seenInSentence && seenInDoc) return;
-  const w = load<f32>(b);
-  if (!seenInSentence) { store<u16>(b, <u16>sentStamp, 4); sum += w; grams++; }
-  if (!seenInDoc) {
-    store<u16>(b, <u16>docStamp, 6);
-    docSum += w;
-    docGrams++;
-    if (emitting && nFeat < featCap) {
-      store<u32>(featPtr + (<usize>nFeat << 2), idx);
-      nFeat++;
+  const m = mix32(h);
+  const idx = m & weightsMask;
+  const key = idx + 1;
+  let slot = m & seenMask;
+  for (;;) {
+    const e = seenPtr + <usize>slot * SEEN_ENTRY_BYTES;
+    const k = load<u32>(e);
+    if (k == key) {
+      if (load<u32>(e, 4) == sentMark) return;
+      store<u32>(e, sentMark, 4);
+      sum += weightAt(idx);
+      grams++;
+      return;
     }
+    if (k == 0) {
+      store<u32>(e, key);
+      store<u32>(e, sentMark, 4);
+      const w = weightAt(idx);
+      sum += w;
+      grams++;
+      docSum += w;
+      docGrams++;
+      if (emitting && nFeat < featCap) {
+        store<u32>(featPtr + (<usize>nFeat << 2), idx);
+        nFeat++;
+      }
+      return;
+    }
+    slot = (slot + 1) & seenMask;
   }
 }
 
-/** Advance a 16-bit stamp; on wrap-around clear that stamp in every bucket so no stale one can match. */
-function nextStamp(stamp: u32, fieldOffset: usize): u32 {
-  if (stamp < 0xffff) return stamp + 1;
-  const end = weightsPtr + (<usize>weightsMask + 1) * BUCKET_BYTES;
-  for (let p = weightsPtr + fieldOffset; p < end; p += BUCKET_BYTES) store<u16>(p, 0);
-  return 1;
+/** Most n-grams one token can add with the selected channels. */
+function gramsPerToken(): u32 {
+  let n: u32 = 0;
+  if ((channels & Channel.MASKED) != 0) n += 3;
+  if ((channels & Channel.MASKED4) != 0) n += 1;
+  if ((channels & Channel.SKIP) != 0) n += 1;
+  if ((channels & Channel.COARSE) != 0) n += 3;
+  return n;
+}
+
+/** An empty seen set with room for every n-gram of `tokens` tokens at a load factor of at most 1/2. */
+function clearSeen(tokens: u32): void {
+  let entries: u32 = 64;
+  const most = tokens * gramsPerToken();
+  while (entries < most * 2) entries <<= 1;
+  if (!reserveSeen(entries)) unreachable();
+  seenMask = entries - 1;
+  memory.fill(seenPtr, 0, <usize>entries * SEEN_ENTRY_BYTES);
 }
 
 @inline function addFeat(s: u32, f: u32, v: f32): void {
@@ -108,9 +140,9 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
   const salt = langSalt(lang);
   docSum = 0;
   docGrams = 0;
-  docStamp = nextStamp(docStamp, 6);
+  clearSeen(tokenCount());
   for (let s: u32 = 0; s < nSent; s++) {
-    sentStamp = nextStamp(sentStamp, 4);
+    sentMark = s + 1;
     for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
     const t0 = sentField(s, SR.TOK0);
     const t1 = sentField(s, SR.TOK1);

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine, lexicalLogit } from '../src/engine/engine';
 import { SF } from '../src/engine/layout';
-import { decodeWeights, encodeWeights, sigmoid, type ModelFile, type ModeThresholds } from '../src/engine/model';
+import { encodeWeights, sigmoid, weightLut, type ModelFile, type ModeThresholds } from '../src/engine/model';
 import { COMBINER_FEATURES } from '../src/engine/style';
 import { cleanForTraining, hasData, loadRows, splitFiles, dataDir } from './lib/data';
 import { balanceWeights, blankModel, featurize, type Doc } from './lib/featurize';
@@ -100,7 +100,7 @@ model.combiner = { features: [...COMBINER_FEATURES], en: combiner.en, es: combin
 // thresholds are measured on exactly the scores the service computes.
 const encoded = encodeWeights(lexical.w);
 model.weightScale = encoded.scale;
-engine.core.setWeights(decodeWeights(encoded.bytes, model));
+engine.core.setWeights(encoded.bytes, weightLut(model.weightScale));
 
 // Calibration and thresholds on dev, per language, through the engine itself.
 const summary: string[] = [];

@@ -6,7 +6,7 @@ import { WasmCore } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
 import { Doc, KIND_MASK, KIND_WORD, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
 import { COMBINER_FEATURES, mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
-import { decodeWeights, sigmoid, type ModelFile } from './model';
+import { checkedWeights, sigmoid, weightLut, type ModelFile } from './model';
 import { gbdtValue } from './gbdt';
 import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, NEIGHBOUR_STOP, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
 import type { TextLang } from './types';
@@ -76,7 +76,7 @@ export class Engine {
       throw new Error(`model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`);
     }
     core.setChannels(model.channels);
-    if (weights) core.setWeights(decodeWeights(weights, model));
+    if (weights) core.setWeights(checkedWeights(weights, model), weightLut(model.weightScale));
     loadLexicons(core, model);
     return new Engine(core, model, docTypes);
   }

@@ -54,14 +54,28 @@ const Q_MAX = 127;
 
 /** Decode the int8 weight table into f32 values (`weightScale` is the largest |weight|). */
 export function decodeWeights(bytes: Uint8Array, model: ModelFile): Float32Array {
+  const n = checkedWeights(bytes, model).length;
+  const lut = weightLut(model.weightScale);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = lut[bytes[i]];
+  return out;
+}
+
+/** The weight codes, after checking there is one per bucket of the model's table. */
+export function checkedWeights(bytes: Uint8Array, model: ModelFile): Uint8Array {
   const n = 1 << model.weightBits;
   if (bytes.byteLength !== n) throw new Error(`model: weights.bin has ${bytes.byteLength} bytes, expected ${n}`);
-  const q = new Int8Array(bytes.buffer, bytes.byteOffset, n);
-  const table = new Float32Array(2 * Q_MAX + 1);
-  for (let v = -Q_MAX; v <= Q_MAX; v++) table[v + Q_MAX] = Math.sign(v) * (v / Q_MAX) ** 2 * model.weightScale;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = table[q[i] + Q_MAX];
-  return out;
+  return bytes;
+}
+
+/** The value of each weight code, indexed by the code's byte (0-255, two's complement): what the wasm core decodes with. */
+export function weightLut(scale: number): Float32Array {
+  const lut = new Float32Array(256);
+  for (let byte = 0; byte < 256; byte++) {
+    const v = byte < 128 ? byte : byte - 256;
+    lut[byte] = Math.sign(v) * (v / Q_MAX) ** 2 * scale;
+  }
+  return lut;
 }
 
 /** Encode f32 weights as companded int8 (see decodeWeights); `scale` is the largest |weight|. */

@@ -17,6 +17,7 @@ interface CoreExports {
   textPtr(): number;
   textCap(): number;
   weightsPtr(): number;
+  lutPtr(): number;
   tokPtr(): number;
   sentPtr(): number;
   sentFeatPtr(): number;
@@ -75,12 +76,13 @@ export class WasmCore {
     this.ex.setChannels(channels);
   }
 
-  /** Write the weight table (2^weightBits values; buckets are 8 bytes: weight then two stamps). */
-  setWeights(w: Float32Array): void {
+  /** Write the weight table: 2^weightBits int8 codes and the 256 values they decode to (see weightLut in model.ts). */
+  setWeights(codes: Uint8Array, lut: Float32Array): void {
     const n = 1 << this.weightBits;
-    if (w.length !== n) throw new Error(`weights: expected ${n} values, got ${w.length}`);
-    const table = new Float32Array(this.ex.memory.buffer, this.ex.weightsPtr(), n * 2);
-    for (let i = 0; i < n; i++) table[i * 2] = w[i];
+    if (codes.length !== n) throw new Error(`weights: expected ${n} codes, got ${codes.length}`);
+    if (lut.length !== 256) throw new Error(`weights: expected 256 decoded values, got ${lut.length}`);
+    new Uint8Array(this.ex.memory.buffer, this.ex.weightsPtr(), n).set(codes);
+    new Float32Array(this.ex.memory.buffer, this.ex.lutPtr(), 256).set(lut);
   }
 
   private refresh(): void {
