@@ -9,7 +9,7 @@ import { openDatabase, type Db } from '../src/db/client';
 import { createKey } from '../src/modules/keys';
 import { corpusText } from './corpus';
 import { asciiJson, benchPdf } from './files';
-import { cpuMs, startBenchServer } from './proc';
+import { childPids, startBenchServer, treeCpuMs } from './proc';
 import { BARE_PATH } from './server';
 import { percentile } from './stats';
 import { runWrk, type LoadResult } from './wrk';
@@ -95,21 +95,54 @@ function best(a: MeasuredLoad | undefined, b: MeasuredLoad, by: 'rps' | 'p99' = 
   return (by === 'rps' ? b.rps > a.rps : b.p99 < a.p99) ? b : a;
 }
 
-/** Runs the HTTP section against `bun bench/server.ts` on a temporary database. */
-export async function benchHttp(): Promise<HttpResult> {
+/** A bench server on a fresh database, with a wrk runner that also measures the server's CPU per request. */
+async function openBench(workers: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const databasePath = join(dir, 'bench.sqlite');
-  const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], { DATABASE_PATH: databasePath }, join(dir, 'server.log'));
+  const env = { DATABASE_PATH: databasePath, WORKERS: String(workers) };
+  const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], env, join(dir, 'server.log'));
+  // Workers start after the primary answers: wait until they are all up, so every run sees them.
+  while ((await childPids(server.pid)).length < workers - 1) await Bun.sleep(50);
+  await Bun.sleep(workers > 1 ? 1000 : 0);
   const db = openDatabase(databasePath);
+  const body = asciiJson({ text: corpusText(500) });
+  const load = async (path: string, connections: number, seconds = RUN_SECONDS): Promise<MeasuredLoad> => {
+    const headers = { 'content-type': 'application/json', 'x-api-key': freshKey(db) };
+    const cpu0 = await treeCpuMs(server.pid);
+    const result = await runWrk({ url: server.base + path, body, headers, connections, seconds });
+    if (result.errors > 0) throw new Error(`${path} at ${connections} connections: ${result.errors} errors/non-2xx responses`);
+    return { ...result, cpuMsPerRequest: ((await treeCpuMs(server.pid)) - cpu0) / result.requests };
+  };
+  const close = async () => {
+    db.$client.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { server, db, body, load, close };
+}
+
+/** Detect and bare at 64 connections against a server with WORKERS processes (best of REPEATS, alternating). */
+export async function benchWorkers(workers: number): Promise<HttpRow & { workers: number }> {
+  const bench = await openBench(workers);
   try {
-    const body = asciiJson({ text: corpusText(500) });
-    const load = async (path: string, connections: number, seconds = RUN_SECONDS): Promise<MeasuredLoad> => {
-      const headers = { 'content-type': 'application/json', 'x-api-key': freshKey(db) };
-      const cpu0 = await cpuMs(server.pid);
-      const result = await runWrk({ url: server.base + path, body, headers, connections, seconds });
-      if (result.errors > 0) throw new Error(`${path} at ${connections} connections: ${result.errors} errors/non-2xx responses`);
-      return { ...result, cpuMsPerRequest: ((await cpuMs(server.pid)) - cpu0) / result.requests };
-    };
+    await bench.load('/api/detect', 16, 2);
+    await bench.load(BARE_PATH, 16, 2);
+    let detect: MeasuredLoad | undefined;
+    let bare: MeasuredLoad | undefined;
+    for (let i = 0; i < REPEATS; i++) {
+      detect = best(detect, await bench.load('/api/detect', 64));
+      bare = best(bare, await bench.load(BARE_PATH, 64));
+    }
+    return { workers, connections: 64, detect: detect!, bare: bare! };
+  } finally {
+    await bench.close();
+  }
+}
+
+/** Runs the HTTP section against `bun bench/server.ts` (one process) on a temporary database. */
+export async function benchHttp(): Promise<HttpResult> {
+  const { server, db, body, load, close } = await openBench(1);
+  try {
     await load('/api/detect', 16, 2);
     await load(BARE_PATH, 16, 2);
     const rows: HttpRow[] = [];
@@ -150,8 +183,6 @@ export async function benchHttp(): Promise<HttpResult> {
       batches: batchStats.batches,
     };
   } finally {
-    db.$client.close();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }

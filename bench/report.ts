@@ -2,7 +2,8 @@
 import type { BinaryResult } from './binary';
 import type { EngineRow } from './engine';
 import type { ExtractResult } from './extract';
-import type { HttpResult } from './http';
+import type { HttpResult, HttpRow } from './http';
+import type { RealTextsRow } from './real-texts';
 import { fmt } from './stats';
 
 /** Everything one run measured, plus where it ran. */
@@ -11,6 +12,10 @@ export interface BenchResults {
   engine: EngineRow[];
   extract: ExtractResult;
   http: HttpResult;
+  /** Detect and bare at 64 connections with WORKERS=auto (null on one core). */
+  workers: (HttpRow & { workers: number }) | null;
+  /** Engine latency on real dev texts (null without ../shared/data). */
+  realTexts: RealTextsRow[] | null;
   binary: BinaryResult;
   seconds: number;
 }
@@ -68,6 +73,51 @@ function overheadLine(r: BenchResults): string {
   );
 }
 
+/**
+ * The most detect/bare one process could reach if the HTTP layer cost nothing beyond bare:
+ * bare's CPU per request over bare's plus the in-process analysis.
+ */
+export function singleProcessBound(r: BenchResults): number {
+  const at64 = r.http.rows.find((row) => row.connections === 64)!;
+  const bare = at64.bare.cpuMsPerRequest;
+  return bare / (bare + engineP50(r, 'detector.analyze', 500));
+}
+
+function boundLine(r: BenchResults): string {
+  return (
+    `Upper bound for one process: even if everything but the analysis cost no more than bare, detect/bare would be ` +
+    `bare CPU / (bare CPU + detector.analyze p50) = ${fmt(singleProcessBound(r), 2)}.`
+  );
+}
+
+function workersSection(r: BenchResults): string[] {
+  const w = r.workers;
+  if (!w) return [];
+  return [
+    `With \`WORKERS=auto\` (${w.workers} server processes on one port; wrk shares the same ${r.machine.cores} cores), 64 connections:`,
+    '',
+    table(
+      ['Processes', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p99', 'detect/bare'],
+      [[String(w.workers), fmt(w.detect.rps, 0), ms(w.detect.p50), ms(w.detect.p99), ms(w.detect.cpuMsPerRequest), fmt(w.bare.rps, 0), ms(w.bare.p99), fmt(w.detect.rps / w.bare.rps, 2)]],
+    ),
+    '',
+  ];
+}
+
+function realTextsSection(r: BenchResults): string[] {
+  if (!r.realTexts) return ['## Engine on real texts', '', 'Skipped: ../shared/data is not present.', ''];
+  const first = r.realTexts[0];
+  return [
+    `## Engine on real texts (${first.texts} dev texts of ${fmt(first.meanWords, 0)} words on average, informational)`,
+    '',
+    'Each call scores a different text from ../shared/data (bench/real-texts.ts). The generated corpus above has a small',
+    'vocabulary whose n-grams stay in the CPU cache; real texts reach across the 4 MB weight table and take longer.',
+    '',
+    table(['Function', 'Texts', 'p50', 'p99'], r.realTexts.map((row) => [row.fn, String(row.texts), ms(row.p50), ms(row.p99)])),
+    '',
+  ];
+}
+
 /** True when other work already kept the machine busy as the run started (the run itself adds ~2 to the load). */
 function busy(r: BenchResults): boolean {
   return Number(r.machine.loadBefore.split(' / ')[0]) > r.machine.cores / 2;
@@ -105,10 +155,11 @@ export function renderReport(r: BenchResults): string {
       r.engine.map((row) => [row.fn, row.words.toLocaleString('en-US'), String(row.calls), ms(row.p50), ms(row.p99), fmt(row.wordsPerSec, 0)]),
     ),
     '',
+    ...realTextsSection(r),
     '## HTTP, single mode, 500-word texts (wrk, 1 thread, best of 2 runs of 4 s, alternating)',
     '',
     '`bare` is a bench-only route on the same server (bench/server.ts) that reads and parses the same JSON body and returns `{}`.',
-    'Server CPU is the server process\'s user+system time divided by the requests it served.',
+    'Server CPU is the server processes\' user+system time divided by the requests they served. One server process (`WORKERS=1`, the default) unless stated.',
     '',
     table(
       ['Connections', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p50', 'bare p99', 'bare CPU/req', 'detect/bare'],
@@ -128,6 +179,9 @@ export function renderReport(r: BenchResults): string {
     '',
     overheadLine(r),
     '',
+    boundLine(r),
+    '',
+    ...workersSection(r),
     `API-reported \`ms_cost\` over ${http.msCostSamples} sequential requests: p50 ${ms(http.msCostP50)}, p99 ${ms(http.msCostP99)}.`,
     '',
     '## Batch',

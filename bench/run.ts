@@ -1,14 +1,16 @@
 /**
  * `bun run bench`: engine, extraction, HTTP and binary benchmarks; prints the Markdown report and
- * writes it to bench/RESULTS.md. Needs `wrk` (installed with apt-get when missing) and nothing from
- * ../shared/data. Takes about two minutes on 2 cores. See README "Performance".
+ * writes it to bench/RESULTS.md. Needs `wrk` (installed with apt-get when missing); ../shared/data only
+ * for the informational real-texts rows (skipped without it). Takes about two minutes on 2 cores. See README "Performance".
  */
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { benchBinary } from './binary';
 import { benchEngine } from './engine';
 import { benchExtract } from './extract';
-import { benchHttp } from './http';
+import { benchHttp, benchWorkers } from './http';
+import { benchRealTexts } from './real-texts';
+import { coreCount } from '../src/cores';
 import { leakedListeners } from './proc';
 import { renderReport, targets, type BenchResults } from './report';
 import { ensureWrk } from './wrk';
@@ -44,14 +46,18 @@ async function main(): Promise<void> {
   };
   step('engine (in process)');
   const engine = await benchEngine();
+  step('engine on real texts (../shared/data)');
+  const realTexts = await benchRealTexts();
   step('extraction pool');
   const extract = await benchExtract();
   step('HTTP (bench server + wrk)');
   const http = await benchHttp();
+  step('HTTP with WORKERS=auto');
+  const workers = coreCount() > 1 ? await benchWorkers(coreCount()) : null;
   step('binary (build, cold start, RSS)');
   const binary = await benchBinary();
   machine.loadAfter = load();
-  const results: BenchResults = { machine, engine, extract, http, binary, seconds: (performance.now() - t0) / 1000 };
+  const results: BenchResults = { machine, engine, realTexts, extract, http, workers, binary, seconds: (performance.now() - t0) / 1000 };
   const report = renderReport(results);
   await Bun.write(RESULTS_PATH, report);
   console.log(report);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { corpusText } from '../../bench/corpus';
 import { asciiJson } from '../../bench/files';
-import { renderReport, targets, type BenchResults } from '../../bench/report';
+import { renderReport, singleProcessBound, targets, type BenchResults } from '../../bench/report';
 import { percentile } from '../../bench/stats';
 
 const load = (rps: number, p50: number, p99: number) => ({ connections: 64, requests: rps * 4, rps, p50, p99, errors: 0, cpuMsPerRequest: 1000 / rps });
@@ -23,6 +23,8 @@ function results(overrides: { engine500?: number; detectRps?: number; p99?: numb
     engine,
     extract: { poolSize: 1, pdfPagesPerSec: 300, pdfFiles: 12, pdfPages: 10, docxFilesPerSec: 400, docxFiles: 60, docxWords: 1_000 },
     http: { rows: [1, 16, 64].map(row), msCostSamples: 300, msCostP50: 0.3, msCostP99: 0.9, alone: load(1_000, 5, 20), duringBatch: load(900, 6, 30), batchPagesPerSec: 100, batches: 10 },
+    workers: { workers: 2, ...row(64) },
+    realTexts: null,
     binary: { sizeMb: 130, buildSec: 4, coldStartsMs: [100, 110, 120], coldStartMs: overrides.coldStart ?? 110, idleRssMb: 90, loadRssMb: 140, batchRssMb: 150 },
     seconds: 100,
   };
@@ -32,6 +34,15 @@ describe('bench report', () => {
   it('passes every target when the numbers are within them', () => {
     expect(targets(results()).filter((t) => !t.pass)).toEqual([]);
     expect(renderReport(results())).toContain('12 of 12 targets pass.');
+  });
+
+  it('states the one-process bound of detect/bare and the WORKERS=auto row', () => {
+    // bare costs 0.1 ms of CPU per request (1000 / 10,000 req/s), analysis 0.1 ms: at best 0.5.
+    expect(singleProcessBound(results())).toBeCloseTo(0.5, 6);
+    const report = renderReport(results());
+    expect(report).toContain('bare CPU / (bare CPU + detector.analyze p50) = 0.500.');
+    expect(report).toContain('| 2 | 3,000 | 5.00 ms | 20.00 ms | 0.333 ms | 10,000 | 2.00 ms | 0.300 |');
+    expect(report).toContain('Skipped: ../shared/data is not present.');
   });
 
   it('fails exactly the targets that are missed', () => {
