@@ -83,6 +83,22 @@ export function scanWord(i: u32, end: u32): u32 {
   let first = true;
   let isNum = false;
   while (j < end) {
+    // Fast path for ASCII letters (most of the text), exactly what the general path below computes.
+    const unit = cu(j);
+    const folded = unit | 32;
+    if (unit < 128 && folded >= Ch.LA && folded <= Ch.LZ && !homoMode) {
+      if (first) {
+        info |= unit != folded ? Info.CAP : Info.LOWER_START;
+        first = false;
+      }
+      if (unit != folded) uppers++;
+      h = fnvStep(h, folded);
+      letters++;
+      last2 = last1;
+      last1 = folded;
+      j++;
+      continue;
+    }
     let c = cpAt(j);
     const n = cpLen;
     let cls: u32 = classify(c);
