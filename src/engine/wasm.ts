@@ -86,7 +86,9 @@ export class WasmCore {
   }
 
   private refresh(): void {
-    if (this.buffer === this.ex.memory.buffer) return;
+    // Growing linear memory detaches the old ArrayBuffer (byteLength 0): cheaper to test than
+    // reading memory.buffer, which this runs twice per analysis.
+    if (this.buffer !== null && this.buffer.byteLength !== 0) return;
     const ex = this.ex;
     const buf = ex.memory.buffer;
     const cap = ex.textCap();

@@ -25,14 +25,14 @@ function lookup(catalogue: unknown, path: string): string | undefined {
 }
 
 /** Resolved templates per language: catalogues are frozen data, and labels are looked up on every detection. */
-const templates = new Map<string, string>();
+const templates: Record<LabelLang, Map<string, string>> = { en: new Map(), es: new Map() };
 
 function template(lang: LabelLang, path: string): string {
-  const cacheKey = `${lang}\u0000${path}`;
-  let found = templates.get(cacheKey);
+  const cache = Object.hasOwn(templates, lang) ? templates[lang] : templates.en;
+  let found = cache.get(path);
   if (found === undefined) {
     found = lookup(messages(lang), path) ?? lookup(en, path) ?? path;
-    templates.set(cacheKey, found);
+    cache.set(path, found);
   }
   return found;
 }
