@@ -30,6 +30,9 @@ export const LUT_ENTRIES: u32 = 256;
 export let seenPtr: usize = 0;
 export let seenCap: u32 = 0;
 export const SEEN_ENTRY_BYTES: u32 = 8;
+/** Queue of one sentence's n-grams while it is scored: u32 hashes, then as many f32 weights. */
+export let scratchPtr: usize = 0;
+export let scratchCap: u32 = 0;
 export let lexPtr: usize = 0;
 export let lexMask: u32 = 0;
 export let docPtr: usize = 0;
@@ -81,13 +84,20 @@ export function setupTables(weightBits: u32, lexBits: u32): bool {
   return reserveText(4096);
 }
 
-/** Make room for a seen set of `entries` (a power of two) past the text regions; its contents are undefined. */
-export function reserveSeen(entries: u32): bool {
-  if (entries <= seenCap) return true;
-  const end = textEnd + <usize>entries * SEEN_ENTRY_BYTES;
+/**
+ * Make room, past the text regions, for a seen set of `entries` (a power of two) and a scoring
+ * queue of `queue` n-grams (a u32 hash and an f32 weight each); their contents are undefined.
+ */
+export function reserveScoring(entries: u32, queue: u32): bool {
+  if (entries <= seenCap && queue <= scratchCap) return true;
+  const seenBytes = <usize>max(entries, seenCap) * SEEN_ENTRY_BYTES;
+  const scratchEntries = max(queue, scratchCap);
+  const end = textEnd + seenBytes + (<usize>scratchEntries << 3);
   if (!ensureMemory(end)) return false;
   seenPtr = textEnd;
-  seenCap = entries;
+  seenCap = max(entries, seenCap);
+  scratchPtr = textEnd + seenBytes;
+  scratchCap = scratchEntries;
   return true;
 }
 
@@ -119,6 +129,7 @@ export function reserveText(cap: u32): bool {
   // The text regions moved over the old seen set: reserve it again, past them, on next use.
   textEnd = p;
   seenPtr = 0; seenCap = 0;
+  scratchPtr = 0; scratchCap = 0;
   return true;
 }
 

@@ -4,7 +4,7 @@
 import { combine, mix32 } from './hash';
 import { Lex, lexGet, langSalt } from './lexicon';
 import {
-  weightsPtr, weightsMask, lutPtr, seenPtr, reserveSeen, SEEN_ENTRY_BYTES, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
+  weightsPtr, weightsMask, lutPtr, seenPtr, scratchPtr, reserveScoring, SEEN_ENTRY_BYTES, featPtr, featCap, tokInfo, tokHash, tokShape, sentField, setSentField,
   sentFeatAddr, SENT_FEATURES, docGet, docSet,
 } from './layout';
 import { Kind, Info, Doc, SF, SR } from './token';
@@ -48,14 +48,34 @@ let docGrams: u32 = 0;
 let sentMark: u32 = 0;
 let seenMask: u32 = 0;
 
-/** Decoded weight of a table index. */
-@inline function weightAt(idx: u32): f32 {
-  return load<f32>(lutPtr + (<usize>load<u8>(weightsPtr + <usize>idx) << 2));
+/** Mixed hashes of the current sentence's n-grams, then their weights (see flushGrams). */
+let pending: u32 = 0;
+
+/** Queue an n-gram of the current sentence; flushGrams counts the queue at the sentence's end. */
+@inline function gram(h: u32): void {
+  store<u32>(scratchPtr + (<usize>pending << 2), mix32(h));
+  pending++;
 }
 
-/** Count an n-gram once per sentence and once per document (binary features, as trained). */
-@inline function gram(h: u32): void {
-  const m = mix32(h);
+/**
+ * Count the queued n-grams, each once per sentence and once per document (binary features, as
+ * trained), in queue order. The weight bytes are loaded first, in a loop of independent loads:
+ * the table is 4 MB, mostly outside the core's caches, and the CPU can then wait for many misses
+ * at once instead of one per n-gram behind the set lookup's branches.
+ */
+function flushGrams(): void {
+  const n = pending;
+  pending = 0;
+  const weights = scratchPtr + (<usize>n << 2);
+  for (let k: u32 = 0; k < n; k++) {
+    const idx = load<u32>(scratchPtr + (<usize>k << 2)) & weightsMask;
+    store<f32>(weights + (<usize>k << 2), load<f32>(lutPtr + (<usize>load<u8>(weightsPtr + <usize>idx) << 2)));
+  }
+  for (let k: u32 = 0; k < n; k++) countGram(load<u32>(scratchPtr + (<usize>k << 2)), load<f32>(weights + (<usize>k << 2)));
+}
+
+/** One n-gram (mixed hash `m`, weight `w`) into the sentence's and the document's sums, if not seen there yet. */
+@inline function countGram(m: u32, w: f32): void {
   const idx = m & weightsMask;
   const key = idx + 1;
   let slot = m & seenMask;
@@ -65,14 +85,13 @@ let seenMask: u32 = 0;
     if (k == key) {
       if (load<u32>(e, 4) == sentMark) return;
       store<u32>(e, sentMark, 4);
-      sum += weightAt(idx);
+      sum += w;
       grams++;
       return;
     }
     if (k == 0) {
       store<u32>(e, key);
       store<u32>(e, sentMark, 4);
-      const w = weightAt(idx);
       sum += w;
       grams++;
       docSum += w;
@@ -97,14 +116,18 @@ function gramsPerToken(): u32 {
   return n;
 }
 
-/** An empty seen set with room for every n-gram of `tokens` tokens at a load factor of at most 1/2. */
-function clearSeen(tokens: u32): void {
+/**
+ * An empty seen set with room for every n-gram of `tokens` tokens at a load factor of at most 1/2,
+ * and a queue (hash + weight) long enough for a sentence of all of them.
+ */
+function prepareScoring(tokens: u32): void {
   let entries: u32 = 64;
   const most = tokens * gramsPerToken();
   while (entries < most * 2) entries <<= 1;
-  if (!reserveSeen(entries)) unreachable();
+  if (!reserveScoring(entries, most)) unreachable();
   seenMask = entries - 1;
   memory.fill(seenPtr, 0, <usize>entries * SEEN_ENTRY_BYTES);
+  pending = 0;
 }
 
 @inline function addFeat(s: u32, f: u32, v: f32): void {
@@ -140,7 +163,7 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
   const salt = langSalt(lang);
   docSum = 0;
   docGrams = 0;
-  clearSeen(tokenCount());
+  prepareScoring(tokenCount());
   for (let s: u32 = 0; s < nSent; s++) {
     sentMark = s + 1;
     for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
@@ -228,6 +251,7 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
       c2 = c1;
       c1 = coarse;
     }
+    flushGrams();
     store<f32>(sentFeatAddr(s, SF.NGRAMS), <f32>grams);
     store<f32>(sentFeatAddr(s, SF.SCORE), sum);
   }
