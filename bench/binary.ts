@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../scripts/build';
 import { runCommand } from '../test/fixtures/server-process';
-import { corpusText } from './corpus';
-import { asciiJson, benchPdf } from './files';
+import { benchPdf, detectBodies } from './files';
 import { peakRss, rssMb, startBenchServer } from './proc';
 import { median } from './stats';
 import { runWrk } from './wrk';
@@ -51,7 +50,7 @@ export async function benchBinary(): Promise<BinaryResult> {
       const idleRssMb = await rssMb(server.pid);
       const load = runWrk({
         url: `${server.base}/api/detect`,
-        body: asciiJson({ text: corpusText(500) }),
+        bodies: detectBodies(),
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         connections: 64,
         seconds: 4,

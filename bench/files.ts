@@ -25,3 +25,11 @@ export async function benchDocx(words: number, variant = 0): Promise<Uint8Array<
 export function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Distinct 500-word texts the HTTP load sends in turn ("500-word texts": not one string, cached). */
+export const HTTP_TEXT_VARIANTS = 8;
+
+/** The single-mode JSON bodies of the HTTP benchmarks: HTTP_TEXT_VARIANTS texts of `words` words. */
+export function detectBodies(words = 500): string[] {
+  return Array.from({ length: HTTP_TEXT_VARIANTS }, (_, v) => asciiJson({ text: corpusText(words, v) }));
+}

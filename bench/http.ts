@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../src/db/client';
 import { createKey } from '../src/modules/keys';
-import { corpusText } from './corpus';
-import { asciiJson, benchPdf } from './files';
+import { benchPdf, detectBodies } from './files';
 import { childPids, startBenchServer, treeCpuMs } from './proc';
 import { BARE_PATH } from './server';
 import { percentile } from './stats';
@@ -63,9 +62,10 @@ function freshKey(db: Db): string {
   return createKey(db, { plan: 'enterprise', name: 'bench' }).key;
 }
 
-async function sampleMsCost(base: string, key: string, body: string): Promise<number[]> {
+async function sampleMsCost(base: string, key: string, bodies: readonly string[]): Promise<number[]> {
   const costs: number[] = [];
   for (let i = 0; i < MS_COST_SAMPLES; i++) {
+    const body = bodies[i % bodies.length];
     const r = await fetch(`${base}/api/detect`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
     costs.push(((await r.json()) as { ms_cost: number }).ms_cost);
   }
@@ -105,11 +105,11 @@ async function openBench(workers: number) {
   while ((await childPids(server.pid)).length < workers - 1) await Bun.sleep(50);
   await Bun.sleep(workers > 1 ? 1000 : 0);
   const db = openDatabase(databasePath);
-  const body = asciiJson({ text: corpusText(500) });
+  const bodies = detectBodies();
   const load = async (path: string, connections: number, seconds = RUN_SECONDS): Promise<MeasuredLoad> => {
     const headers = { 'content-type': 'application/json', 'x-api-key': freshKey(db) };
     const cpu0 = await treeCpuMs(server.pid);
-    const result = await runWrk({ url: server.base + path, body, headers, connections, seconds });
+    const result = await runWrk({ url: server.base + path, bodies, headers, connections, seconds });
     if (result.errors > 0) throw new Error(`${path} at ${connections} connections: ${result.errors} errors/non-2xx responses`);
     return { ...result, cpuMsPerRequest: ((await treeCpuMs(server.pid)) - cpu0) / result.requests };
   };
@@ -118,7 +118,7 @@ async function openBench(workers: number) {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { server, db, body, load, close };
+  return { server, db, bodies, load, close };
 }
 
 /** Detect and bare at 64 connections against a server with WORKERS processes (best of REPEATS, alternating). */
@@ -141,7 +141,7 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
 
 /** Runs the HTTP section against `bun bench/server.ts` (one process) on a temporary database. */
 export async function benchHttp(): Promise<HttpResult> {
-  const { server, db, body, load, close } = await openBench(1);
+  const { server, db, bodies, load, close } = await openBench(1);
   try {
     await load('/api/detect', 16, 2);
     await load(BARE_PATH, 16, 2);
@@ -155,7 +155,7 @@ export async function benchHttp(): Promise<HttpResult> {
       }
       rows.push({ connections, detect: detect!, bare: bare! });
     }
-    const costs = await sampleMsCost(server.base, freshKey(db), body);
+    const costs = await sampleMsCost(server.base, freshKey(db), bodies);
 
     let alone: MeasuredLoad | undefined;
     let duringBatch: MeasuredLoad | undefined;

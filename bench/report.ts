@@ -4,6 +4,7 @@ import type { EngineRow } from './engine';
 import type { ExtractResult } from './extract';
 import type { HttpResult, HttpRow } from './http';
 import type { RealTextsRow } from './real-texts';
+import { HTTP_TEXT_VARIANTS } from './files';
 import { fmt } from './stats';
 
 /** Everything one run measured, plus where it ran. */
@@ -158,7 +159,7 @@ export function renderReport(r: BenchResults): string {
     ...realTextsSection(r),
     '## HTTP, single mode, 500-word texts (wrk, 1 thread, best of 2 runs of 4 s, alternating)',
     '',
-    '`bare` is a bench-only route on the same server (bench/server.ts) that reads and parses the same JSON body and returns `{}`.',
+    `wrk sends ${HTTP_TEXT_VARIANTS} different 500-word texts in turn. \`bare\` is a bench-only route on the same server (bench/server.ts) that reads and parses the same JSON bodies and returns \`{}\`.`,
     'Server CPU is the server processes\' user+system time divided by the requests they served. One server process (`WORKERS=1`, the default) unless stated.',
     '',
     table(

@@ -21,7 +21,8 @@ export interface LoadResult {
 /** Options of runWrk. */
 export interface LoadOptions {
   url: string;
-  body: string;
+  /** Request bodies, sent in turn (ASCII: escape the JSON). */
+  bodies: readonly string[];
   headers: Record<string, string>;
   connections: number;
   seconds: number;
@@ -43,10 +44,21 @@ export function ensureWrk(): string {
 
 const luaString = (s: string) => JSON.stringify(s); // a JSON string literal is a valid Lua string here (no \u escapes in our inputs)
 
-function script({ body, headers }: Pick<LoadOptions, 'body' | 'headers'>): string {
-  const lines = ['wrk.method = "POST"', `wrk.body = ${luaString(body)}`];
+function script({ bodies, headers }: Pick<LoadOptions, 'bodies' | 'headers'>): string {
+  const lines = ['wrk.method = "POST"'];
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   lines.push(
+    `local bodies = { ${bodies.map(luaString).join(', ')} }`,
+    // Requests are formatted once, in init; request() only picks the next one.
+    'local prepared = {}',
+    'local n = 0',
+    'function init(args)',
+    '  for i, body in ipairs(bodies) do prepared[i] = wrk.format(nil, nil, nil, body) end',
+    'end',
+    'function request()',
+    '  n = n + 1',
+    '  return prepared[(n % #prepared) + 1]',
+    'end',
     'function done(summary, latency, requests)',
     '  local e = summary.errors',
     '  io.write(string.format(\'WRK_JSON {"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"errors":%d}\\n\',',
@@ -59,7 +71,8 @@ function script({ body, headers }: Pick<LoadOptions, 'body' | 'headers'>): strin
 
 /** Runs wrk with one thread against a POST endpoint and returns its summary. */
 export async function runWrk(options: LoadOptions): Promise<LoadResult> {
-  if (/[^\x20-\x7e\n]/.test(options.body)) throw new Error('wrk bodies must be ASCII (escape the JSON)');
+  if (options.bodies.length === 0) throw new Error('wrk needs at least one body');
+  if (options.bodies.some((body) => /[^\x20-\x7e\n]/.test(body))) throw new Error('wrk bodies must be ASCII (escape the JSON)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   const lua = join(dir, 'post.lua');
   writeFileSync(lua, script(options));
