@@ -45,12 +45,12 @@ export function bufferedStdout(): (line: string) => void {
   };
 }
 
-/** A logger writing one JSON object per line through `write` (batched stdout by default). */
+/** A logger writing one JSON object per line through `write` (batched stdout by default); `pid` tells WORKERS processes apart. */
 export function createJsonLogger(write: (line: string) => void = bufferedStdout()): Logger {
   const emit =
     (level: Level) =>
     (event: string, fields: LogFields = {}) =>
-      write(`${JSON.stringify({ ts: new Date().toISOString(), level, event, ...fields })}\n`);
+      write(`${JSON.stringify({ ts: new Date().toISOString(), level, event, pid: process.pid, ...fields })}\n`);
   return { info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 

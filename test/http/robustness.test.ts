@@ -55,5 +55,9 @@ describe('unexpected failures', () => {
     expect(logs.join('')).not.toContain('Sesquipedalian');
     expect(logs.some((l) => l.includes('"event":"unhandled_error"'))).toBe(true);
     expect(getQuotaState(db, findActiveKey(db, created.key)!).used).toBe(0);
+    // A trial key (lifetime call cap) gets its call back too.
+    const trial = createKey(db, { plan: 'trial' });
+    expect((await call(app, '/api/detect', { key: trial.key, json: { text: PROSE } })).status).toBe(500);
+    expect(getQuotaState(db, findActiveKey(db, trial.key)!)).toMatchObject({ used: 0, callsUsed: 0 });
   });
 });

@@ -10,7 +10,7 @@ import {
   type Sensitivity,
 } from '../../engine/types';
 import { ApiError } from '../../http/errors';
-import { chargeWords, getQuotaState, quotaError, type QuotaState } from '../quota';
+import { chargeWords, quotaError, refundCharge, type QuotaState } from '../quota';
 
 /** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
 export const MIN_WORDS = 20;
@@ -93,9 +93,10 @@ export interface DetectOutcome {
 }
 
 /**
- * Runs one detection for a key. Words are counted once with the detector's definition; the
- * quota is pre-checked (cheap rejection) and then charged atomically after a successful analysis,
- * so only successful detections are charged and parallel requests cannot overspend.
+ * Runs one detection for a key. Words are counted once with the detector's definition, then
+ * charged atomically BEFORE the analysis (one statement decides and charges, so parallel requests
+ * cannot overspend and an exhausted key costs no analysis); if the analysis fails, the charge is
+ * given back, so only successful detections are charged.
  */
 export function detectText(
   deps: DetectDeps,
@@ -107,11 +108,15 @@ export function detectText(
   const words = deps.detector.countWords(input.text);
   onWords?.(words);
   if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
-  const before = getQuotaState(deps.db, key);
-  if (before.callLimit !== null && before.callsUsed >= before.callLimit) throw quotaError('trial_calls_exhausted', before, words);
-  if (words > before.remaining) throw quotaError('quota_exceeded', before, words);
-  const analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
-  const charge = chargeWords(deps.db, key, words);
+  const chargedAt = Date.now();
+  const charge = chargeWords(deps.db, key, words, chargedAt);
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
+  let analysis: Analysis;
+  try {
+    analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
+  } catch (error) {
+    refundCharge(deps.db, key, words, chargedAt);
+    throw error;
+  }
   return { body: toDetectResponse(analysis, charge.state), state: charge.state, words };
 }

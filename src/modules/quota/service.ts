@@ -108,3 +108,11 @@ export function refundWords(db: Db, key: ApiKeyRow, words: number, chargedAt: nu
   if (words <= 0) return;
   prepared(db, REFUND_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words });
 }
+
+const REFUND_CALL_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - 1)
+  WHERE key_id = $keyId AND period = $period`;
+
+/** Gives back a whole single-mode charge (its words and its call) whose analysis failed, in the month of the charge. */
+export function refundCharge(db: Db, key: ApiKeyRow, words: number, chargedAt: number): void {
+  prepared(db, REFUND_CALL_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words });
+}
