@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { closeDatabase } from '../../src/db/client';
-import { HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
+import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
 import { detector, freshDb } from './helpers';
 
 const db = freshDb();
@@ -15,7 +15,7 @@ beforeAll(async () => {
   app.listen({ port: 0, hostname: '127.0.0.1' });
   base = `http://127.0.0.1:${app.server!.port}`;
   browser = await launchBrowser();
-});
+}, BROWSER_TIMEOUT_MS); // chromium can take more than bun's 5 s default to start on a loaded machine
 afterAll(async () => {
   await browser?.close();
   await app.stop();

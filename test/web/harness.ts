@@ -12,6 +12,9 @@ import { createKey, findActiveKey } from '../../src/modules/keys/index.ts';
 import { chargeWords } from '../../src/modules/quota/index.ts';
 import { PLANS } from '../../src/plans.ts';
 
+/** Time for a browser hook (launching chromium, first page load) on a loaded 2-core machine. */
+export const BROWSER_TIMEOUT_MS = 30_000;
+
 /** Debian's chromium; `npx playwright install` cannot download browsers here (STACK_NOTES). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** Launch flags from STACK_NOTES "Browser tests" (headless as root, no network side traffic). */

@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { STRINGS } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
-import { CHROMIUM_PATH, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { BROWSER_TIMEOUT_MS, CHROMIUM_PATH, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
 /** Screenshots land here (gitignored); docs/playground.png is a copy of the result view. */
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
 
 /** Per-test budget: a timeout would kill chromium and fail every later test, so keep it generous. */
-const BROWSER_TIMEOUT_MS = 30_000;
 
 /** Machine-flavoured prose, long enough for several sentences to be judged. */
 const ESSAY =

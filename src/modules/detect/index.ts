@@ -45,7 +45,7 @@ export function detectModule(deps: DetectModuleOptions) {
       }
       if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
       const input = validateDetectBody(parseJson(await readBodyText(request, deps.config.maxBodyBytes)));
-      const outcome = detectText(deps, key, input, ctx.lang, (words) => {
+      const outcome = await detectText(deps, key, input, ctx.lang, (words) => {
         ctx.words = words;
       });
       Object.assign(set.headers, rateLimitHeaders(outcome.state));

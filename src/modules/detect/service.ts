@@ -10,7 +10,7 @@ import {
   type Sensitivity,
 } from '../../engine/types';
 import { ApiError } from '../../http/errors';
-import { chargeWords, quotaError, refundCharge, type QuotaState } from '../quota';
+import { chargeWordsGrouped, quotaError, refundCharge, type QuotaState } from '../quota';
 
 /** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
 export const MIN_WORDS = 20;
@@ -95,21 +95,22 @@ export interface DetectOutcome {
 /**
  * Runs one detection for a key. Words are counted once with the detector's definition, then
  * charged atomically BEFORE the analysis (one statement decides and charges, so parallel requests
- * cannot overspend and an exhausted key costs no analysis); if the analysis fails, the charge is
- * given back, so only successful detections are charged.
+ * cannot overspend and an exhausted key costs no analysis; charges of one event-loop turn share a
+ * commit, see group-commit.ts); if the analysis fails, the charge is given back, so only
+ * successful detections are charged.
  */
-export function detectText(
+export async function detectText(
   deps: DetectDeps,
   key: ApiKeyRow,
   input: DetectInput,
   lang: LabelLang,
   onWords?: (words: number) => void,
-): DetectOutcome {
+): Promise<DetectOutcome> {
   const words = deps.detector.countWords(input.text);
   onWords?.(words);
   if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
   const chargedAt = Date.now();
-  const charge = chargeWords(deps.db, key, words, chargedAt);
+  const charge = await chargeWordsGrouped(deps.db, key, words, chargedAt);
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
   let analysis: Analysis;
   try {
