@@ -12,7 +12,7 @@ const VARIANTS = 8;
 const MIN_CALLS = 200;
 const MIN_MS = 250;
 /** Rounds per row, interleaved across sizes; the round with the lowest p50 is kept (noise only adds time). */
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /** One row: which function, the size, latency percentiles (ms) and throughput. */
 export interface EngineRow {

@@ -149,7 +149,7 @@ export function renderReport(r: BenchResults): string {
     '## Engine (in process, fixed generated corpus: bench/corpus.ts)',
     '',
     '`detector.analyze` is what the API runs (engine + explanations + word count); `engine.analyze` is the raw wasm scorer.',
-    'Each row is the best of 3 rounds (by p50), the rounds interleaved across sizes.',
+    'Each row is the best of 5 rounds (by p50), the rounds interleaved across sizes.',
     '',
     table(
       ['Function', 'Words', 'Calls', 'p50', 'p99', 'Words/s'],
