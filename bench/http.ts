@@ -16,12 +16,12 @@ import { runWrk, type LoadResult } from './wrk';
 /** Connection counts of the issue. */
 export const CONNECTIONS = [1, 16, 64] as const;
 /** Seconds per wrk run (and 2 s warm-up per endpoint). */
-const RUN_SECONDS = 4;
+export const HTTP_RUN_SECONDS = 4;
 /**
  * Each measurement is repeated, alternating with its counterpart (detect/bare, without/with a
  * batch), and the best run kept: other work on a shared machine only ever makes a run worse.
  */
-const REPEATS = 2;
+export const HTTP_REPEATS = 3;
 /** Sequential requests sampled for the API-reported ms_cost. */
 const MS_COST_SAMPLES = 300;
 /** Connections of the single-mode load measured with and without a PDF batch running. */
@@ -106,7 +106,7 @@ async function openBench(workers: number) {
   await Bun.sleep(workers > 1 ? 1000 : 0);
   const db = openDatabase(databasePath);
   const bodies = detectBodies();
-  const load = async (path: string, connections: number, seconds = RUN_SECONDS): Promise<MeasuredLoad> => {
+  const load = async (path: string, connections: number, seconds = HTTP_RUN_SECONDS): Promise<MeasuredLoad> => {
     const headers = { 'content-type': 'application/json', 'x-api-key': freshKey(db) };
     const cpu0 = await treeCpuMs(server.pid);
     const result = await runWrk({ url: server.base + path, bodies, headers, connections, seconds });
@@ -121,7 +121,7 @@ async function openBench(workers: number) {
   return { server, db, bodies, load, close };
 }
 
-/** Detect and bare at 64 connections against a server with WORKERS processes (best of REPEATS, alternating). */
+/** Detect and bare at 64 connections against a server with WORKERS processes (best of HTTP_REPEATS, alternating). */
 export async function benchWorkers(workers: number): Promise<HttpRow & { workers: number }> {
   const bench = await openBench(workers);
   try {
@@ -129,7 +129,7 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
     await bench.load(BARE_PATH, 16, 2);
     let detect: MeasuredLoad | undefined;
     let bare: MeasuredLoad | undefined;
-    for (let i = 0; i < REPEATS; i++) {
+    for (let i = 0; i < HTTP_REPEATS; i++) {
       detect = best(detect, await bench.load('/api/detect', 64));
       bare = best(bare, await bench.load(BARE_PATH, 64));
     }
@@ -149,7 +149,7 @@ export async function benchHttp(): Promise<HttpResult> {
     for (const connections of CONNECTIONS) {
       let detect: MeasuredLoad | undefined;
       let bare: MeasuredLoad | undefined;
-      for (let i = 0; i < REPEATS; i++) {
+      for (let i = 0; i < HTTP_REPEATS; i++) {
         detect = best(detect, await load('/api/detect', connections));
         bare = best(bare, await load(BARE_PATH, connections));
       }
@@ -160,7 +160,7 @@ export async function benchHttp(): Promise<HttpResult> {
     let alone: MeasuredLoad | undefined;
     let duringBatch: MeasuredLoad | undefined;
     const batchStats = { pages: 0, batches: 0, seconds: 0 };
-    for (let i = 0; i < REPEATS; i++) {
+    for (let i = 0; i < HTTP_REPEATS; i++) {
       alone = best(alone, await load('/api/detect', BATCH_CONNECTIONS), 'p99');
       const state = { stop: false };
       const batch = batchLoop(server.base, freshKey(db), state);

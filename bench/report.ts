@@ -5,6 +5,7 @@ import type { ExtractResult } from './extract';
 import type { HttpResult, HttpRow } from './http';
 import type { RealTextsRow } from './real-texts';
 import { HTTP_TEXT_VARIANTS } from './files';
+import { HTTP_REPEATS, HTTP_RUN_SECONDS } from './http';
 import { fmt } from './stats';
 
 /** Everything one run measured, plus where it ran. */
@@ -157,7 +158,7 @@ export function renderReport(r: BenchResults): string {
     ),
     '',
     ...realTextsSection(r),
-    '## HTTP, single mode, 500-word texts (wrk, 1 thread, best of 2 runs of 4 s, alternating)',
+    `## HTTP, single mode, 500-word texts (wrk, 1 thread, best of ${HTTP_REPEATS} runs of ${HTTP_RUN_SECONDS} s, alternating)`,
     '',
     `wrk sends ${HTTP_TEXT_VARIANTS} different 500-word texts in turn. \`bare\` is a bench-only route on the same server (bench/server.ts) that reads and parses the same JSON bodies and returns \`{}\`.`,
     'Server CPU is the server processes\' user+system time divided by the requests they served. One server process (`WORKERS=1`, the default) unless stated.',
