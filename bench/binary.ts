@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { buildBinary } from '../scripts/build';
 import { runCommand } from '../test/fixtures/server-process';
 import { benchPdf, detectBodies } from './files';
-import { peakRss, rssMb, startBenchServer } from './proc';
+import { loadConfig } from '../src/config';
+import { childPids, peakRss, startBenchServer, treeRssMb } from './proc';
 import { median } from './stats';
 import { runWrk } from './wrk';
 
@@ -20,6 +21,8 @@ export interface BinaryResult {
   buildSec: number;
   coldStartsMs: number[];
   coldStartMs: number;
+  /** Server processes (the default WORKERS=auto); the RSS figures are their sum. */
+  processes: number;
   idleRssMb: number;
   loadRssMb: number;
   batchRssMb: number;
@@ -46,8 +49,11 @@ export async function benchBinary(): Promise<BinaryResult> {
     const key = created.out.trim().split('\n').at(-1)!;
     const server = await startBenchServer([binary], env, join(dir, 'server.log'), join(dir, 'run'));
     try {
+      // The default WORKERS=auto: measure once every worker process is up, and count them all.
+      const processes = loadConfig({}).workers;
+      while ((await childPids(server.pid)).length < processes - 1) await Bun.sleep(50);
       await Bun.sleep(IDLE_SETTLE_MS);
-      const idleRssMb = await rssMb(server.pid);
+      const idleRssMb = await treeRssMb(server.pid);
       const load = runWrk({
         url: `${server.base}/api/detect`,
         bodies: detectBodies(),
@@ -67,6 +73,7 @@ export async function benchBinary(): Promise<BinaryResult> {
         buildSec: built.ms / 1000,
         coldStartsMs,
         coldStartMs: median(coldStartsMs),
+        processes,
         idleRssMb,
         loadRssMb,
         batchRssMb,

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config';
 import { openDatabase, type Db } from '../src/db/client';
 import { createKey } from '../src/modules/keys';
 import { benchPdf, detectBodies } from './files';
@@ -44,6 +45,8 @@ export interface HttpRow {
 
 /** Everything the HTTP section measures. */
 export interface HttpResult {
+  /** Server processes (the default WORKERS=auto on this machine). */
+  processes: number;
   rows: HttpRow[];
   msCostSamples: number;
   msCostP50: number;
@@ -95,11 +98,15 @@ function best(a: MeasuredLoad | undefined, b: MeasuredLoad, by: 'rps' | 'p99' = 
   return (by === 'rps' ? b.rps > a.rps : b.p99 < a.p99) ? b : a;
 }
 
-/** A bench server on a fresh database, with a wrk runner that also measures the server's CPU per request. */
-async function openBench(workers: number) {
+/**
+ * A bench server on a fresh database, with a wrk runner that also measures the server's CPU per
+ * request (all its processes). `workers` sets WORKERS; without it the server runs its default.
+ */
+async function openBench(workersSetting?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const databasePath = join(dir, 'bench.sqlite');
-  const env = { DATABASE_PATH: databasePath, WORKERS: String(workers) };
+  const env: Record<string, string> = { DATABASE_PATH: databasePath, ...(workersSetting ? { WORKERS: String(workersSetting) } : {}) };
+  const workers = workersSetting ?? loadConfig({}).workers;
   const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], env, join(dir, 'server.log'));
   // Workers start after the primary answers: wait until they are all up, so every run sees them.
   while ((await childPids(server.pid)).length < workers - 1) await Bun.sleep(50);
@@ -118,7 +125,7 @@ async function openBench(workers: number) {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { server, db, bodies, load, close };
+  return { server, db, bodies, load, close, workers };
 }
 
 /** Detect and bare at 64 connections against a server with WORKERS processes (best of HTTP_REPEATS, alternating). */
@@ -139,9 +146,9 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
   }
 }
 
-/** Runs the HTTP section against `bun bench/server.ts` (one process) on a temporary database. */
+/** Runs the HTTP section against `bun bench/server.ts` (default configuration) on a temporary database. */
 export async function benchHttp(): Promise<HttpResult> {
-  const { server, db, bodies, load, close } = await openBench(1);
+  const { server, db, bodies, load, close, workers } = await openBench();
   try {
     await load('/api/detect', 16, 2);
     await load(BARE_PATH, 16, 2);
@@ -173,6 +180,7 @@ export async function benchHttp(): Promise<HttpResult> {
       batchStats.seconds += done.seconds;
     }
     return {
+      processes: workers,
       rows,
       msCostSamples: costs.length,
       msCostP50: percentile(costs, 50),

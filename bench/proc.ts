@@ -80,16 +80,23 @@ export async function rssMb(pid: number): Promise<number> {
   return kb / 1024;
 }
 
-/** Samples rssMb(pid) every `everyMs` until `until` settles; resolves with the peak. */
+/** VmRSS of a process and its children (the server's WORKERS processes) in MB. */
+export async function treeRssMb(pid: number): Promise<number> {
+  const pids = [pid, ...(await childPids(pid))];
+  const sizes = await Promise.all(pids.map((p) => rssMb(p).catch(() => 0)));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** Samples treeRssMb(pid) every `everyMs` until `until` settles; resolves with the peak. */
 export async function peakRss(pid: number, until: Promise<unknown>, everyMs = 100): Promise<number> {
-  let peak = await rssMb(pid);
+  let peak = await treeRssMb(pid);
   let done = false;
   void until.finally(() => (done = true));
   while (!done) {
-    peak = Math.max(peak, await rssMb(pid));
+    peak = Math.max(peak, await treeRssMb(pid));
     await Bun.sleep(everyMs);
   }
-  return Math.max(peak, await rssMb(pid));
+  return Math.max(peak, await treeRssMb(pid));
 }
 
 /** Listening TCP sockets owned by our child processes that are still alive (should be none at the end). */

@@ -29,7 +29,7 @@ export interface Config {
   readonly maxDocxUncompressed: number;
   /** Batch: wall-clock budget for one batch in ms (BATCH_TIME_BUDGET_MS, default 120000). */
   readonly batchTimeBudgetMs: number;
-  /** Server processes sharing the port (WORKERS: a number or `auto` = one per core; default 1). */
+  /** Server processes sharing the port (WORKERS: a number, or `auto`, the default: one per core, at most AUTO_WORKERS_MAX). */
   readonly workers: number;
 }
 
@@ -65,11 +65,17 @@ function readHost(env: Env): string {
   return raw;
 }
 
-/** Most server processes WORKERS accepts (each holds its own ~100 MB engine). */
+/** Most server processes WORKERS accepts (each holds its own engine, ~65 MB idle). */
 export const MAX_WORKERS = 64;
+/**
+ * What `auto` (the default) starts at most: past this, more processes mostly contend for SQLite's
+ * write lock and memory; set a number to go beyond.
+ */
+export const AUTO_WORKERS_MAX = 8;
 
 function readWorkers(env: Env): number {
-  if (env.WORKERS?.trim().toLowerCase() === 'auto') return Math.min(MAX_WORKERS, coreCount());
+  const raw = env.WORKERS?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'auto') return Math.min(AUTO_WORKERS_MAX, coreCount());
   return readInt(env, 'WORKERS', 1, 1, MAX_WORKERS);
 }
 

@@ -22,10 +22,10 @@ function results(overrides: { engine500?: number; detectRps?: number; p99?: numb
     machine: { date: '2026-11-21 23:00 UTC', cpu: 'CPU', cores: 2, memGb: 8, os: 'Linux', bun: '1.4.4', commit: 'abc1234', loadBefore: '0.10 / 0.10 / 0.10', loadAfter: '0.20 / 0.10 / 0.10' },
     engine,
     extract: { poolSize: 1, pdfPagesPerSec: 300, pdfFiles: 12, pdfPages: 10, docxFilesPerSec: 400, docxFiles: 60, docxWords: 1_000 },
-    http: { rows: [1, 16, 64].map(row), msCostSamples: 300, msCostP50: 0.3, msCostP99: 0.9, alone: load(1_000, 5, 20), duringBatch: load(900, 6, 30), batchPagesPerSec: 100, batches: 10 },
-    workers: { workers: 2, ...row(64) },
+    http: { processes: 2, rows: [1, 16, 64].map(row), msCostSamples: 300, msCostP50: 0.3, msCostP99: 0.9, alone: load(1_000, 5, 20), duringBatch: load(900, 6, 30), batchPagesPerSec: 100, batches: 10 },
+    oneProcess: { workers: 1, ...row(64) },
     realTexts: null,
-    binary: { sizeMb: 130, buildSec: 4, coldStartsMs: [100, 110, 120], coldStartMs: overrides.coldStart ?? 110, idleRssMb: 90, loadRssMb: 140, batchRssMb: 150 },
+    binary: { sizeMb: 130, buildSec: 4, coldStartsMs: [100, 110, 120], coldStartMs: overrides.coldStart ?? 110, processes: 2, idleRssMb: 90, loadRssMb: 140, batchRssMb: 150 },
     seconds: 100,
   };
 }
@@ -36,12 +36,13 @@ describe('bench report', () => {
     expect(renderReport(results())).toContain('12 of 12 targets pass.');
   });
 
-  it('states the one-process bound of detect/bare and the WORKERS=auto row', () => {
+  it('states the one-process bound of detect/bare and the WORKERS=1 row', () => {
     // bare costs 0.1 ms of CPU per request (1000 / 10,000 req/s), analysis 0.1 ms: at best 0.5.
     expect(singleProcessBound(results())).toBeCloseTo(0.5, 6);
     const report = renderReport(results());
     expect(report).toContain('bare CPU / (bare CPU + detector.analyze p50) = 0.500.');
-    expect(report).toContain('| 2 | 3,000 | 5.00 ms | 20.00 ms | 0.333 ms | 10,000 | 2.00 ms | 0.300 |');
+    expect(report).toContain('| 1 | 3,000 | 5.00 ms | 20.00 ms | 0.333 ms | 10,000 | 2.00 ms | 0.300 |');
+    expect(report).toContain('`WORKERS=auto`: 2 processes on one port here');
     expect(report).toContain('Skipped: ../shared/data is not present.');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { ConfigError, loadConfig } from '../../src/config';
+import { AUTO_WORKERS_MAX, ConfigError, loadConfig } from '../../src/config';
 import { coreCount } from '../../src/cores';
 import { extractWorkersPerProcess } from '../../src/modules/batch/pool';
 
@@ -18,7 +18,7 @@ describe('config', () => {
       maxPdfPages: 300,
       maxDocxUncompressed: 50 * 1024 * 1024,
       batchTimeBudgetMs: 120_000,
-      workers: 1,
+      workers: Math.min(8, coreCount()),
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -44,9 +44,10 @@ describe('config', () => {
     });
   });
 
-  it('reads WORKERS=auto as one process per core, and sizes the extraction pool to share the rest', () => {
-    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(coreCount());
-    expect(loadConfig({ WORKERS: ' AUTO ' }).workers).toBe(coreCount());
+  it('reads WORKERS=auto (the default) as one process per core up to 8, and sizes the extraction pool to share the rest', () => {
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(Math.min(AUTO_WORKERS_MAX, coreCount()));
+    expect(loadConfig({ WORKERS: ' AUTO ' }).workers).toBe(Math.min(AUTO_WORKERS_MAX, coreCount()));
+    expect(loadConfig({ WORKERS: '12' }).workers).toBe(12);
     expect(extractWorkersPerProcess(1, 8)).toBe(7);
     expect(extractWorkersPerProcess(8, 8)).toBe(1);
     expect(extractWorkersPerProcess(2, 2)).toBe(1);
