@@ -13,8 +13,11 @@ import type { Logger } from './http/logger';
 
 /** Set in the environment of worker processes. */
 export const WORKER_ENV = 'AI_DETECTOR_WORKER';
-/** Wait before restarting a worker that exited, so a worker that cannot start does not spin. */
+/** Wait before restarting a worker that exited; doubled for each quick failure in a row, up to MAX_RESTART_DELAY_MS. */
 export const RESTART_DELAY_MS = 1000;
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A worker that lived this long was healthy: its next restart waits RESTART_DELAY_MS again. */
+const HEALTHY_LIFETIME_MS = 10_000;
 /** How often a worker checks that its primary is still there. */
 const ORPHAN_CHECK_MS = 1000;
 
@@ -51,8 +54,10 @@ export interface WorkerOptions {
 /** Starts `count` worker processes serving on `port`, restarting any that exits before stop(). */
 export function startWorkers({ count, port, logger, command = selfCommand(['serve']) }: WorkerOptions): WorkerSet {
   const running = new Map<number, Subprocess>();
+  const quickFailures = new Map<number, number>();
   let stopping = false;
   const start = (index: number) => {
+    const startedAt = performance.now();
     const proc = Bun.spawn(command, {
       env: { ...process.env, [WORKER_ENV]: '1', PORT: String(port), WORKERS: '1' },
       stdin: 'ignore',
@@ -63,10 +68,14 @@ export function startWorkers({ count, port, logger, command = selfCommand(['serv
     void proc.exited.then((code) => {
       if (running.get(index) === proc) running.delete(index);
       if (stopping) return;
-      logger.error('worker_exited', { index, pid: proc.pid, code });
+      // A worker that cannot start (bad file permissions, a full disk) is retried ever more slowly.
+      const failures = performance.now() - startedAt < HEALTHY_LIFETIME_MS ? (quickFailures.get(index) ?? 0) + 1 : 1;
+      quickFailures.set(index, failures);
+      const delayMs = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** (failures - 1));
+      logger.error('worker_exited', { index, pid: proc.pid, code, restartInMs: delayMs });
       setTimeout(() => {
         if (!stopping) start(index);
-      }, RESTART_DELAY_MS);
+      }, delayMs);
     });
   };
   for (let index = 1; index <= count; index++) start(index);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { PROSE } from './helpers';
 import { startServerProcess } from '../fixtures/server-process';
-import { selfCommand } from '../../src/cluster';
+import { selfCommand, startWorkers } from '../../src/cluster';
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'detector-workers-'));
@@ -101,6 +101,21 @@ describe('WORKERS=2: two server processes share the port and one quota', () => {
     server.proc.kill('SIGKILL');
     expect(await until(() => !alive(worker))).toBe(true);
   }, 30_000);
+
+  it('restarts a worker that cannot start ever more slowly (1 s, 2 s, ...) and stops restarting on stop()', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const logger = { info() {}, warn() {}, error: (event: string, fields?: Record<string, unknown>) => void events.push({ event, ...fields }) };
+    const workers = startWorkers({ count: 1, port: 1, logger, command: [process.execPath, '-e', 'process.exit(3)'] });
+    expect(await until(() => events.length >= 2, 6_000)).toBe(true);
+    await workers.stop();
+    expect(events.slice(0, 2)).toMatchObject([
+      { event: 'worker_exited', index: 1, code: 3, restartInMs: 1000 },
+      { event: 'worker_exited', index: 1, code: 3, restartInMs: 2000 },
+    ]);
+    const seen = events.length;
+    await Bun.sleep(2_500);
+    expect(events.length).toBe(seen);
+  }, 15_000);
 
   it('re-runs this program: bun with the entry script here, the binary alone when compiled', () => {
     expect(selfCommand(['serve'])).toEqual([process.execPath, Bun.main, 'serve']);
