@@ -73,9 +73,14 @@ export const MAX_WORKERS = 64;
  */
 export const AUTO_WORKERS_MAX = 8;
 
+/** `auto`: one process per core on Linux, where SO_REUSEPORT spreads connections; elsewhere one. */
+export function autoWorkers(platform: NodeJS.Platform = process.platform, cores: number = coreCount()): number {
+  return platform === 'linux' ? Math.min(AUTO_WORKERS_MAX, cores) : 1;
+}
+
 function readWorkers(env: Env): number {
   const raw = env.WORKERS?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'auto') return Math.min(AUTO_WORKERS_MAX, coreCount());
+  if (raw === undefined || raw === '' || raw === 'auto') return autoWorkers();
   return readInt(env, 'WORKERS', 1, 1, MAX_WORKERS);
 }
 

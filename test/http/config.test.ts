@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { AUTO_WORKERS_MAX, ConfigError, loadConfig } from '../../src/config';
+import { AUTO_WORKERS_MAX, autoWorkers, ConfigError, loadConfig } from '../../src/config';
 import { coreCount } from '../../src/cores';
 import { extractWorkersPerProcess } from '../../src/modules/batch/pool';
 
@@ -18,7 +18,7 @@ describe('config', () => {
       maxPdfPages: 300,
       maxDocxUncompressed: 50 * 1024 * 1024,
       batchTimeBudgetMs: 120_000,
-      workers: Math.min(8, coreCount()),
+      workers: autoWorkers(),
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -45,8 +45,12 @@ describe('config', () => {
   });
 
   it('reads WORKERS=auto (the default) as one process per core up to 8, and sizes the extraction pool to share the rest', () => {
-    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(Math.min(AUTO_WORKERS_MAX, coreCount()));
-    expect(loadConfig({ WORKERS: ' AUTO ' }).workers).toBe(Math.min(AUTO_WORKERS_MAX, coreCount()));
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(autoWorkers());
+    expect(loadConfig({ WORKERS: ' AUTO ' }).workers).toBe(autoWorkers());
+    expect(autoWorkers('linux', 2)).toBe(2);
+    expect(autoWorkers('linux', 32)).toBe(AUTO_WORKERS_MAX);
+    expect(autoWorkers('darwin', 8)).toBe(1); // no SO_REUSEPORT balancing there
+    if (process.platform === 'linux') expect(autoWorkers()).toBe(Math.min(AUTO_WORKERS_MAX, coreCount()));
     expect(loadConfig({ WORKERS: '12' }).workers).toBe(12);
     expect(extractWorkersPerProcess(1, 8)).toBe(7);
     expect(extractWorkersPerProcess(8, 8)).toBe(1);
