@@ -5,10 +5,9 @@
  * row is informational (the targets are on the fixed corpus, which every machine can reproduce);
  * it is skipped when the shared data is absent.
  */
-import { createDetector } from '../src/detector';
-import { loadEngine } from '../src/engine/load';
 import { hasData, loadRows, splitFiles } from '../scripts/lib/data';
 import { countWords } from '../src/engine/words';
+import { engineFunctions, type EngineRow } from './engine';
 import { percentile } from './stats';
 
 /** Texts measured: the first this many dev rows in the size range, over all sources (files sorted). */
@@ -20,7 +19,7 @@ const ROUNDS = 3;
 
 /** One function's latency over the real texts. */
 export interface RealTextsRow {
-  fn: 'detector.analyze' | 'engine.analyze';
+  fn: EngineRow['fn'];
   texts: number;
   meanWords: number;
   p50: number;
@@ -50,14 +49,8 @@ export async function benchRealTexts(): Promise<RealTextsRow[] | null> {
   if (!hasData()) return null;
   const texts = realTexts();
   const meanWords = texts.reduce((sum, t) => sum + countWords(t), 0) / texts.length;
-  const detector = await createDetector();
-  const engine = await loadEngine();
-  const fns = {
-    'detector.analyze': (text: string) => detector.analyze(text),
-    'engine.analyze': (text: string) => engine.analyze(text),
-  } as const;
   const rows: RealTextsRow[] = [];
-  for (const [fn, call] of Object.entries(fns) as [RealTextsRow['fn'], (t: string) => unknown][]) {
+  for (const [fn, call] of await engineFunctions()) {
     for (const text of texts.slice(0, 50)) call(text);
     let best: RealTextsRow | null = null;
     for (let round = 0; round < ROUNDS; round++) {

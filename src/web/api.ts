@@ -1,4 +1,5 @@
 /** Browser-side client of POST /api/detect: single JSON mode, multipart batch mode, error messages. */
+import type { DetectResponse } from '../modules/detect/service.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
@@ -16,19 +17,14 @@ export class ApiError extends Error {
   }
 }
 
-/** The single-mode response fields the page reads (see issue 4). */
-export interface DetectResult {
-  score: number;
-  verdict: string;
-  docTypeLabel: string;
-  totalDimensions: number;
-  activeDimensions: number;
-  ms_cost: number;
-  rate_remaining?: number;
-  dimensions: { id: string; label: string; detected: boolean }[];
-  textAnnotations: { sentence: string; start: number; end: number; dims: { id: string; label: string }[] }[];
-  bullets: { text: string; example: string; start: number; end: number }[];
-}
+/**
+ * The single-mode response fields the page reads: picked from the server's own response type
+ * (a type-only import, erased from the bundle), so the page cannot drift from the contract.
+ */
+export type DetectResult = Pick<
+  DetectResponse,
+  'score' | 'verdict' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions' | 'ms_cost' | 'rate_remaining' | 'dimensions' | 'textAnnotations' | 'bullets'
+>;
 
 function headersFor(key: string, lang: UiLang): Record<string, string> {
   return { 'X-API-Key': key, 'Accept-Language': lang, Accept: 'application/json, application/x-ndjson' };
