@@ -6,7 +6,7 @@ import { buildBinary } from '../scripts/build';
 import { runCommand } from '../test/fixtures/server-process';
 import { benchPdf, detectBodies } from './files';
 import { loadConfig } from '../src/config';
-import { childPids, peakRss, startBenchServer, treeRssMb } from './proc';
+import { peakRss, startBenchServer, treeRssMb, waitForChildren } from './proc';
 import { median } from './stats';
 import { runWrk } from './wrk';
 
@@ -51,7 +51,7 @@ export async function benchBinary(): Promise<BinaryResult> {
     try {
       // The default WORKERS=auto: measure once every worker process is up, and count them all.
       const processes = loadConfig({}).workers;
-      while ((await childPids(server.pid)).length < processes - 1) await Bun.sleep(50);
+      await waitForChildren(server.pid, processes - 1);
       await Bun.sleep(IDLE_SETTLE_MS);
       const idleRssMb = await treeRssMb(server.pid);
       const load = runWrk({

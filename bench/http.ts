@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase, type Db } from '../src/db/client';
 import { createKey } from '../src/modules/keys';
 import { benchPdf, detectBodies } from './files';
-import { childPids, startBenchServer, treeCpuMs } from './proc';
+import { startBenchServer, treeCpuMs, waitForChildren } from './proc';
 import { BARE_PATH } from './server';
 import { percentile } from './stats';
 import { runWrk, type LoadResult } from './wrk';
@@ -109,7 +109,7 @@ async function openBench(workersSetting?: number) {
   const workers = workersSetting ?? loadConfig({}).workers;
   const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], env, join(dir, 'server.log'));
   // Workers start after the primary answers: wait until they are all up, so every run sees them.
-  while ((await childPids(server.pid)).length < workers - 1) await Bun.sleep(50);
+  await waitForChildren(server.pid, workers - 1);
   await Bun.sleep(workers > 1 ? 1000 : 0);
   const db = openDatabase(databasePath);
   const bodies = detectBodies();
@@ -125,7 +125,17 @@ async function openBench(workersSetting?: number) {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { server, db, bodies, load, close, workers };
+  /** Detect and bare at `connections`, the best of HTTP_REPEATS runs each, alternating. */
+  const loadPair = async (connections: number): Promise<HttpRow> => {
+    let detect: MeasuredLoad | undefined;
+    let bare: MeasuredLoad | undefined;
+    for (let i = 0; i < HTTP_REPEATS; i++) {
+      detect = best(detect, await load('/api/detect', connections));
+      bare = best(bare, await load(BARE_PATH, connections));
+    }
+    return { connections, detect: detect!, bare: bare! };
+  };
+  return { server, db, bodies, load, loadPair, close, workers };
 }
 
 /** Detect and bare at 64 connections against a server with WORKERS processes (best of HTTP_REPEATS, alternating). */
@@ -134,13 +144,7 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
   try {
     await bench.load('/api/detect', 16, 2);
     await bench.load(BARE_PATH, 16, 2);
-    let detect: MeasuredLoad | undefined;
-    let bare: MeasuredLoad | undefined;
-    for (let i = 0; i < HTTP_REPEATS; i++) {
-      detect = best(detect, await bench.load('/api/detect', 64));
-      bare = best(bare, await bench.load(BARE_PATH, 64));
-    }
-    return { workers, connections: 64, detect: detect!, bare: bare! };
+    return { workers, ...(await bench.loadPair(64)) };
   } finally {
     await bench.close();
   }
@@ -148,20 +152,12 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
 
 /** Runs the HTTP section against `bun bench/server.ts` (default configuration) on a temporary database. */
 export async function benchHttp(): Promise<HttpResult> {
-  const { server, db, bodies, load, close, workers } = await openBench();
+  const { server, db, bodies, load, loadPair, close, workers } = await openBench();
   try {
     await load('/api/detect', 16, 2);
     await load(BARE_PATH, 16, 2);
     const rows: HttpRow[] = [];
-    for (const connections of CONNECTIONS) {
-      let detect: MeasuredLoad | undefined;
-      let bare: MeasuredLoad | undefined;
-      for (let i = 0; i < HTTP_REPEATS; i++) {
-        detect = best(detect, await load('/api/detect', connections));
-        bare = best(bare, await load(BARE_PATH, connections));
-      }
-      rows.push({ connections, detect: detect!, bare: bare! });
-    }
+    for (const connections of CONNECTIONS) rows.push(await loadPair(connections));
     const costs = await sampleMsCost(server.base, freshKey(db), bodies);
 
     let alone: MeasuredLoad | undefined;

@@ -122,6 +122,11 @@ export async function childPids(pid: number): Promise<number[]> {
   return text.split(' ').filter(Boolean).map(Number);
 }
 
+/** Resolves once `pid` has `count` child processes (a server's workers start after it answers). */
+export async function waitForChildren(pid: number, count: number): Promise<void> {
+  while ((await childPids(pid)).length < count) await Bun.sleep(50);
+}
+
 /** CPU time of a server and its worker processes, in ms. */
 export async function treeCpuMs(pid: number): Promise<number> {
   const pids = [pid, ...(await childPids(pid))];

@@ -113,4 +113,3 @@ export function ensureDatabaseDir(databasePath: string): void {
 export function serverBodyLimit(config: Config): number {
   return Math.max(config.maxBatchBytes, config.maxBodyBytes) + 1 * MB;
 }
-

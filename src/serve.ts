@@ -94,7 +94,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const port = app.server?.port ?? config.port;
   if (isWorker) {
     watchPrimary(() => void shutdown('primary_gone'));
-    logger.info('worker_listening', { port, pid: process.pid });
+    logger.info('worker_listening', { port });
     return;
   }
   logger.info('listening', { host: config.host, port, version: VERSION, database: config.databasePath, workers: config.workers });

@@ -10,7 +10,7 @@ import {
   type Sensitivity,
 } from '../../engine/types';
 import { ApiError } from '../../http/errors';
-import { chargeWordsGrouped, quotaError, refundCharge, type QuotaState } from '../quota';
+import { chargeWordsGrouped, quotaError, refundWords, type QuotaState } from '../quota';
 
 /** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
 export const MIN_WORDS = 20;
@@ -116,7 +116,7 @@ export async function detectText(
   try {
     analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
   } catch (error) {
-    refundCharge(deps.db, key, words, chargedAt);
+    refundWords(deps.db, key, words, chargedAt, 1);
     throw error;
   }
   return { body: toDetectResponse(analysis, charge.state), state: charge.state, words };

@@ -97,22 +97,15 @@ export function chargeWords(db: Db, key: ApiKeyRow, words: number, now: number =
   return { ok: false, code: callsOut ? 'trial_calls_exhausted' : 'quota_exceeded', state };
 }
 
-const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words)
-  WHERE key_id = $keyId AND period = $period RETURNING words_used AS used`;
-
-/**
- * Gives back words charged for work that was never delivered (a batch cut short by a disconnect
- * or its time budget), in the month of the charge (`chargedAt`); never goes below zero.
- */
-export function refundWords(db: Db, key: ApiKeyRow, words: number, chargedAt: number): void {
-  if (words <= 0) return;
-  prepared(db, REFUND_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words });
-}
-
-const REFUND_CALL_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - 1)
+const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - $calls)
   WHERE key_id = $keyId AND period = $period`;
 
-/** Gives back a whole single-mode charge (its words and its call) whose analysis failed, in the month of the charge. */
-export function refundCharge(db: Db, key: ApiKeyRow, words: number, chargedAt: number): void {
-  prepared(db, REFUND_CALL_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words });
+/**
+ * Gives back words charged for work that was never delivered, in the month of the charge
+ * (`chargedAt`); never below zero. A batch cut short by a disconnect or its time budget keeps its
+ * call (`calls` 0); a single detection whose analysis failed gives its call back too (`calls` 1).
+ */
+export function refundWords(db: Db, key: ApiKeyRow, words: number, chargedAt: number, calls: 0 | 1 = 0): void {
+  if (words <= 0 && calls === 0) return;
+  prepared(db, REFUND_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words, calls });
 }
