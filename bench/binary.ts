@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../scripts/build';
 import { runCommand } from '../test/fixtures/server-process';
-import { benchPdf, detectBodies } from './files';
+import { benchPdf, detectRequests } from './files';
 import { loadConfig } from '../src/config';
 import { peakRss, startBenchServer, treeRssMb, waitForChildren } from './proc';
 import { median } from './stats';
@@ -44,9 +44,13 @@ export async function benchBinary(): Promise<BinaryResult> {
     }
 
     const env = { DATABASE_PATH: join(dir, 'db', 'db.sqlite') };
-    const created = runCommand([binary, 'keys', 'create', '--plan', 'enterprise', '--name', 'bench'], dir, env);
-    if (created.code !== 0) throw new Error(`keys create failed: ${created.err}`);
-    const key = created.out.trim().split('\n').at(-1)!;
+    const createKey = () => {
+      const created = runCommand([binary, 'keys', 'create', '--plan', 'enterprise', '--name', 'bench'], dir, env);
+      if (created.code !== 0) throw new Error(`keys create failed: ${created.err}`);
+      return created.out.trim().split('\n').at(-1)!;
+    };
+    const keys = [createKey(), createKey(), createKey(), createKey()];
+    const key = keys[0];
     const server = await startBenchServer([binary], env, join(dir, 'server.log'), join(dir, 'run'));
     try {
       // The default WORKERS=auto: measure once every worker process is up, and count them all.
@@ -56,8 +60,7 @@ export async function benchBinary(): Promise<BinaryResult> {
       const idleRssMb = await treeRssMb(server.pid);
       const load = runWrk({
         url: `${server.base}/api/detect`,
-        bodies: detectBodies(),
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        requests: detectRequests(keys),
         connections: 64,
         seconds: 4,
       });

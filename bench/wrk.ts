@@ -18,12 +18,17 @@ export interface LoadResult {
   errors: number;
 }
 
+/** One POST request of a load: its body (ASCII: escape the JSON) and all its headers. */
+export interface WrkRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
 /** Options of runWrk. */
 export interface LoadOptions {
   url: string;
-  /** Request bodies, sent in turn (ASCII: escape the JSON). */
-  bodies: readonly string[];
-  headers: Record<string, string>;
+  /** The requests, sent in turn. */
+  requests: readonly WrkRequest[];
   connections: number;
   seconds: number;
 }
@@ -44,16 +49,19 @@ export function ensureWrk(): string {
 
 const luaString = (s: string) => JSON.stringify(s); // a JSON string literal is a valid Lua string here (no \u escapes in our inputs)
 
-function script({ bodies, headers }: Pick<LoadOptions, 'bodies' | 'headers'>): string {
-  const lines = ['wrk.method = "POST"'];
-  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
-  lines.push(
-    `local bodies = { ${bodies.map(luaString).join(', ')} }`,
+function luaTable(headers: Record<string, string>): string {
+  return `{ ${Object.entries(headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`).join(', ')} }`;
+}
+
+function script({ requests }: Pick<LoadOptions, 'requests'>): string {
+  const lines = [
+    'wrk.method = "POST"',
+    `local sources = { ${requests.map((r) => `{ body = ${luaString(r.body)}, headers = ${luaTable(r.headers)} }`).join(', ')} }`,
     // Requests are formatted once, in init; request() only picks the next one.
     'local prepared = {}',
     'local n = 0',
     'function init(args)',
-    '  for i, body in ipairs(bodies) do prepared[i] = wrk.format(nil, nil, nil, body) end',
+    '  for i, r in ipairs(sources) do prepared[i] = wrk.format("POST", nil, r.headers, r.body) end',
     'end',
     'function request()',
     '  n = n + 1',
@@ -65,14 +73,14 @@ function script({ bodies, headers }: Pick<LoadOptions, 'bodies' | 'headers'>): s
     '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),',
     '    e.connect + e.read + e.write + e.timeout + e.status))',
     'end',
-  );
+  ];
   return lines.join('\n');
 }
 
 /** Runs wrk with one thread against a POST endpoint and returns its summary. */
 export async function runWrk(options: LoadOptions): Promise<LoadResult> {
-  if (options.bodies.length === 0) throw new Error('wrk needs at least one body');
-  if (options.bodies.some((body) => /[^\x20-\x7e\n]/.test(body))) throw new Error('wrk bodies must be ASCII (escape the JSON)');
+  if (options.requests.length === 0) throw new Error('wrk needs at least one request');
+  if (options.requests.some((r) => /[^\x20-\x7e\n]/.test(r.body))) throw new Error('wrk bodies must be ASCII (escape the JSON)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   const lua = join(dir, 'post.lua');
   writeFileSync(lua, script(options));
