@@ -1,4 +1,6 @@
 /** The one error hierarchy of the API: a stable snake_case `code`, an HTTP `status`, message params. */
+import { t, type Static } from 'elysia';
+import { keysOf, StringEnum } from './schema';
 
 /** Every error code a client can receive, with its HTTP status. */
 export const ERROR_STATUS = {
@@ -41,8 +43,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The JSON body of every error response; its codes are ERROR_STATUS's, so a new code is documented with no edit. */
+export const ErrorBodySchema = t.Object({
+  success: t.Literal(false),
+  error: t.Object({
+    code: StringEnum(keysOf(ERROR_STATUS), { description: 'Stable snake_case code: branch on this, never on the message.' }),
+    message: t.String({ description: 'Human-readable message in the negotiated language.' }),
+  }),
+});
+
 /** The JSON body of every error response. */
-export interface ErrorBody {
-  success: false;
-  error: { code: ErrorCode; message: string };
-}
+export type ErrorBody = Static<typeof ErrorBodySchema>;

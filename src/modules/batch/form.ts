@@ -1,8 +1,9 @@
 /** Reads a multipart/form-data batch request: files in upload order plus the optional form fields. */
-import { DEFAULT_SENSITIVITY, SENSITIVITIES, type LabelLang, type Sensitivity } from '../../engine/types';
+import { DEFAULT_SENSITIVITY, type LabelLang, type Sensitivity } from '../../engine/types';
 import { ApiError } from '../../http/errors';
 import { readBodyBytes } from '../../http/body';
 import { matchLang } from '../../i18n';
+import { isSensitivity } from '../detect/model';
 
 /** Part names accepted for files: PHP/Rails style `files[]` and plain `files`. */
 export const FILE_FIELDS: ReadonlySet<string> = new Set(['files[]', 'files']);
@@ -30,10 +31,9 @@ export interface FormLimits {
 
 function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
   if (value === null || value === '') return DEFAULT_SENSITIVITY;
-  if (typeof value !== 'string' || !(SENSITIVITIES as readonly string[]).includes(value.trim())) {
-    throw new ApiError('invalid_sensitivity');
-  }
-  return value.trim() as Sensitivity;
+  const mode = typeof value === 'string' ? value.trim() : value;
+  if (!isSensitivity(mode)) throw new ApiError('invalid_sensitivity');
+  return mode;
 }
 
 /** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */

@@ -1,58 +1,9 @@
-/** The NDJSON lines of a batch response (issue 5's contract) and their builders. */
-import type { Analysis, LabelLang, Sensitivity, TextLang, VerdictKey } from '../../engine/types';
+/** Builders of the NDJSON lines of a batch response (their schemas and types: ./model.ts). */
+import type { Analysis, LabelLang } from '../../engine/types';
 import type { FileFormat } from '../../extract';
 import { t } from '../../i18n';
+import type { BatchLine, CompleteLine, ErrorLine, ProgressLine, ResultLine } from './model';
 import type { FileFailure } from './plan';
-
-/** Sent before each file is processed. */
-export interface ProgressLine {
-  type: 'progress';
-  index: number;
-  fileName: string;
-  total: number;
-}
-
-/** A scored file: the contract's fields, then extras. */
-export interface ResultLine {
-  type: 'result';
-  index: number;
-  fileName: string;
-  score: number;
-  /** Localized verdict label. */
-  verdict: string;
-  words: number;
-  /** Number of flagged sentences. */
-  flagged: number;
-  totalDims: number;
-  /** Localized document-type label. */
-  docType: string;
-  verdictKey: VerdictKey;
-  docTypeKey: string;
-  activeDims: number;
-  probability: number;
-  ai: boolean;
-  language: TextLang;
-  sensitivity: Sensitivity;
-  format: FileFormat;
-}
-
-/** A file that could not be scored; the batch goes on. */
-export interface ErrorLine {
-  type: 'error';
-  index: number;
-  fileName: string;
-  code: string;
-  message: string;
-}
-
-/** The last line of a batch that ran to its end. */
-export interface CompleteLine {
-  type: 'complete';
-  total: number;
-}
-
-/** Any line of the stream. */
-export type BatchLine = ProgressLine | ResultLine | ErrorLine | CompleteLine;
 
 /** Identifies a file in its lines. */
 export interface FileRef {

@@ -1,13 +1,13 @@
 /** The batch before its stream starts: every file extracted (or failed) and its words counted. */
 import type { Detector } from '../../engine/types';
-import { ExtractError, type ExtractErrorCode, type ExtractLimits, type FileFormat } from '../../extract';
+import { ExtractError, type ExtractLimits, type FileFormat } from '../../extract';
 import type { ExtractPool } from '../../extract/pool';
 import type { Logger } from '../../http/logger';
 import { MIN_WORDS } from '../detect/service';
 import type { UploadedFile } from './form';
+import type { FileErrorCode } from './model';
 
-/** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
-export type FileErrorCode = ExtractErrorCode | 'text_too_short' | 'batch_timeout' | 'internal_error';
+export type { FileErrorCode } from './model';
 
 /** A file that cannot be scored: its error line's code and message parameters. */
 export interface FileFailure {

@@ -1,7 +1,8 @@
 /** The NDJSON body: one line per pull, each file scored only when its turn comes. */
 import type { Detector, LabelLang, Sensitivity } from '../../engine/types';
 import type { Logger } from '../../http/logger';
-import { completeLine, encodeLine, errorLine, progressLine, resultLine, type BatchLine } from './lines';
+import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
+import type { BatchLine } from './model';
 import type { PlannedFile } from './plan';
 
 /** How a stream ended: words actually scored (the rest of the charge is refunded) and whether it ran to `complete`. */

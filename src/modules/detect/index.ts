@@ -17,9 +17,11 @@ import {
 import { handleBatch } from '../batch';
 import { rateLimitHeaders } from '../quota';
 import { detectOperation } from './openapi';
-import { detectText, validateDetectBody } from './service';
+import { validateDetectBody } from './model';
+import { detectText } from './service';
 
-export { MIN_WORDS, detectText, toDetectResponse, validateDetectBody, type DetectInput, type DetectResponse } from './service';
+export { MIN_WORDS, detectText, toDetectResponse } from './service';
+export { isSensitivity, validateDetectBody, type DetectInput, type DetectResponse } from './model';
 
 /** Route key the auth plugin protects. */
 export const DETECT_ROUTE = 'POST /api/detect';

@@ -1,81 +1,132 @@
-/** JSON Schemas (TypeBox) of single mode, used for the OpenAPI document. */
-import { t } from 'elysia';
-import { ERROR_STATUS } from '../../http/errors';
+/**
+ * The contract of single mode (POST /api/detect, application/json), written once in TypeBox: the
+ * same schemas validate the request (validateDetectBody), type the code (`Static<>`) and are the
+ * OpenAPI document's components (src/modules/docs/components.ts). Enumerations are the engine's
+ * and explain's own constants, so a new verdict key, dimension or document type shows up here
+ * with no second edit. A new response field is one property in DetectResponseSchema (then set
+ * it in toDetectResponse, which the type checker asks for, and run `bun run docs:examples`).
+ */
+import { t, type Static } from 'elysia';
+import {
+  DEFAULT_SENSITIVITY,
+  SENSITIVITIES,
+  VERDICT_KEYS,
+  type Sensitivity,
+  type TextLang,
+} from '../../engine/types';
+import { DIMENSIONS } from '../../explain/dimensions';
+import { DOC_TYPES } from '../../explain/doctype';
+import { ApiError } from '../../http/errors';
+import { compileSchema, Int, keysOf, StringEnum } from '../../http/schema';
+import { SUPPORTED_LANGS } from '../../i18n/negotiate';
 
-/** Request body of single mode. */
+/** Languages a text can be detected as; a Record so the type checker demands every TextLang. */
+const TEXT_LANGS: Record<TextLang, true> = { en: true, es: true, other: true };
+
+/** How readily the verdict calls a text AI: the one schema of the mode, for JSON and form fields. */
+export const SensitivitySchema = StringEnum(SENSITIVITIES, {
+  description: 'How readily the verdict calls a text AI. It moves the verdict thresholds, never the score.',
+});
+
+/** Label and message language (`?lang=`, the batch `lang` field). */
+export const LabelLangSchema = StringEnum(SUPPORTED_LANGS as readonly string[] as [string, ...string[]], {
+  description: 'Language of labels and messages; overrides Accept-Language.',
+});
+
+/** Request body of single mode. Unknown fields are ignored. */
 export const DetectRequestSchema = t.Object(
   {
-    text: t.String({
-      description: 'The text to analyze, at least 20 words. Never stored or logged.',
-      examples: ['Paste at least twenty words of prose here…'],
-    }),
+    text: t.String({ description: 'The text to analyze, at least 20 words. Never stored or logged.' }),
     sensitivity: t.Optional(
-      t.Union([t.Literal('conservative'), t.Literal('balanced'), t.Literal('aggressive')], {
-        description:
-          'How readily the verdict calls a text AI. The score does not change, only the thresholds. Default conservative.',
-        default: 'conservative',
-      }),
+      // No `default` keyword: openapi-typescript would make a field with a default required in clients.
+      t.Union([SensitivitySchema, t.Null()], { description: `Verdict sensitivity; absent or null means ${DEFAULT_SENSITIVITY}.` }),
     ),
   },
   { description: 'Single-text request (Content-Type: application/json).' },
 );
 
-const Dimension = t.Object({
-  id: t.String({ description: 'Stable dimension id.', examples: ['uniform_sentences'] }),
+const DimensionIdSchema = StringEnum(DIMENSIONS.map((d) => d.id) as [string, ...string[]], {
+  description: 'Stable dimension id.',
+});
+
+const DimensionSchema = t.Object({
+  id: DimensionIdSchema,
   label: t.String({ description: 'Localized name of the dimension.' }),
   detected: t.Boolean({ description: 'True when this signal is present in the text.' }),
 });
 
-const DimensionRef = t.Object({ id: t.String(), label: t.String({ description: 'Localized name.' }) });
+const DimensionRefSchema = t.Object({ id: DimensionIdSchema, label: t.String({ description: 'Localized name.' }) });
 
-const TextAnnotation = t.Object({
+const OFFSET = 'offset in UTF-16 code units of the text exactly as submitted';
+
+const TextAnnotationSchema = t.Object({
   sentence: t.String({ description: 'The sentence (at most 200 characters, "…" when shortened).' }),
-  start: t.Integer({ description: 'Start offset in UTF-16 code units of the submitted text (inclusive).' }),
-  end: t.Integer({ description: 'End offset in UTF-16 code units (exclusive).' }),
-  dims: t.Array(DimensionRef, { description: 'Dimensions flagged in this sentence.' }),
+  start: Int({ minimum: 0, description: `Start ${OFFSET} (inclusive).` }),
+  end: Int({ minimum: 0, description: `End ${OFFSET} (exclusive).` }),
+  dims: t.Array(DimensionRefSchema, { description: 'Dimensions flagged in this sentence.' }),
 });
 
-const Bullet = t.Object({
+const BulletSchema = t.Object({
   text: t.String({ description: 'Localized explanation of one finding.' }),
   example: t.String({ description: 'A passage of the submitted text: text.slice(start, end).' }),
-  start: t.Integer({ description: 'Start offset (UTF-16, inclusive).' }),
-  end: t.Integer({ description: 'End offset (UTF-16, exclusive).' }),
+  start: Int({ minimum: 0, description: `Start ${OFFSET} (inclusive).` }),
+  end: Int({ minimum: 0, description: `End ${OFFSET} (exclusive).` }),
 });
 
 /** 200 body of single mode. */
 export const DetectResponseSchema = t.Object({
   success: t.Literal(true),
-  score: t.Integer({
+  score: Int({
     minimum: 0,
     maximum: 100,
     description: 'Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity.',
   }),
-  verdict: t.String({ description: 'Localized verdict label.', examples: ['Likely AI'] }),
-  docTypeLabel: t.String({ description: 'Localized document type (e.g. essay, email).' }),
-  totalDimensions: t.Integer({ description: 'Number of dimensions evaluated.' }),
-  activeDimensions: t.Integer({ description: 'Number of dimensions detected.' }),
-  ms_cost: t.Number({ description: 'Processing time of the analysis in milliseconds (decimal).' }),
-  rate_limit: t.Integer({ description: "Words per month of the key's plan." }),
-  rate_remaining: t.Integer({ description: 'Words left this month after this request.' }),
-  dimensions: t.Array(Dimension),
-  textAnnotations: t.Array(TextAnnotation),
-  bullets: t.Array(Bullet),
-  verdictKey: t.String({ description: 'Stable verdict id: human, likely_human, mixed, likely_ai, ai.' }),
-  docType: t.String({ description: 'Stable document type id.' }),
-  language: t.String({ description: 'Detected language of the text: en, es or other.' }),
-  sensitivity: t.String({ description: 'Sensitivity used.' }),
-  probability: t.Number({ description: 'Calibrated probability (0-1) that the text is AI-generated.' }),
-  words: t.Integer({ description: 'Words counted and charged (the one word definition).' }),
+  verdict: t.String({ description: 'Localized verdict label.' }),
+  docTypeLabel: t.String({ description: 'Localized document type.' }),
+  totalDimensions: Int({ minimum: 0, description: 'Number of dimensions evaluated.' }),
+  activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected.' }),
+  ms_cost: t.Number({ minimum: 0, description: 'Processing time of the analysis in milliseconds (decimal).' }),
+  rate_limit: Int({ minimum: 0, description: "Words per month of the key's plan." }),
+  rate_remaining: Int({ minimum: 0, description: 'Words left this month after this request.' }),
+  dimensions: t.Array(DimensionSchema, { description: 'Every dimension, in display order.' }),
+  textAnnotations: t.Array(TextAnnotationSchema, { description: 'Flagged sentences.' }),
+  bullets: t.Array(BulletSchema, { description: 'Plain-language explanations.' }),
+  verdictKey: StringEnum(VERDICT_KEYS, { description: 'Stable verdict id, from most human to most AI.' }),
+  // Widened to string for the code (Analysis.docType is a string); the document still lists the ids.
+  docType: StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]], { description: 'Stable document type id.' }),
+  language: StringEnum(keysOf(TEXT_LANGS), { description: 'Detected language of the text.' }),
+  sensitivity: SensitivitySchema,
+  probability: t.Number({ minimum: 0, maximum: 1, description: 'Calibrated probability (0-1) that the text is AI-generated.' }),
+  words: Int({ minimum: 0, description: 'Words counted and charged (the one word definition).' }),
 });
 
-/** Body of every error response. */
-export const ErrorBodySchema = t.Object({
-  success: t.Literal(false),
-  error: t.Object({
-    code: t.Union(
-      Object.keys(ERROR_STATUS).map((code) => t.Literal(code)),
-      { description: 'Stable snake_case code: branch on this, never on the message.' },
-    ),
-    message: t.String({ description: 'Human-readable message in the negotiated language.' }),
-  }),
-});
+/** A validated single-mode request body. */
+export interface DetectInput {
+  text: string;
+  sensitivity: Sensitivity;
+}
+
+/** The 200 body of single mode. */
+export type DetectResponse = Static<typeof DetectResponseSchema>;
+
+const checkDetectRequest = compileSchema(DetectRequestSchema);
+const checkSensitivity = compileSchema(SensitivitySchema);
+
+/** True when `value` is one of the sensitivity modes (the guard of JSON bodies, form fields and the CLI). */
+export function isSensitivity(value: unknown): value is Sensitivity {
+  return checkSensitivity.Check(value);
+}
+
+/**
+ * Checks a parsed JSON body against DetectRequestSchema. Any failure about the body's shape or
+ * `text` is 400 text_required (checked first, as a client fixes `text` first); otherwise a bad
+ * `sensitivity` is 400 invalid_sensitivity.
+ */
+export function validateDetectBody(body: unknown): DetectInput {
+  if (!checkDetectRequest.Check(body)) {
+    const paths = [...checkDetectRequest.Errors(body)].map((error) => error.path);
+    if (paths.some((path) => path === '' || path.startsWith('/text'))) throw new ApiError('text_required');
+    throw new ApiError('invalid_sensitivity');
+  }
+  return { text: body.text, sensitivity: body.sensitivity ?? DEFAULT_SENSITIVITY };
+}

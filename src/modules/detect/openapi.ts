@@ -1,185 +1,172 @@
-/** OpenAPI operation of POST /api/detect: parameters, bodies, headers, every error code with an example. */
+/**
+ * How POST /api/detect appears in the OpenAPI document: the operation (the route's `detail`) and
+ * the components it references. Nothing here restates a field: bodies are the TypeBox schemas of
+ * ./model.ts and ../batch/model.ts, error codes and statuses are ERROR_STATUS's, and examples are
+ * real outputs (./examples.json).
+ */
 import type { DocumentDecoration } from 'elysia';
-import { en } from '../../i18n/en';
-import { ERROR_STATUS, type ErrorCode } from '../../http/errors';
-import { DetectRequestSchema, DetectResponseSchema, ErrorBodySchema } from './model';
+import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../http/errors';
+import { BATCH_LINE_SCHEMAS, BatchFormSchema } from '../batch/model';
+import { EXAMPLES } from './examples';
+import { DetectRequestSchema, DetectResponseSchema, LabelLangSchema } from './model';
 
-const rateLimitHeaders = {
-  'X-RateLimit-Limit': { description: "Words per month of the key's plan.", schema: { type: 'integer' }, example: 10000 },
-  'X-RateLimit-Remaining': { description: 'Words left this month.', schema: { type: 'integer' }, example: 9874 },
-  'X-RateLimit-Reset': {
-    description: 'Epoch seconds of the next reset (00:00 UTC, first day of next month).',
-    schema: { type: 'integer' },
-    example: 1798761600,
+/** Names of the document's component schemas, as `#/components/schemas/<name>`. */
+const LINE_COMPONENTS = {
+  progress: 'BatchProgressLine',
+  result: 'BatchResultLine',
+  error: 'BatchErrorLine',
+  complete: 'BatchCompleteLine',
+} as const satisfies Record<keyof typeof BATCH_LINE_SCHEMAS, string>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Errors any request can get, documented once as the `default` response of every operation. */
+const GENERIC_CODES: readonly ErrorCode[] = ['not_found', 'method_not_allowed', 'internal_error'];
+/** Reference to the shared `default` response (components.responses.Error). */
+export const DEFAULT_ERROR_RESPONSE = { $ref: '#/components/responses/Error' } as const;
+
+const BATCH_STREAM =
+  'Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. ' +
+  'Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line ' +
+  '(absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`.';
+
+/** The discriminated union of NDJSON lines, referencing one component per line type. */
+const batchLineSchema = {
+  description: 'One line of a batch NDJSON stream.',
+  oneOf: Object.values(LINE_COMPONENTS).map(ref),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(Object.entries(LINE_COMPONENTS).map(([type, name]) => [type, ref(name).$ref])),
   },
-  'Content-Language': { description: 'Language of labels and messages: en or es.', schema: { type: 'string' }, example: 'en' },
 };
 
-const EXAMPLE_TEXT =
-  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our lives. Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries.';
+/** Component schemas of POST /api/detect, by name. */
+export const DETECT_SCHEMAS = {
+  DetectRequest: DetectRequestSchema,
+  DetectResponse: DetectResponseSchema,
+  ErrorBody: ErrorBodySchema,
+  BatchForm: BatchFormSchema,
+  BatchLine: batchLineSchema,
+  ...Object.fromEntries(
+    Object.entries(LINE_COMPONENTS).map(([type, name]) => [name, BATCH_LINE_SCHEMAS[type as keyof typeof LINE_COMPONENTS]]),
+  ),
+};
 
-const example200 = {
-  success: true,
-  score: 87,
-  verdict: 'Likely AI',
-  docTypeLabel: 'Essay',
-  totalDimensions: 12,
-  activeDimensions: 4,
-  ms_cost: 0.412,
-  rate_limit: 10000,
-  rate_remaining: 9966,
-  dimensions: [{ id: 'stock_phrases', label: 'Stock phrases', detected: true }],
-  textAnnotations: [
-    {
-      sentence: 'In today’s fast-paced world, it is important to note that…',
-      start: 0,
-      end: 102,
-      dims: [{ id: 'stock_phrases', label: 'Stock phrases' }],
+const integerHeader = (description: string, example?: number) => ({
+  description,
+  schema: { type: 'integer' },
+  ...(example === undefined ? {} : { example }),
+});
+
+const single = EXAMPLES.single.response;
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': integerHeader("Words per month of the key's plan.", single.rate_limit),
+  'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
+  'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
+};
+const CONTENT_LANGUAGE = {
+  'Content-Language': { description: 'Language of labels and messages.', schema: LabelLangSchema, example: 'en' },
+};
+
+/** What each error status means on this operation, and the headers it carries. */
+const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
+  400: { description: 'The body is not valid.', headers: RATE_LIMIT_HEADERS },
+  401: { description: 'No key, or an unknown or revoked key. Checked before the body is read.' },
+  413: { description: 'The body is larger than MAX_BODY_BYTES (single) or the batch limits.', headers: RATE_LIMIT_HEADERS },
+  415: { description: 'Content-Type is neither application/json nor multipart/form-data.', headers: RATE_LIMIT_HEADERS },
+  429: {
+    description: 'The month’s words are used up or this request needs more than remain (trial keys: 500 calls in total).',
+    headers: {
+      ...RATE_LIMIT_HEADERS,
+      'Retry-After': integerHeader('Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).'),
     },
-  ],
-  bullets: [
-    { text: 'Uses stock phrases typical of generated text.', example: 'it is important to note that', start: 29, end: 57 },
-  ],
-  verdictKey: 'likely_ai',
-  docType: 'essay',
-  language: 'en',
-  sensitivity: 'conservative',
-  probability: 0.87,
-  words: 34,
-};
-
-const SAMPLE_PARAMS: Record<string, Record<string, string | number>> = {
-  text_too_short: { min: 20, count: 7 },
-  payload_too_large: { limit: 1048576 },
-  quota_exceeded: { words: 540, remaining: 120, limit: 10000, reset: '2026-12-01T00:00:00.000Z' },
-  trial_calls_exhausted: { limit: 500 },
-  too_many_files: { limit: 20 },
-  invalid_request: { detail: 'the body or parameters do not match the schema' },
-};
-
-function sample(code: ErrorCode): string {
-  const template = en.errors[code];
-  const params = SAMPLE_PARAMS[code] ?? {};
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
-}
-
-const BATCH_LINES =
-  'Batch mode: one JSON object per line, flushed as ready. Per file, in upload order: ' +
-  '{"type":"progress","index","fileName","total"} then {"type":"result","index","fileName","score","verdict","words","flagged","totalDims","docType",…} ' +
-  'or {"type":"error","index","fileName","code","message"} with code one of unsupported_format, corrupt_file, encrypted_pdf, file_too_large, ' +
-  'text_too_short, no_text, batch_timeout, internal_error. Last: {"type":"complete","total"}.';
-
-const BATCH_EXAMPLE = [
-  { type: 'progress', index: 0, fileName: 'essay.docx', total: 2 },
-  {
-    type: 'result',
-    index: 0,
-    fileName: 'essay.docx',
-    score: 91,
-    verdict: 'AI-generated',
-    words: 812,
-    flagged: 9,
-    totalDims: 12,
-    docType: 'Essay',
   },
-  { type: 'progress', index: 1, fileName: 'scan.pdf', total: 2 },
-  { type: 'error', index: 1, fileName: 'scan.pdf', code: 'no_text', message: en.errors.no_text },
-  { type: 'complete', total: 2 },
-]
-  .map((line) => JSON.stringify(line))
-  .join('\n');
+  405: {
+    description: 'The path exists but not with this method.',
+    headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' }, example: 'POST' } },
+  },
+};
 
-/** An OpenAPI response object listing each error code with this status as a named example. */
-export function errorResponse(status: number, description: string, extraHeaders: Record<string, object> = {}) {
-  const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
+/** An error response listing its codes, each with its real example when one was recorded. */
+function errorResponse(codes: readonly ErrorCode[], description: string, headers: object = {}) {
+  const examples = codes.flatMap((code) => {
+    const example = EXAMPLES.errors[code];
+    return example ? [[code, { summary: example.request, value: example.body }] as const] : [];
+  });
   return {
-    description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-    headers: extraHeaders,
-    content: {
-      'application/json': {
-        schema: ErrorBodySchema,
-        examples: Object.fromEntries(
-          codes.map((code) => [code, { value: { success: false, error: { code, message: sample(code) } } }]),
-        ),
-      },
-    },
+    description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
+    headers: { ...CONTENT_LANGUAGE, ...headers },
+    content: { 'application/json': { schema: ref('ErrorBody'), examples: Object.fromEntries(examples) } },
   };
 }
+
+/** Error responses of POST /api/detect by status, from ERROR_STATUS (a new code or status appears here by itself). */
+function detectErrorResponses() {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) {
+    if (GENERIC_CODES.includes(code)) continue;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => {
+      const docs = STATUS_DOCS[status] ?? { description: 'The request could not be served.' };
+      return [String(status), errorResponse(codes, docs.description, docs.headers)];
+    }),
+  );
+}
+
+/** Shared responses (components.responses). */
+export const DETECT_RESPONSES = {
+  Error: errorResponse(
+    GENERIC_CODES,
+    'Any route: 404 for an unknown path, 405 (with `Allow`) for a known path and another method, 500 for a bug.',
+    STATUS_DOCS[405].headers,
+  ),
+};
+
+const batchExamples = Object.fromEntries(
+  EXAMPLES.batch.lines.map((line, i) => [`${line.type}_${i}`, { summary: `Line ${i + 1} (${line.type})`, value: line }]),
+);
 
 /** The `detail` of the route: Elysia's swagger plugin spreads it into the operation. */
 export const detectOperation = {
   tags: ['Detection'],
   summary: 'Detect AI-generated text',
   description:
-    'Single mode (application/json): scores one text and explains the score. Batch mode (multipart/form-data, parts `files[]`) streams NDJSON; see the README. ' +
+    'Single mode (application/json): scores one text and explains the score. Batch mode (multipart/form-data, parts `files[]`) streams NDJSON. ' +
     'Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. ' +
-    'Labels and messages follow `?lang=` or Accept-Language (en, es).',
+    'Labels and messages follow `?lang=` or Accept-Language (en, es).\n\n' +
+    BATCH_STREAM,
   security: [{ ApiKeyAuth: [] }],
   parameters: [
-    {
-      name: 'lang',
-      in: 'query',
-      required: false,
-      schema: { type: 'string', enum: ['en', 'es'] },
-      description: 'Label language; overrides Accept-Language.',
-    },
+    { name: 'lang', in: 'query', required: false, schema: LabelLangSchema, description: 'Label language; overrides Accept-Language.' },
     {
       name: 'Accept-Language',
       in: 'header',
       required: false,
       schema: { type: 'string' },
-      example: 'es-ES,es;q=0.9,en;q=0.5',
-      description: 'es, es-ES, es-419… select Spanish; q-values honoured.',
+      example: 'en',
+      description: 'Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en.',
     },
   ],
   requestBody: {
     required: true,
     content: {
-      'application/json': { schema: DetectRequestSchema, example: { text: EXAMPLE_TEXT, sensitivity: 'conservative' } },
-      'multipart/form-data': {
-        schema: {
-          type: 'object',
-          properties: {
-            'files[]': {
-              type: 'array',
-              items: { type: 'string', format: 'binary' },
-              description: 'TXT, MD, DOCX or PDF files (the field may also be named `files`). Format is decided by content.',
-            },
-            sensitivity: { type: 'string', enum: ['conservative', 'balanced', 'aggressive'] },
-            lang: { type: 'string', enum: ['en', 'es'] },
-          },
-        },
-      },
+      'application/json': { schema: ref('DetectRequest'), example: EXAMPLES.single.request },
+      'multipart/form-data': { schema: ref('BatchForm') },
     },
   },
   responses: {
     200: {
-      description: 'Analysis of the text (single mode), or an application/x-ndjson stream (batch mode).',
-      headers: rateLimitHeaders,
+      description: `Analysis of the text (single mode), or an NDJSON stream (batch mode). ${BATCH_STREAM}`,
+      headers: { ...RATE_LIMIT_HEADERS, ...CONTENT_LANGUAGE },
       content: {
-        'application/json': { schema: DetectResponseSchema, example: example200 },
-        'application/x-ndjson': {
-          schema: { type: 'string', description: BATCH_LINES },
-          example: BATCH_EXAMPLE,
-        },
+        'application/json': { schema: ref('DetectResponse'), example: single },
+        'application/x-ndjson': { schema: ref('BatchLine'), examples: batchExamples },
       },
     },
-    400: errorResponse(400, 'The body is not valid. Carries X-RateLimit-* headers.', rateLimitHeaders),
-    401: errorResponse(401, 'No key, or an unknown or revoked key. Checked before the body is read.'),
-    413: errorResponse(413, 'The body is larger than MAX_BODY_BYTES (single) or the batch limits.', rateLimitHeaders),
-    415: errorResponse(415, 'Content-Type is neither application/json nor multipart/form-data.', rateLimitHeaders),
-    429: errorResponse(
-      429,
-      'The month’s words are used up or this text needs more than remain (trial keys: 500 calls in total).',
-      {
-        ...rateLimitHeaders,
-        'Retry-After': {
-          description: 'Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).',
-          schema: { type: 'integer' },
-          example: 86400,
-        },
-      },
-    ),
+    ...detectErrorResponses(),
+    default: DEFAULT_ERROR_RESPONSE,
   },
   // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
 } as unknown as DocumentDecoration;

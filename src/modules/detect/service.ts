@@ -1,59 +1,15 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
 import type { Db } from '../../db/client';
 import type { ApiKeyRow } from '../../db/schema';
-import {
-  DEFAULT_SENSITIVITY,
-  SENSITIVITIES,
-  type Analysis,
-  type Detector,
-  type LabelLang,
-  type Sensitivity,
-} from '../../engine/types';
+import type { Analysis, Detector, LabelLang } from '../../engine/types';
 import { ApiError } from '../../http/errors';
 import { chargeWordsGrouped, quotaError, refundWords, type QuotaState } from '../quota';
+import type { DetectInput, DetectResponse } from './model';
+
+export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
 
 /** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
 export const MIN_WORDS = 20;
-
-/** A validated single-mode request body. */
-export interface DetectInput {
-  text: string;
-  sensitivity: Sensitivity;
-}
-
-/** The 200 body of single mode: the contract's fields plus a few documented extras. */
-export interface DetectResponse {
-  success: true;
-  score: number;
-  verdict: string;
-  docTypeLabel: string;
-  totalDimensions: number;
-  activeDimensions: number;
-  ms_cost: number;
-  rate_limit: number;
-  rate_remaining: number;
-  dimensions: Analysis['dimensions'];
-  textAnnotations: Analysis['textAnnotations'];
-  bullets: Analysis['bullets'];
-  verdictKey: Analysis['verdictKey'];
-  docType: string;
-  language: Analysis['language'];
-  sensitivity: Sensitivity;
-  probability: number;
-  words: number;
-}
-
-/** Checks the JSON body: `text` a string (400 text_required), `sensitivity` one of the modes. */
-export function validateDetectBody(body: unknown): DetectInput {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('text_required');
-  const { text, sensitivity } = body as Record<string, unknown>;
-  if (typeof text !== 'string') throw new ApiError('text_required');
-  if (sensitivity === undefined || sensitivity === null) return { text, sensitivity: DEFAULT_SENSITIVITY };
-  if (typeof sensitivity !== 'string' || !(SENSITIVITIES as readonly string[]).includes(sensitivity)) {
-    throw new ApiError('invalid_sensitivity');
-  }
-  return { text, sensitivity: sensitivity as Sensitivity };
-}
 
 /** Maps an Analysis and the post-charge quota to the response body. */
 export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectResponse {

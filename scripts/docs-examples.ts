@@ -1,0 +1,164 @@
+/**
+ * bun run docs:examples: sends the OpenAPI document's example requests through the app (real
+ * detector, in-memory database, default configuration) and writes what it answered to
+ * src/modules/detect/examples.json, which the document reads. Run it after retraining the model
+ * or changing a message; test/docs/examples.test.ts fails while the committed file is stale.
+ */
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { closeDatabase, openDatabase } from '../src/db/client';
+import { migrateDatabase } from '../src/db/migrate';
+import { createDetector } from '../src/detector';
+import type { Detector } from '../src/engine/types';
+import type { ErrorBody, ErrorCode } from '../src/http/errors';
+import type { BatchLine } from '../src/modules/batch/model';
+import type { DetectExamples, ErrorExample } from '../src/modules/detect/examples';
+import type { DetectResponse } from '../src/modules/detect/model';
+import { createKey } from '../src/modules/keys';
+import type { PlanId } from '../src/plans';
+
+/** Where the examples are committed. */
+export const EXAMPLES_PATH = new URL('../src/modules/detect/examples.json', import.meta.url).pathname;
+
+/** The single-mode example: stock phrases and transitions, typical of generated prose. */
+const ESSAY =
+  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. ' +
+  'Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. ' +
+  'Furthermore, by leveraging these tools, organizations can streamline their operations and unlock new opportunities. ' +
+  'Additionally, educators must adopt comprehensive strategies to ensure that every student benefits from these transformative resources. ' +
+  'However, it is essential to strike a balance between screen time and meaningful human interaction. ' +
+  'In conclusion, embracing this transformation responsibly is essential for long-term success in a competitive landscape, ' +
+  'and it will pave the way for a more inclusive and dynamic society for everyone.';
+
+/** A batch file a person plausibly wrote: specific, uneven, first person. */
+const TRIP_NOTES = `# Saturday ride
+
+ok so the ride. Left at 7:40 cos the back tyre was flat AGAIN, patched it on the kitchen floor while the
+kettle boiled. Canal path to Hebden Bridge, 14 miles-ish, wind was brutal past the locks and I nearly
+packed it in. Beans on toast at the cafe by the bridge + a flapjack I really didn't need lol. Came back
+on the road, quicker but the lorries scared the life out of me. Next time: bring the spare tube. The
+GOOD one, not the one with the slow leak, you idiot.
+`;
+
+/** The first bytes of a PNG: a format batch mode does not read. */
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+
+/** `n` words of plain text (20 words per sentence). */
+function wordsOf(n: number): string {
+  const words = Array.from({ length: n }, (_, i) => (i % 20 === 19 ? 'end.' : 'word'));
+  return words.join(' ');
+}
+
+/** A detector that fails every analysis: the only way a client sees `internal_error`. */
+function failingDetector(real: Detector): Detector {
+  return {
+    countWords: (text) => real.countWords(text),
+    analyze() {
+      throw new Error('docs example: a failure inside the analysis');
+    },
+  };
+}
+
+interface Sent {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+/** Generates every example by sending real requests; deterministic except ms_cost, quota dates and rates. */
+export async function generateExamples(): Promise<DetectExamples> {
+  const detector = await createDetector();
+  const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0' });
+  const db = openDatabase(':memory:');
+  migrateDatabase(db);
+  const app = createApp({ config, db, detector });
+  const broken = createApp({ config, db, detector: failingDetector(detector) });
+  const keyOf = (plan: PlanId = 'free') => createKey(db, { plan }).key;
+
+  async function send(
+    path: string,
+    init: { method?: string; key?: string; json?: unknown; body?: BodyInit; type?: string },
+    target = app,
+  ): Promise<Sent> {
+    const headers: Record<string, string> = {};
+    if (init.key) headers['x-api-key'] = init.key;
+    let body = init.body;
+    if (init.json !== undefined) body = JSON.stringify(init.json);
+    if (init.type) headers['content-type'] = init.type;
+    else if (init.json !== undefined) headers['content-type'] = 'application/json';
+    const method = init.method ?? (body === undefined ? 'GET' : 'POST');
+    const response = await target.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // NDJSON: parsed line by line by the caller.
+    }
+    return { status: response.status, body: parsed, text };
+  }
+
+  const errors: Partial<Record<ErrorCode, ErrorExample>> = {};
+  async function error(request: string, sent: Promise<Sent>): Promise<void> {
+    const { status, body } = await sent;
+    const code = (body as ErrorBody).error.code;
+    if (errors[code]) throw new Error(`docs:examples: two examples answered ${code}`);
+    errors[code] = { request, status, body: body as ErrorBody };
+  }
+
+  const key = keyOf();
+  const single = { text: ESSAY, sensitivity: 'conservative' };
+  const ok = await send('/api/detect', { key, json: single });
+  if (ok.status !== 200) throw new Error(`docs:examples: the single example answered ${ok.status}: ${ok.text}`);
+
+  const form = new FormData();
+  form.append('files[]', new File([ESSAY], 'essay.txt'));
+  form.append('files[]', new File([TRIP_NOTES], 'saturday-ride.md'));
+  form.append('files[]', new File([PNG], 'photo.png'));
+  const batch = await send('/api/detect', { key: keyOf(), body: form });
+  if (batch.status !== 200) throw new Error(`docs:examples: the batch example answered ${batch.status}: ${batch.text}`);
+  const lines = batch.text.trim().split('\n').map((line) => JSON.parse(line) as BatchLine);
+
+  const tooMany = new FormData();
+  for (let i = 0; i <= config.maxFiles; i++) tooMany.append('files[]', new File([ESSAY], `essay-${i + 1}.txt`));
+  const noFiles = new FormData();
+  noFiles.append('sensitivity', 'balanced');
+
+  await error('POST /api/detect without X-API-Key', send('/api/detect', { json: single }));
+  await error('POST /api/detect with X-API-Key: ak_unknown', send('/api/detect', { key: 'ak_unknown', json: single }));
+  await error('POST /api/detect with the body {"text": "Hello', send('/api/detect', { key, body: '{"text": "Hello', type: 'application/json' }));
+  await error('POST /api/detect with a multipart body and no files[] part', send('/api/detect', { key, body: noFiles }));
+  await error('POST /api/detect {"sensitivity": "balanced"}', send('/api/detect', { key, json: { sensitivity: 'balanced' } }));
+  await error('POST /api/detect {"text": "Too short to judge."}', send('/api/detect', { key, json: { text: 'Too short to judge.' } }));
+  await error('POST /api/detect {"text": …, "sensitivity": "paranoid"}', send('/api/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }));
+  await error('GET /api/nothing', send('/api/nothing', {}));
+  await error('GET /api/detect', send('/api/detect', { key }));
+  await error(
+    `POST /api/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
+    send('/api/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
+  );
+  await error(`POST /api/detect with ${config.maxFiles + 1} files`, send('/api/detect', { key, body: tooMany }));
+  await error('POST /api/detect with Content-Type: text/plain', send('/api/detect', { key, body: ESSAY, type: 'text/plain' }));
+  await error('POST /api/detect with 10,001 words on a fresh free key', send('/api/detect', { key: keyOf(), json: { text: wordsOf(10_001) } }));
+  const trial = keyOf('trial');
+  for (let i = 0; i < 500; i++) {
+    const spent = await send('/api/detect', { key: trial, json: { text: wordsOf(20) } });
+    if (spent.status !== 200) throw new Error(`docs:examples: trial call ${i + 1} answered ${spent.status}: ${spent.text}`);
+  }
+  await error('POST /api/detect with a trial key after its 500 calls', send('/api/detect', { key: trial, json: { text: wordsOf(20) } }));
+  await error('POST /api/detect when the analysis fails', send('/api/detect', { key, json: single }, broken));
+  closeDatabase(db);
+
+  return {
+    $comment: 'Generated by `bun run docs:examples` (scripts/docs-examples.ts) from real responses; do not edit.',
+    single: { request: single, response: ok.body as DetectResponse },
+    batch: { files: ['essay.txt', 'saturday-ride.md', 'photo.png'], lines },
+    errors,
+  };
+}
+
+if (import.meta.main) {
+  const examples = await generateExamples();
+  await Bun.write(EXAMPLES_PATH, `${JSON.stringify(examples, null, 2)}\n`);
+  console.log(`docs:examples: wrote ${EXAMPLES_PATH} (${Object.keys(examples.errors).length} error codes, ${examples.batch.lines.length} batch lines)`);
+}

@@ -1,0 +1,105 @@
+/**
+ * The contract of batch mode, written once in TypeBox: the multipart form and each NDJSON line
+ * type. The schemas type the line builders (`Static<>`, src/modules/batch/lines.ts) and are the
+ * OpenAPI document's components; enumerations come from their single sources (extraction's error
+ * codes, VERDICT_KEYS, the sensitivity schema), so a new per-file code is documented with no edit.
+ */
+import { t, type Static } from 'elysia';
+import { VERDICT_KEYS } from '../../engine/types';
+import type { FileFormat } from '../../extract';
+import { EXTRACT_ERROR_STATUS } from '../../extract/errors';
+import { Int, keysOf, StringEnum } from '../../http/schema';
+import { DetectResponseSchema, LabelLangSchema, SensitivitySchema } from '../detect/model';
+
+/** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
+export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_short', 'batch_timeout', 'internal_error'] as const;
+/** A per-file error code. */
+export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
+
+/** Formats a file can be read as; a Record so the type checker demands every FileFormat. */
+const FILE_FORMATS: Record<FileFormat, true> = { txt: true, md: true, pdf: true, docx: true };
+
+/** The multipart/form-data body of batch mode (documentation only: the form is read by form.ts). */
+export const BatchFormSchema = t.Object(
+  {
+    'files[]': t.Array(t.String({ format: 'binary' }), {
+      description:
+        'TXT, MD, DOCX or PDF files (the part may also be named `files`). The format is decided by content, not by name.',
+    }),
+    sensitivity: t.Optional(SensitivitySchema),
+    lang: t.Optional(LabelLangSchema),
+  },
+  { description: 'Batch request (Content-Type: multipart/form-data). Results stream back as NDJSON.' },
+);
+
+const fileFields = {
+  index: Int({ minimum: 0, description: 'Position of the file in the upload, from 0.' }),
+  fileName: t.String({ description: 'The part’s file name.' }),
+};
+
+/** Sent before each file is processed. */
+export const ProgressLineSchema = t.Object(
+  { type: t.Literal('progress'), ...fileFields, total: Int({ minimum: 1, description: 'Files in the batch.' }) },
+  { description: 'A file is about to be scored.' },
+);
+
+const single = DetectResponseSchema.properties;
+
+/** A scored file: the contract's fields, then extras. */
+export const ResultLineSchema = t.Object(
+  {
+    type: t.Literal('result'),
+    ...fileFields,
+    score: single.score,
+    verdict: single.verdict,
+    words: single.words,
+    flagged: Int({ minimum: 0, description: 'Number of flagged sentences.' }),
+    totalDims: single.totalDimensions,
+    docType: t.String({ description: 'Localized document type (single mode’s docTypeLabel).' }),
+    verdictKey: StringEnum(VERDICT_KEYS, { description: 'Stable verdict id.' }),
+    docTypeKey: single.docType,
+    activeDims: single.activeDimensions,
+    probability: single.probability,
+    ai: t.Boolean({ description: 'True when the verdict at this sensitivity calls the text AI or likely AI.' }),
+    language: single.language,
+    sensitivity: SensitivitySchema,
+    format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),
+  },
+  { description: 'A scored file.' },
+);
+
+/** A file that could not be scored; the batch goes on. */
+export const ErrorLineSchema = t.Object(
+  {
+    type: t.Literal('error'),
+    ...fileFields,
+    code: StringEnum(FILE_ERROR_CODES, { description: 'Stable snake_case code: branch on this, never on the message.' }),
+    message: t.String({ description: 'Human-readable message in the negotiated language.' }),
+  },
+  { description: 'A file that could not be scored; the other files go on.' },
+);
+
+/** The last line of a batch that ran to its end. */
+export const CompleteLineSchema = t.Object(
+  { type: t.Literal('complete'), total: Int({ minimum: 1, description: 'Files in the batch.' }) },
+  { description: 'The last line of a batch that ran to its end (absent when it was cut short).' },
+);
+
+/** Sent before each file is processed. */
+export type ProgressLine = Static<typeof ProgressLineSchema>;
+/** A scored file. */
+export type ResultLine = Static<typeof ResultLineSchema>;
+/** A file that could not be scored. */
+export type ErrorLine = Static<typeof ErrorLineSchema>;
+/** The last line of a complete batch. */
+export type CompleteLine = Static<typeof CompleteLineSchema>;
+/** Any line of the stream. */
+export type BatchLine = ProgressLine | ResultLine | ErrorLine | CompleteLine;
+
+/** The line schemas by their `type`, in stream order (the document's discriminated union). */
+export const BATCH_LINE_SCHEMAS = {
+  progress: ProgressLineSchema,
+  result: ResultLineSchema,
+  error: ErrorLineSchema,
+  complete: CompleteLineSchema,
+} as const satisfies Record<BatchLine['type'], unknown>;
