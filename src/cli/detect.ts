@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SENSITIVITY, SENSITIVITIES, type Analysis, type Detector, type LabelLang, type Sensitivity } from '../engine/types';
 import { DEFAULT_EXTRACT_LIMITS, ExtractError, extractText, type FileFormat } from '../extract';
 import { matchLang, t } from '../i18n';
+import { isSensitivity } from '../modules/detect/model';
 import { MIN_WORDS } from '../modules/detect/service';
 import { runJsonl } from './detect-jsonl';
 
@@ -71,7 +72,7 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
     return 0;
   }
   const sensitivity = values.sensitivity ?? DEFAULT_SENSITIVITY;
-  if (!(SENSITIVITIES as readonly string[]).includes(sensitivity)) {
+  if (!isSensitivity(sensitivity)) {
     err(`detect: --sensitivity must be one of ${SENSITIVITIES.join(', ')}, got "${sensitivity}"`);
     return 2;
   }

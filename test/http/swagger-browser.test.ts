@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { closeDatabase } from '../../src/db/client';
+import { VERDICT_KEYS } from '../../src/engine/types';
+import { createKey } from '../../src/modules/keys';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
 import { detector, freshDb } from './helpers';
 
 const db = freshDb();
 const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), db, detector: detector() });
+const { key } = createKey(db, { plan: 'free', name: 'swagger-ui' });
 let browser: TestBrowser | undefined;
 let base = '';
 
@@ -38,5 +41,36 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
     await page.waitForSelector('.opblock-summary-path[data-path="/api/detect"]', { timeout: 15_000 });
     expect(await page.isVisible('button.authorize')).toBe(true);
     expect(foreign).toEqual([]);
+  });
+
+  it('"Try it out" answers in English by default, with the example body', async () => {
+    const page = browser!.page;
+    await page.goto(`${base}/swagger`);
+    await page.click('button.authorize');
+    await page.fill('.auth-container input[type="text"], .auth-container input[type="password"]', key);
+    await page.click('.auth-btn-wrapper button.authorize');
+    await page.click('button.btn-done');
+    await page.click('.opblock-summary-path[data-path="/api/detect"]');
+    await page.click('button.try-out__btn');
+    expect(await page.inputValue('tr[data-param-name="Accept-Language"] input')).toBe('en');
+    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/api/detect`));
+    await page.click('button.execute');
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-language']).toBe('en');
+    const body = await response.json();
+    expect(body.verdictKey).toBe('ai');
+    expect(body.verdict).toBe('AI-generated');
+  });
+
+  it('shows integer fields as integer and enumerations with their values', async () => {
+    const page = browser!.page;
+    await page.goto(`${base}/swagger`);
+    await page.click('.opblock-summary-path[data-path="/api/detect"]');
+    await page.locator('.responses-wrapper button.tablinks[data-name="model"]').first().click();
+    const schema = (await page.locator('.responses-wrapper .model-box').first().textContent()) ?? '';
+    expect(schema).toMatch(/score\W*(Collapse all|Expand all)\W*integer\s*\[0, 100\]/);
+    expect(schema).toMatch(/rate_remaining\W*(Collapse all|Expand all)\W*integer/);
+    for (const verdict of VERDICT_KEYS) expect(schema).toContain(`"${verdict}"`);
   });
 });

@@ -10,6 +10,23 @@ export const SWAGGER_ASSETS: Readonly<Record<string, { path: string; type: strin
   'favicon-32x32.png': { path: faviconPath, type: 'image/png' },
 };
 
+/**
+ * Swagger UI settings (https://swagger.io/docs/open-source-tools/swagger-ui/usage/configuration/):
+ * schemas open two levels deep, so each field's type, integer bounds and enum values show without
+ * clicking through; the key typed into "Authorize" survives a reload.
+ */
+function uiOptions(specUrl: string) {
+  return {
+    url: specUrl,
+    dom_id: '#swagger-ui',
+    persistAuthorization: true,
+    deepLinking: true,
+    defaultModelExpandDepth: 3,
+    defaultModelsExpandDepth: 1,
+    displayRequestDuration: true,
+  };
+}
+
 /** The HTML page at /swagger: loads only same-origin assets, then the spec at `specUrl`. */
 export function swaggerPage(title: string, specUrl: string): string {
   return `<!doctype html>
@@ -25,7 +42,7 @@ export function swaggerPage(title: string, specUrl: string): string {
   <div id="swagger-ui"></div>
   <script src="/swagger/assets/swagger-ui-bundle.js"></script>
   <script>
-    window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', persistAuthorization: true, deepLinking: true });
+    window.ui = SwaggerUIBundle(${JSON.stringify(uiOptions(specUrl))});
   </script>
 </body>
 </html>`;
