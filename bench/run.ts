@@ -1,7 +1,7 @@
 /**
  * `bun run bench`: engine, extraction, HTTP and binary benchmarks; prints the Markdown report and
  * writes it to bench/RESULTS.md. Needs `wrk` (installed with apt-get when missing); ../shared/data only
- * for the informational real-texts rows (skipped without it). Takes about two minutes on 2 cores. See README "Performance".
+ * for the informational real-texts rows (skipped without it). Takes about two minutes on 2 cores. See docs/performance.md.
  */
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
