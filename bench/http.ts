@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
-import { openDatabase, type Db } from '../src/db/client';
 import { createKey } from '../src/modules/keys';
+import { openSqliteStore } from '../src/store/sqlite';
+import type { Store } from '../src/store/types';
 import { benchPdf, detectBodies, detectRequests } from './files';
 import { startBenchServer, treeCpuMs, waitForChildren } from './proc';
 import { BARE_PATH } from './server';
@@ -58,8 +59,8 @@ export interface HttpResult {
 }
 
 /** A new enterprise key (15M words/month), so no run can exhaust the quota of another. */
-function freshKey(db: Db): string {
-  return createKey(db, { plan: 'enterprise', name: 'bench' }).key;
+async function freshKey(store: Store): Promise<string> {
+  return (await createKey(store.keys, { plan: 'enterprise', name: 'bench' })).key;
 }
 
 /** Enterprise keys per wrk run: up to ~30,000 req/s of 500 words for 4 s before any quota runs out (then wrk reports non-2xx and the bench stops). */
@@ -111,17 +112,19 @@ async function openBench(workersSetting?: number) {
   // Workers start after the primary answers: wait until they are all up, so every run sees them.
   await waitForChildren(server.pid, workers - 1);
   await Bun.sleep(workers > 1 ? 1000 : 0);
-  const db = openDatabase(databasePath);
+  const store = openSqliteStore(databasePath, { timeoutMs: 10_000, migrate: false });
   const bodies = detectBodies();
   const load = async (path: string, connections: number, seconds = HTTP_RUN_SECONDS): Promise<MeasuredLoad> => {
-    const requests = detectRequests(Array.from({ length: KEYS_PER_RUN }, () => freshKey(db)));
+    const keys: string[] = [];
+    for (let i = 0; i < KEYS_PER_RUN; i++) keys.push(await freshKey(store));
+    const requests = detectRequests(keys);
     const cpu0 = await treeCpuMs(server.pid);
     const result = await runWrk({ url: server.base + path, requests, connections, seconds });
     if (result.errors > 0) throw new Error(`${path} at ${connections} connections: ${result.errors} errors/non-2xx responses`);
     return { ...result, cpuMsPerRequest: ((await treeCpuMs(server.pid)) - cpu0) / result.requests };
   };
   const close = async () => {
-    db.$client.close();
+    await store.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -135,7 +138,7 @@ async function openBench(workersSetting?: number) {
     }
     return { connections, detect: detect!, bare: bare! };
   };
-  return { server, db, bodies, load, loadPair, close, workers };
+  return { server, store, bodies, load, loadPair, close, workers };
 }
 
 /** Detect and bare at 64 connections against a server with WORKERS processes (best of HTTP_REPEATS, alternating). */
@@ -152,13 +155,13 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
 
 /** Runs the HTTP section against `bun bench/server.ts` (default configuration) on a temporary database. */
 export async function benchHttp(): Promise<HttpResult> {
-  const { server, db, bodies, load, loadPair, close, workers } = await openBench();
+  const { server, store, bodies, load, loadPair, close, workers } = await openBench();
   try {
     await load('/api/detect', 16, 2);
     await load(BARE_PATH, 16, 2);
     const rows: HttpRow[] = [];
     for (const connections of CONNECTIONS) rows.push(await loadPair(connections));
-    const costs = await sampleMsCost(server.base, freshKey(db), bodies);
+    const costs = await sampleMsCost(server.base, await freshKey(store), bodies);
 
     let alone: MeasuredLoad | undefined;
     let duringBatch: MeasuredLoad | undefined;
@@ -166,7 +169,7 @@ export async function benchHttp(): Promise<HttpResult> {
     for (let i = 0; i < HTTP_REPEATS; i++) {
       alone = best(alone, await load('/api/detect', BATCH_CONNECTIONS), 'p99');
       const state = { stop: false };
-      const batch = batchLoop(server.base, freshKey(db), state);
+      const batch = batchLoop(server.base, await freshKey(store), state);
       await Bun.sleep(300); // let the first batch reach the pool
       duringBatch = best(duringBatch, await load('/api/detect', BATCH_CONNECTIONS), 'p99');
       state.stop = true;

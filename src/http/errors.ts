@@ -16,7 +16,11 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   quota_exceeded: 429,
   trial_calls_exhausted: 429,
+  /** Logged only: the client went away before its answer (nginx's convention); never sent. */
+  client_closed: 499,
   internal_error: 500,
+  /** The key/quota store is locked or unreachable; sent with Retry-After. */
+  store_unavailable: 503,
 } as const;
 
 /** A stable, documented error code. */

@@ -95,7 +95,7 @@ describe('ai-detector binary', () => {
     // the source tree or from beside the binary.
     server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env });
     const health = await fetch(`${server.base}/health`);
-    expect(await health.json()).toEqual({ status: 'ok', version });
+    expect(await health.json()).toEqual({ status: 'ok', store: 'up', version });
 
     const headers = { 'x-api-key': key };
     const single = await fetch(`${server.base}/api/detect`, {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { closeDatabase } from '../../src/db/client';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
-import { detector, freshDb } from './helpers';
+import { detector, freshStore } from './helpers';
 
-const db = freshDb();
-const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), db, detector: detector() });
+const store = freshStore();
+const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), store, detector: detector() });
 let browser: TestBrowser | undefined;
 let base = '';
 
@@ -19,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app.stop();
-  closeDatabase(db);
+  await store.close();
 });
 
 describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {

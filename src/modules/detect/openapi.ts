@@ -180,6 +180,9 @@ export const detectOperation = {
         },
       },
     ),
+    503: errorResponse(503, 'The key and quota store is locked or unreachable; nothing was charged.', {
+      'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' }, example: 2 },
+    }),
   },
   // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
 } as unknown as DocumentDecoration;

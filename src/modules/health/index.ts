@@ -1,30 +1,48 @@
-/** Health module: GET /health, no key needed. */
+/** Health module: GET /health, no key needed; reports whether the key and quota store answers. */
 import { Elysia, t } from 'elysia';
 import pkg from '../../../package.json';
+import type { StoreHealth } from '../../store/types';
 
 /** Version reported by /health and --version (from package.json, embedded at build time). */
 export const VERSION: string = pkg.version;
 
-/** Elysia plugin mounting GET /health -> { status: 'ok', version }. */
-export function healthModule() {
+/** Options of the health module: how to probe the store (default: always up, for apps without one). */
+export interface HealthOptions {
+  storeHealth?: () => Promise<StoreHealth>;
+}
+
+/** Elysia plugin mounting GET /health -> 200 { status: 'ok', store: 'up', version } or 503 { status: 'degraded', store: 'down', version }. */
+export function healthModule({ storeHealth = async () => 'up' }: HealthOptions = {}) {
   return new Elysia({ name: 'health' }).get(
     '/health',
-    function health() {
-      return { status: 'ok' as const, version: VERSION };
+    async function health({ set }) {
+      if ((await storeHealth()) === 'up') return { status: 'ok' as const, store: 'up' as const, version: VERSION };
+      // Load balancers take this instance out until the store answers again.
+      set.status = 503;
+      return { status: 'degraded' as const, store: 'down' as const, version: VERSION };
     },
     {
       detail: {
         tags: ['Service'],
-        summary: 'Liveness check',
-        description: 'Answers without an API key.',
+        summary: 'Liveness and store check',
+        description: 'Answers without an API key. 503 while the key and quota store (SQLite or PostgreSQL) does not answer within a second.',
         security: [],
         responses: {
           200: {
-            description: 'The service is up.',
+            description: 'The service is up and its store answers.',
             content: {
               'application/json': {
-                schema: t.Object({ status: t.Literal('ok'), version: t.String({ description: 'Package version.' }) }),
-                example: { status: 'ok', version: VERSION },
+                schema: t.Object({ status: t.Literal('ok'), store: t.Literal('up'), version: t.String({ description: 'Package version.' }) }),
+                example: { status: 'ok', store: 'up', version: VERSION },
+              },
+            },
+          },
+          503: {
+            description: 'The process is up but its store is locked or unreachable: detection requests get 503 store_unavailable.',
+            content: {
+              'application/json': {
+                schema: t.Object({ status: t.Literal('degraded'), store: t.Literal('down'), version: t.String() }),
+                example: { status: 'degraded', store: 'down', version: VERSION },
               },
             },
           },

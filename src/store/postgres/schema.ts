@@ -1,9 +1,9 @@
-/** Drizzle schema: API keys, monthly usage counters and per-request metadata events (never text). */
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+/** PostgreSQL schema (drizzle/postgres is generated from it): the same tables and columns as the SQLite schema. */
+import { bigint, bigserial, doublePrecision, index, integer, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
 
 /** API keys: only a SHA-256 hash and a short display prefix of the secret are stored. */
-export const apiKeys = sqliteTable('api_keys', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
+export const apiKeys = pgTable('api_keys', {
+  id: serial('id').primaryKey(),
   name: text('name'),
   plan: text('plan').notNull(),
   keyHash: text('key_hash').notNull().unique(),
@@ -12,12 +12,12 @@ export const apiKeys = sqliteTable('api_keys', {
     .notNull()
     .default('active'),
   /** Epoch milliseconds. */
-  createdAt: integer('created_at').notNull(),
-  revokedAt: integer('revoked_at'),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  revokedAt: bigint('revoked_at', { mode: 'number' }),
 });
 
 /** Words and successful calls charged per key per UTC calendar month ("YYYY-MM"); lifetime calls are their sum. */
-export const monthlyUsage = sqliteTable(
+export const monthlyUsage = pgTable(
   'monthly_usage',
   {
     keyId: integer('key_id')
@@ -31,10 +31,10 @@ export const monthlyUsage = sqliteTable(
 );
 
 /** One row per authenticated request: metadata only, never the submitted text. */
-export const usageEvents = sqliteTable(
+export const usageEvents = pgTable(
   'usage_events',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
     keyId: integer('key_id')
       .notNull()
       .references(() => apiKeys.id),
@@ -43,18 +43,9 @@ export const usageEvents = sqliteTable(
     score: integer('score'),
     status: integer('status').notNull(),
     errorCode: text('error_code'),
-    durationMs: real('duration_ms').notNull(),
+    durationMs: doublePrecision('duration_ms').notNull(),
     /** Epoch milliseconds. */
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   },
   (table) => [index('usage_events_key_created').on(table.keyId, table.createdAt)],
 );
-
-/** A stored key row. */
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
-/** A monthly counter row. */
-export type MonthlyUsageRow = typeof monthlyUsage.$inferSelect;
-/** A usage event row. */
-export type UsageEventRow = typeof usageEvents.$inferSelect;
-/** Values for a new usage event. */
-export type NewUsageEvent = typeof usageEvents.$inferInsert;

@@ -2,10 +2,15 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeDatabase, openDatabase, type Db } from '../../src/db/client';
-import { DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer } from '../../src/db/checkpoint';
-import { migrateDatabase } from '../../src/db/migrate';
-import { createKey } from '../../src/modules/keys';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer } from '../../src/store/sqlite/checkpoint';
+import { openDatabase, type Db } from '../../src/store/sqlite/client';
+import { migrateDatabase } from '../../src/store/sqlite/migrate';
+
+const closeDatabase = (db: Db) => db.$client.close();
+/** One committed write (a key row). */
+function commitOne(db: Db): void {
+  db.$client.run("INSERT INTO api_keys (plan, key_hash, prefix, created_at) VALUES ('free', ?, 'ak_x', 0)", [crypto.randomUUID()]);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +39,7 @@ describe('background WAL checkpoints', () => {
       checkpointer = startCheckpointer(db, path, { intervalMs: 20, onCheckpoint: resolve, onError: () => resolve(-1) });
     });
     expect(autocheckpoint(db)).toBe(0);
-    for (let i = 0; i < 20; i++) createKey(db, { plan: 'free' });
+    for (let i = 0; i < 20; i++) commitOne(db);
     expect(await frames).toBeGreaterThan(0);
     checkpointer.stop();
     closeDatabase(db);

@@ -1,0 +1,118 @@
+/**
+ * The write-behind queue of usage events, shared by both stores. An event is analytics, not
+ * billing (the quota counter is charged in its own statement), so events are buffered and written
+ * together FLUSH_DELAY_MS after the first one, or at once when FLUSH_MAX_EVENTS are waiting.
+ * A failed write keeps its events and is retried with backoff (a lock held elsewhere, PostgreSQL
+ * restarting); only past MAX_QUEUED_EVENTS are the oldest dropped, and that is logged. What a
+ * crash (SIGKILL, power loss) can lose is what was still queued, never words.
+ */
+import type { UsageEvent } from './types';
+import { driverCode } from './errors';
+import type { StoreEventSink } from './options';
+
+/** Longest an event waits in memory before it is written. */
+export const FLUSH_DELAY_MS = 50;
+/** A queue this long is written at once. */
+export const FLUSH_MAX_EVENTS = 256;
+/** Events kept while the store is down (~100 bytes each: ~10 MB); beyond, the oldest are dropped. */
+export const MAX_QUEUED_EVENTS = 100_000;
+/** First pause after a failed write; doubled up to RETRY_MAX_DELAY_MS. */
+const RETRY_FIRST_DELAY_MS = 100;
+const RETRY_MAX_DELAY_MS = 5_000;
+
+/** Writes a batch of events in one transaction or statement (sync for SQLite, async for PostgreSQL). */
+export type WriteEvents = (events: UsageEvent[]) => void | Promise<void>;
+
+
+/** A queue of events in front of `write`. */
+export class UsageBuffer {
+  private queue: UsageEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private writing: Promise<void> | null = null;
+  private failures = 0;
+  private dropped = 0;
+
+  constructor(
+    private readonly write: WriteEvents,
+    /** Told about usage_flush_failed, usage_flush_recovered and usage_events_dropped. */
+    private readonly report: StoreEventSink,
+  ) {}
+
+  /** Events waiting to be written. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Queues one event; never throws. */
+  record(event: UsageEvent): void {
+    this.queue.push(event);
+    if (this.queue.length > MAX_QUEUED_EVENTS) {
+      this.queue.splice(0, this.queue.length - MAX_QUEUED_EVENTS);
+      this.dropped++;
+      if (this.dropped === 1 || this.dropped % 10_000 === 0) this.report('usage_events_dropped', { dropped: this.dropped });
+    }
+    if (this.failures > 0) return; // the retry timer takes it
+    if (this.queue.length >= FLUSH_MAX_EVENTS) this.flushSoon(0);
+    else if (!this.timer) this.flushSoon(FLUSH_DELAY_MS);
+  }
+
+  /** Writes everything queued now; rejects (keeping the events) when the write fails. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.writing) await this.writing.catch(() => {});
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.writing = (async () => {
+      try {
+        await this.write(batch);
+      } catch (error) {
+        this.queue = batch.concat(this.queue);
+        throw error;
+      } finally {
+        this.writing = null;
+      }
+    })();
+    await this.writing;
+  }
+
+  /** For process exit, where timers no longer run: one last synchronous attempt (SQLite only). */
+  flushSync(): void {
+    if (this.queue.length === 0 || this.writing) return;
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      void this.write(batch);
+    } catch {
+      // The database may already be closed; nothing else can be done at exit.
+    }
+  }
+
+  /** Stops the timers (the queue stays; call flush() first to write it). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private flushSoon(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flushInBackground(), delayMs);
+    // A pending write never keeps a finished process alive: close() and exit flush it.
+    this.timer.unref();
+  }
+
+  private async flushInBackground(): Promise<void> {
+    this.timer = null;
+    try {
+      await this.flush();
+      if (this.failures > 0) this.report('usage_flush_recovered', { attempts: this.failures });
+      this.failures = 0;
+      if (this.queue.length > 0) this.flushSoon(this.queue.length >= FLUSH_MAX_EVENTS ? 0 : FLUSH_DELAY_MS);
+    } catch (error) {
+      this.failures++;
+      if (this.failures === 1) this.report('usage_flush_failed', { name: driverCode(error), queued: this.queue.length });
+      this.flushSoon(Math.min(RETRY_MAX_DELAY_MS, RETRY_FIRST_DELAY_MS * 2 ** (this.failures - 1)));
+    }
+  }
+}
