@@ -18,7 +18,8 @@ export const FLUSH_MAX_EVENTS = 256;
 export const MAX_QUEUED_EVENTS = 100_000;
 /** First pause after a failed write; doubled up to RETRY_MAX_DELAY_MS. */
 const RETRY_FIRST_DELAY_MS = 100;
-const RETRY_MAX_DELAY_MS = 5_000;
+/** Longest pause between retries: events reach the table within about this once the store is back. */
+const RETRY_MAX_DELAY_MS = 1_000;
 
 /** Writes a batch of events in one transaction or statement (sync for SQLite, async for PostgreSQL). */
 export type WriteEvents = (events: UsageEvent[]) => void | Promise<void>;
@@ -56,7 +57,7 @@ export class UsageBuffer {
     else if (!this.timer) this.flushSoon(FLUSH_DELAY_MS);
   }
 
-  /** Writes everything queued now; rejects (keeping the events) when the write fails. */
+  /** Writes everything queued now; rejects (keeping the events, with a retry scheduled) when the write fails. */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -64,17 +65,21 @@ export class UsageBuffer {
     if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    this.writing = (async () => {
-      try {
-        await this.write(batch);
-      } catch (error) {
-        this.queue = batch.concat(this.queue);
-        throw error;
-      } finally {
-        this.writing = null;
-      }
-    })();
-    await this.writing;
+    // Started in a microtask, so `writing` is set before a synchronous writer (SQLite) returns or throws.
+    const writing = Promise.resolve().then(() => this.write(batch));
+    this.writing = writing;
+    try {
+      await writing;
+    } catch (error) {
+      this.queue = batch.concat(this.queue);
+      this.failed(error);
+      throw error;
+    } finally {
+      if (this.writing === writing) this.writing = null;
+    }
+    if (this.failures > 0) this.report('usage_flush_recovered', { attempts: this.failures });
+    this.failures = 0;
+    if (this.queue.length > 0 && !this.timer) this.flushSoon(this.queue.length >= FLUSH_MAX_EVENTS ? 0 : FLUSH_DELAY_MS);
   }
 
   /** For process exit, where timers no longer run: one last synchronous attempt (SQLite only). */
@@ -104,15 +109,13 @@ export class UsageBuffer {
 
   private async flushInBackground(): Promise<void> {
     this.timer = null;
-    try {
-      await this.flush();
-      if (this.failures > 0) this.report('usage_flush_recovered', { attempts: this.failures });
-      this.failures = 0;
-      if (this.queue.length > 0) this.flushSoon(this.queue.length >= FLUSH_MAX_EVENTS ? 0 : FLUSH_DELAY_MS);
-    } catch (error) {
-      this.failures++;
-      if (this.failures === 1) this.report('usage_flush_failed', { name: driverCode(error), queued: this.queue.length });
-      this.flushSoon(Math.min(RETRY_MAX_DELAY_MS, RETRY_FIRST_DELAY_MS * 2 ** (this.failures - 1)));
-    }
+    // A failure is already counted, reported and scheduled for a retry by flush().
+    await this.flush().catch(() => {});
+  }
+
+  private failed(error: unknown): void {
+    this.failures++;
+    if (this.failures === 1) this.report('usage_flush_failed', { name: driverCode(error), queued: this.queue.length });
+    this.flushSoon(Math.min(RETRY_MAX_DELAY_MS, RETRY_FIRST_DELAY_MS * 2 ** (this.failures - 1)));
   }
 }

@@ -78,7 +78,7 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     async close() {
       if (closed) return;
       closed = true;
-      usage.close();
+      await usage.close();
       checkpointer.stop();
       db.$client.close();
     },

@@ -7,7 +7,7 @@ import type { UsageEvent, UsageSink } from '../types';
 import { unavailable } from '../errors';
 import type { StoreEventSink } from '../options';
 import { UsageBuffer } from '../usage-buffer';
-import { retryBusy } from './busy';
+import { RETRY_MAX_DELAY_MS, retryBusy } from './busy';
 import type { Db } from './client';
 import { prepared } from './prepared';
 
@@ -22,7 +22,7 @@ process.on('exit', () => {
 });
 
 /** A UsageSink on `db` with its write-behind buffer, and what closing the database must do first. */
-export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSink): UsageSink & { close(): void } {
+export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSink): UsageSink & { close(): Promise<void> } {
   const insert = prepared(db, INSERT_SQL);
   const insertAll = db.$client.transaction((events: UsageEvent[]) => {
     for (const e of events) {
@@ -53,9 +53,11 @@ export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSin
       await buffer.flush().catch(() => {});
       return retryBusy(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0, performance.now() + timeoutMs);
     },
-    close() {
+    /** Writes what is queued, retrying a busy lock up to the deadline (a shutdown keeps its events). */
+    async close() {
+      const deadline = performance.now() + timeoutMs;
+      while (buffer.queued > 0 && performance.now() < deadline) await buffer.flush().catch(() => Bun.sleep(RETRY_MAX_DELAY_MS));
       buffer.stop();
-      buffer.flushSync();
       open.delete(buffer);
     },
   };
