@@ -122,17 +122,20 @@ export function storeContract(target: ContractTarget | null): void {
       it('grants exactly the lifetime call cap when three instances race a capped key across months', async () => {
         const { first, open } = await fresh();
         const instances = [first, await open(), await open()];
-        const key = await keyOf(first, 'trial');
-        // 4 calls already used last month; the cap is 10: 6 more, whoever asks.
-        for (let i = 0; i < 4; i++) await first.quota.charge({ keyId: key.id, period: '2026-10', words: 1, wordLimit: 10_000, callLimit: 10 });
-        const outcomes = await Promise.all(
-          Array.from({ length: 30 }, (_, i) =>
-            instances[i % 3].quota.charge({ keyId: key.id, period: NOV_PERIOD, words: 2, wordLimit: 10_000, callLimit: 10 }),
-          ),
-        );
-        expect(outcomes.filter((o) => o !== null).length).toBe(6);
-        expect(Math.max(...outcomes.map((o) => o?.calls ?? 0))).toBe(10);
-        expect(await first.quota.read(key.id, NOV_PERIOD, true)).toEqual({ wordsUsed: 12, calls: 10 });
+        // Several rounds on fresh keys: a race that slips through now and then is caught.
+        for (let round = 0; round < 5; round++) {
+          const key = await keyOf(first, 'trial');
+          // 4 calls already used last month; the cap is 10: 6 more, whoever asks.
+          for (let i = 0; i < 4; i++) await first.quota.charge({ keyId: key.id, period: '2026-10', words: 1, wordLimit: 10_000, callLimit: 10 });
+          const outcomes = await Promise.all(
+            Array.from({ length: 30 }, (_, i) =>
+              instances[i % 3].quota.charge({ keyId: key.id, period: NOV_PERIOD, words: 2, wordLimit: 10_000, callLimit: 10 }),
+            ),
+          );
+          expect(outcomes.filter((o) => o !== null).length).toBe(6);
+          expect(Math.max(...outcomes.map((o) => o?.calls ?? 0))).toBe(10);
+          expect(await first.quota.read(key.id, NOV_PERIOD, true)).toEqual({ wordsUsed: 12, calls: 10 });
+        }
       });
 
       it('caps a trial key at 500 calls through the quota module, with the right code', async () => {

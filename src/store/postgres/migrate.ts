@@ -6,12 +6,14 @@
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 import journal from '../../../drizzle/postgres/meta/_journal.json';
 import m0000 from '../../../drizzle/postgres/0000_init.sql' with { type: 'text' };
+import m0001 from '../../../drizzle/postgres/0001_charge_function.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
 /** Every generated migration, by journal tag (test/store/migrate.test.ts checks the journal is covered). */
 export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0000_init': m0000,
+  '0001_charge_function': m0001,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */
