@@ -6,8 +6,8 @@
  * restarting); only past MAX_QUEUED_EVENTS are the oldest dropped, and that is logged. What a
  * crash (SIGKILL, power loss) can lose is what was still queued, never words.
  */
-import type { UsageEvent } from './types';
-import { driverCode } from './errors';
+import type { UsageEvent, UsageSink } from './types';
+import { driverCode, unavailable } from './errors';
 import type { StoreEventSink } from './options';
 
 /** Longest an event waits in memory before it is written. */
@@ -94,6 +94,13 @@ export class UsageBuffer {
     }
   }
 
+  /** For shutdown: writes what is queued, retrying a failing store until `timeoutMs` has passed, then stops the timers. */
+  async drain(timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (this.queued > 0 && performance.now() < deadline) await this.flush().catch(() => Bun.sleep(RETRY_FIRST_DELAY_MS));
+    this.stop();
+  }
+
   /** Stops the timers (the queue stays; call flush() first to write it). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -118,4 +125,20 @@ export class UsageBuffer {
     if (this.failures === 1) this.report('usage_flush_failed', { name: driverCode(error), queued: this.queue.length });
     this.flushSoon(Math.min(RETRY_MAX_DELAY_MS, RETRY_FIRST_DELAY_MS * 2 ** (this.failures - 1)));
   }
+}
+
+/** The UsageSink over a buffer; `count` reads the stored events of a key. */
+export function bufferedSink(buffer: UsageBuffer, count: (keyId: number) => Promise<number>): UsageSink {
+  return {
+    record: (event) => buffer.record(event),
+    flush: () =>
+      buffer.flush().catch((error) => {
+        throw unavailable(error);
+      }),
+    async countForKey(keyId) {
+      // This process's queued events are counted too; a store that is down leaves them queued.
+      await buffer.flush().catch(() => {});
+      return count(keyId);
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { cachedKeyStore } from '../key-cache';
 import { driverCode, StoreOpenError } from '../errors';
 import { withDeadline } from '../deadline';
 import type { StoreOptions } from '../options';
+import { HEALTH_PROBE_MS, probeHealth } from '../health';
 import { keepTrying } from '../retry';
 import type { Store } from '../types';
 import { openPostgres, redactUrl, type PgDb } from './client';
@@ -16,8 +17,6 @@ export { withMigrationLock } from './migrate';
 
 /** How long the refund of a charge that committed after its request gave up keeps being retried. */
 const LATE_REFUND_WINDOW_MS = 60 * 60 * 1000;
-/** Health probe deadline. */
-const HEALTH_PROBE_MS = 1000;
 
 /** A store on PostgreSQL, with its Drizzle handle for tools and tests. */
 export interface PostgresStore extends Store {
@@ -58,14 +57,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     keys,
     quota,
     usage,
-    async health() {
-      try {
-        await withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS);
-        return 'up';
-      } catch {
-        return 'down';
-      }
-    },
+    health: () => probeHealth(() => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;
       closed = true;

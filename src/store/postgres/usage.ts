@@ -1,9 +1,8 @@
 /** PostgreSQL UsageSink: usage_events rows written behind (usage-buffer.ts), one multi-row INSERT per batch. */
 import type { StoreEventSink } from '../options';
 import { withDeadline } from '../deadline';
-import { unavailable } from '../errors';
 import type { UsageEvent, UsageSink } from '../types';
-import { UsageBuffer } from '../usage-buffer';
+import { bufferedSink, UsageBuffer } from '../usage-buffer';
 import type { PgDb } from './client';
 
 /** Rows per INSERT: 8 columns each, well under PostgreSQL's 65,535 parameters. */
@@ -28,20 +27,13 @@ export function postgresUsageSink(db: PgDb, timeoutMs: number, report: StoreEven
     }
   };
   const buffer = new UsageBuffer(write, report);
+  const count = async (keyId: number) => {
+    const rows = await withDeadline(sql`SELECT count(*)::integer AS n FROM usage_events WHERE key_id = ${keyId}` as Promise<Array<{ n: number }>>, timeoutMs);
+    return Number(rows[0]?.n ?? 0);
+  };
   return {
-    record: (event) => buffer.record(event),
-    flush: () =>
-      buffer.flush().catch((error) => {
-        throw unavailable(error);
-      }),
-    async countForKey(keyId) {
-      await buffer.flush().catch(() => {});
-      const rows = (await withDeadline(sql`SELECT count(*)::integer AS n FROM usage_events WHERE key_id = ${keyId}` as Promise<Array<{ n: number }>>, timeoutMs));
-      return Number(rows[0]?.n ?? 0);
-    },
-    async close() {
-      buffer.stop();
-      await buffer.flush().catch(() => {});
-    },
+    ...bufferedSink(buffer, count),
+    /** Writes what is queued, retrying up to the deadline (a shutdown keeps its events). */
+    close: () => buffer.drain(timeoutMs),
   };
 }

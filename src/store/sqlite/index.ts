@@ -1,6 +1,7 @@
 /** The SQLite store: one file shared by the WORKERS processes of one machine (the embedded default). */
 import { resolve } from 'node:path';
 import { StoreOpenError, driverCode } from '../errors';
+import { HEALTH_PROBE_MS, probeHealth } from '../health';
 import type { Store } from '../types';
 import type { StoreOptions } from '../options';
 import { retryBusy } from './busy';
@@ -38,8 +39,6 @@ function openOrExplain(path: string, migrate: boolean): Db {
   }
 }
 
-/** Health probe deadline: a write lock not obtained in this long means writes are failing. */
-const HEALTH_PROBE_MS = 500;
 
 /** A store on SQLite, with its Drizzle handle for tools and tests that read tables directly. */
 export interface SqliteStore extends Store {
@@ -63,18 +62,14 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     keys: sqliteKeyStore(db, timeoutMs),
     quota: sqliteQuotaStore(db, timeoutMs),
     usage,
-    async health() {
-      try {
-        // Writes are what fail under another process's lock (WAL readers never wait): take the lock and let go.
-        await retryBusy(() => {
+    // Writes are what fail under another process's lock (WAL readers never wait): take the lock and let go.
+    health: () =>
+      probeHealth(() =>
+        retryBusy(() => {
           db.$client.exec('BEGIN IMMEDIATE');
           db.$client.exec('ROLLBACK');
-        }, performance.now() + HEALTH_PROBE_MS);
-        return 'up';
-      } catch {
-        return 'down';
-      }
-    },
+        }, performance.now() + HEALTH_PROBE_MS),
+      ),
     async close() {
       if (closed) return;
       closed = true;

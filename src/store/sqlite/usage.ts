@@ -4,10 +4,9 @@
  * sqlite_sequence); a transaction of 100 events costs ~2.6 us per event.
  */
 import type { UsageEvent, UsageSink } from '../types';
-import { unavailable } from '../errors';
 import type { StoreEventSink } from '../options';
-import { UsageBuffer } from '../usage-buffer';
-import { RETRY_MAX_DELAY_MS, retryBusy } from './busy';
+import { bufferedSink, UsageBuffer } from '../usage-buffer';
+import { retryBusy } from './busy';
 import type { Db } from './client';
 import { prepared } from './prepared';
 
@@ -42,22 +41,12 @@ export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSin
     insertAll(events);
   }, report);
   open.add(buffer);
+  const count = (keyId: number) => retryBusy(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0, performance.now() + timeoutMs);
   return {
-    record: (event) => buffer.record(event),
-    flush: () =>
-      buffer.flush().catch((error) => {
-        throw unavailable(error);
-      }),
-    async countForKey(keyId) {
-      // Events this process still holds are counted too; a busy store leaves them queued.
-      await buffer.flush().catch(() => {});
-      return retryBusy(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0, performance.now() + timeoutMs);
-    },
+    ...bufferedSink(buffer, count),
     /** Writes what is queued, retrying a busy lock up to the deadline (a shutdown keeps its events). */
     async close() {
-      const deadline = performance.now() + timeoutMs;
-      while (buffer.queued > 0 && performance.now() < deadline) await buffer.flush().catch(() => Bun.sleep(RETRY_MAX_DELAY_MS));
-      buffer.stop();
+      await buffer.drain(timeoutMs);
       open.delete(buffer);
     },
   };
