@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { SQL } from 'bun';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,33 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
     expect(await store.health()).toBe('up');
     expect((await store.quota.read(key.id, new Date().toISOString().slice(0, 7), false)).wordsUsed).toBe(200);
     expect(await store.usage.countForKey(key.id)).toBe(1);
+    await store.close();
+  });
+
+  it('gives back a charge that PostgreSQL commits after its request gave up (no double charge on retry)', async () => {
+    const url = await cluster!.createDatabase();
+    const events: string[] = [];
+    const store = await openPostgresStore(url, { timeoutMs: 300, onEvent: (event) => events.push(event) });
+    const created = await createKey(store.keys, { plan: 'free' });
+    const key = (await findActiveKey(store.keys, created.key)) as ApiKey;
+    expect((await chargeWords(store.quota, key, 100)).ok).toBe(true);
+    // Another session holds the month's row: the next charge waits behind it, past its deadline.
+    const blocker = new SQL({ url, max: 1 });
+    await blocker`BEGIN`;
+    await blocker`SELECT * FROM monthly_usage WHERE key_id = ${key.id} FOR UPDATE`;
+    const error = await chargeWords(store.quota, key, 50).catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error.reason).toBe('timeout');
+    await blocker`COMMIT`;
+    await blocker.close();
+    // The late charge commits, then is refunded: the month ends where it was before the 503.
+    const period = new Date().toISOString().slice(0, 7);
+    for (let i = 0; i < 40 && !events.includes('late_charge_refunding'); i++) await Bun.sleep(50);
+    await Bun.sleep(200);
+    expect(events).toContain('late_charge_refunding');
+    expect(await store.quota.read(key.id, period, false)).toEqual({ wordsUsed: 100, calls: 0 });
+    const rows = await store.db.$client`SELECT calls FROM monthly_usage WHERE key_id = ${key.id}`;
+    expect(rows[0].calls).toBe(1);
     await store.close();
   });
 

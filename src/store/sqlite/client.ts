@@ -17,12 +17,16 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: SQLite };
  */
 export const BUSY_TIMEOUT_MS = 10;
 
-/** Opens (creating its directory if needed) the SQLite file in WAL mode with synchronous=NORMAL. */
-export function openDatabase(path: string): Db {
+/**
+ * Opens (creating its directory if needed) the SQLite file in WAL mode with synchronous=NORMAL.
+ * `startupWaitMs` is the busy timeout while opening (switching to WAL takes a lock; nothing is
+ * served yet, so waiting is harmless); call useServingBusyTimeout() before serving.
+ */
+export function openDatabase(path: string, startupWaitMs: number = BUSY_TIMEOUT_MS): Db {
   ensureDatabaseDir(path);
   const client = new SQLite(path, { create: true, strict: true });
   try {
-    client.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    client.exec(`PRAGMA busy_timeout = ${Math.round(startupWaitMs)}`);
     client.exec('PRAGMA journal_mode = WAL');
     // NORMAL is durable in WAL mode except for the last commits on power loss; good for counters.
     client.exec('PRAGMA synchronous = NORMAL');
@@ -32,4 +36,9 @@ export function openDatabase(path: string): Db {
     throw error;
   }
   return drizzle({ client, schema }) as Db;
+}
+
+/** Sets the short busy timeout the service runs with (the rest of the wait is asynchronous: busy.ts). */
+export function useServingBusyTimeout(db: Db): void {
+  db.$client.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }

@@ -6,7 +6,7 @@ import type { Store } from '../types';
 import type { StoreOptions } from '../options';
 import { retryBusy } from './busy';
 import { leaveCheckpointsToPrimary, startCheckpointer, type Checkpointer } from './checkpoint';
-import { openDatabase, type Db } from './client';
+import { openDatabase, useServingBusyTimeout, type Db } from './client';
 import { sqliteKeyStore } from './keys';
 import { migrateDatabase } from './migrate';
 import { sqliteQuotaStore } from './quota';
@@ -23,12 +23,16 @@ function hint(code: string): string {
   return 'Make the file and its directory writable by this user, or set DATABASE_PATH to a writable location.';
 }
 
-/** Opens the file and applies the migrations, or throws StoreOpenError with one line: where, why, what to do. */
-function openOrExplain(path: string, migrate: boolean): Db {
+/**
+ * Opens the file and applies the migrations, waiting up to `waitMs` for another process's lock
+ * (nothing is served yet), or throws StoreOpenError with one line: where, why, what to do.
+ */
+function openOrExplain(path: string, migrate: boolean, waitMs: number): Db {
   let db: Db | undefined;
   try {
-    db = openDatabase(path);
+    db = openDatabase(path, waitMs);
     if (migrate) migrateDatabase(db);
+    useServingBusyTimeout(db);
     return db;
   } catch (error) {
     db?.$client.close();
@@ -39,7 +43,6 @@ function openOrExplain(path: string, migrate: boolean): Db {
   }
 }
 
-
 /** A store on SQLite, with its Drizzle handle for tools and tests that read tables directly. */
 export interface SqliteStore extends Store {
   readonly dialect: 'sqlite';
@@ -49,7 +52,7 @@ export interface SqliteStore extends Store {
 /** Opens the SQLite store at `path` (`:memory:` for tests). */
 export function openSqliteStore(path: string, options: StoreOptions): SqliteStore {
   const { timeoutMs, migrate = true, checkpoints = 'none', onEvent = () => {} } = options;
-  const db = openOrExplain(path, migrate);
+  const db = openOrExplain(path, migrate, timeoutMs);
   let checkpointer: Checkpointer = { stop() {} };
   if (checkpoints === 'own') checkpointer = startCheckpointer(db, path, { onError: (name) => onEvent('checkpointer_failed', { name }) });
   else if (checkpoints === 'primary') checkpointer = leaveCheckpointsToPrimary(db);
