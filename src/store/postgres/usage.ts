@@ -1,30 +1,33 @@
-/** PostgreSQL UsageSink: usage_events rows written behind (usage-buffer.ts), one multi-row INSERT per batch. */
+/**
+ * PostgreSQL UsageSink: usage_events rows written behind (usage-buffer.ts). A batch is one INSERT
+ * of unnest()ed column arrays: the same prepared statement whatever the batch size (a VALUES list
+ * would be a new statement to parse and plan for each size), and all of the batch or none of it.
+ */
 import type { StoreEventSink } from '../options';
 import { withDeadline } from '../deadline';
 import type { UsageEvent, UsageSink } from '../types';
 import { bufferedSink, UsageBuffer } from '../usage-buffer';
 import type { PgDb } from './client';
 
-/** Rows per INSERT: 8 columns each, well under PostgreSQL's 65,535 parameters. */
-const ROWS_PER_INSERT = 1000;
+const INSERT_SQL = `INSERT INTO usage_events (key_id, mode, words, score, status, error_code, duration_ms, created_at)
+  SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::text[], $7::float8[], $8::bigint[])`;
 
 /** A UsageSink on `db` with its write-behind buffer, and what closing the pool must do first. */
 export function postgresUsageSink(db: PgDb, timeoutMs: number, report: StoreEventSink): UsageSink & { close(): Promise<void> } {
   const sql = db.$client;
   const write = async (events: UsageEvent[]) => {
-    for (let i = 0; i < events.length; i += ROWS_PER_INSERT) {
-      const rows = events.slice(i, i + ROWS_PER_INSERT).map((e) => ({
-        key_id: e.keyId,
-        mode: e.mode,
-        words: e.words,
-        score: e.score,
-        status: e.status,
-        error_code: e.errorCode,
-        duration_ms: e.durationMs,
-        created_at: e.createdAt,
-      }));
-      await withDeadline(sql`INSERT INTO usage_events ${sql(rows)}` as Promise<unknown>, timeoutMs);
-    }
+    const column = <T>(pick: (event: UsageEvent) => T) => events.map(pick);
+    const columns = [
+      column((e) => e.keyId),
+      column((e) => e.mode),
+      column((e) => e.words),
+      column((e) => e.score),
+      column((e) => e.status),
+      column((e) => e.errorCode),
+      column((e) => e.durationMs),
+      column((e) => e.createdAt),
+    ];
+    await withDeadline(sql.unsafe(INSERT_SQL, columns) as Promise<unknown>, timeoutMs);
   };
   const buffer = new UsageBuffer(write, report);
   const count = async (keyId: number) => {
