@@ -5,11 +5,10 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/client';
-import { migrateDatabase } from '../src/db/migrate';
 import type { Detector } from '../src/engine/types';
 import { extractPoolFor } from '../src/modules/batch';
 import { createKey } from '../src/modules/keys';
+import { openSqliteStore } from '../src/store/sqlite';
 import { makePdf } from '../test/fixtures/make';
 
 /** Sentences the generated texts cycle through (fixed, so every run measures the same work). */
@@ -93,10 +92,9 @@ export function benchPdf(pages: number): Uint8Array {
 /** Runs both phases against a fresh in-memory app and returns the numbers. */
 export async function measureBatchLatency(o: BatchLatencyOptions): Promise<BatchLatencyReport> {
   const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', PORT: '0' });
-  const db = openDatabase(':memory:');
-  migrateDatabase(db);
-  const key = createKey(db, { plan: 'enterprise' }).key;
-  const app = createApp({ config, db, detector: o.detector });
+  const store = openSqliteStore(':memory:', { timeoutMs: config.storeTimeoutMs });
+  const key = (await createKey(store.keys, { plan: 'enterprise' })).key;
+  const app = createApp({ config, store, detector: o.detector });
   const pool = extractPoolFor(config);
   pool.prestart();
   app.listen({ port: 0, hostname: '127.0.0.1' });
@@ -151,6 +149,7 @@ export async function measureBatchLatency(o: BatchLatencyOptions): Promise<Batch
   } finally {
     await app.stop(true);
     pool.close();
+    await store.close();
   }
 }
 

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
-import { openDatabase, type Db } from '../src/db/client';
 import { createKey } from '../src/modules/keys';
+import { openStore } from '../src/store';
+import type { Store } from '../src/store/types';
 import { benchPdf, detectBodies, detectRequests } from './files';
 import { startBenchServer, treeCpuMs, waitForChildren } from './proc';
 import { BARE_PATH } from './server';
@@ -34,6 +35,8 @@ const BATCH_PAGES = 10;
 /** A wrk run plus the server CPU time it cost per request. */
 export interface MeasuredLoad extends LoadResult {
   cpuMsPerRequest: number;
+  /** PostgreSQL's CPU per request (all its processes), when the server used PostgreSQL. */
+  storeCpuMsPerRequest?: number;
 }
 
 /** Detect and bare at one connection count. */
@@ -58,8 +61,8 @@ export interface HttpResult {
 }
 
 /** A new enterprise key (15M words/month), so no run can exhaust the quota of another. */
-function freshKey(db: Db): string {
-  return createKey(db, { plan: 'enterprise', name: 'bench' }).key;
+async function freshKey(store: Store): Promise<string> {
+  return (await createKey(store.keys, { plan: 'enterprise', name: 'bench' })).key;
 }
 
 /** Enterprise keys per wrk run: up to ~30,000 req/s of 500 words for 4 s before any quota runs out (then wrk reports non-2xx and the bench stops). */
@@ -93,35 +96,53 @@ async function batchLoop(base: string, key: string, state: { stop: boolean }): P
 }
 
 /** The better of two runs of the same load: more requests/s, or (`by: 'p99'`) the lower p99. */
-function best(a: MeasuredLoad | undefined, b: MeasuredLoad, by: 'rps' | 'p99' = 'rps'): MeasuredLoad {
+export function best(a: MeasuredLoad | undefined, b: MeasuredLoad, by: 'rps' | 'p99' = 'rps'): MeasuredLoad {
   if (!a) return b;
   return (by === 'rps' ? b.rps > a.rps : b.p99 < a.p99) ? b : a;
+}
+
+/** Options of openBench: WORKERS (default: the server's own default) and a PostgreSQL database instead of SQLite. */
+export interface BenchOptions {
+  workers?: number;
+  databaseUrl?: string;
+  /** The PostgreSQL server's process id, to count its CPU per request too. */
+  storePid?: number;
 }
 
 /**
  * A bench server on a fresh database, with a wrk runner that also measures the server's CPU per
  * request (all its processes). `workers` sets WORKERS; without it the server runs its default.
  */
-async function openBench(workersSetting?: number) {
+export async function openBench({ workers: workersSetting, databaseUrl, storePid }: BenchOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const databasePath = join(dir, 'bench.sqlite');
-  const env: Record<string, string> = { DATABASE_PATH: databasePath, ...(workersSetting ? { WORKERS: String(workersSetting) } : {}) };
+  const env: Record<string, string> = {
+    DATABASE_PATH: databasePath,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(workersSetting ? { WORKERS: String(workersSetting) } : {}),
+  };
   const workers = workersSetting ?? loadConfig({}).workers;
   const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], env, join(dir, 'server.log'));
   // Workers start after the primary answers: wait until they are all up, so every run sees them.
   await waitForChildren(server.pid, workers - 1);
   await Bun.sleep(workers > 1 ? 1000 : 0);
-  const db = openDatabase(databasePath);
+  // The bench's own connection to the server's store, to create keys.
+  const store = await openStore({ databasePath, databaseUrl: databaseUrl ?? null, storeTimeoutMs: 10_000 }, { migrate: false });
   const bodies = detectBodies();
-  const load = async (path: string, connections: number, seconds = HTTP_RUN_SECONDS): Promise<MeasuredLoad> => {
-    const requests = detectRequests(Array.from({ length: KEYS_PER_RUN }, () => freshKey(db)));
+  /** One wrk run on fresh enterprise keys (`keysPerRun` of them, taken in turn by the requests). */
+  const load = async (path: string, connections: number, seconds = HTTP_RUN_SECONDS, keysPerRun = KEYS_PER_RUN): Promise<MeasuredLoad> => {
+    const keys: string[] = [];
+    for (let i = 0; i < keysPerRun; i++) keys.push(await freshKey(store));
+    const requests = detectRequests(keys);
     const cpu0 = await treeCpuMs(server.pid);
+    const store0 = storePid ? await treeCpuMs(storePid) : 0;
     const result = await runWrk({ url: server.base + path, requests, connections, seconds });
     if (result.errors > 0) throw new Error(`${path} at ${connections} connections: ${result.errors} errors/non-2xx responses`);
-    return { ...result, cpuMsPerRequest: ((await treeCpuMs(server.pid)) - cpu0) / result.requests };
+    const storeCpu = storePid ? { storeCpuMsPerRequest: ((await treeCpuMs(storePid)) - store0) / result.requests } : {};
+    return { ...result, cpuMsPerRequest: ((await treeCpuMs(server.pid)) - cpu0) / result.requests, ...storeCpu };
   };
   const close = async () => {
-    db.$client.close();
+    await store.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -135,12 +156,12 @@ async function openBench(workersSetting?: number) {
     }
     return { connections, detect: detect!, bare: bare! };
   };
-  return { server, db, bodies, load, loadPair, close, workers };
+  return { server, store, bodies, load, loadPair, close, workers };
 }
 
 /** Detect and bare at 64 connections against a server with WORKERS processes (best of HTTP_REPEATS, alternating). */
 export async function benchWorkers(workers: number): Promise<HttpRow & { workers: number }> {
-  const bench = await openBench(workers);
+  const bench = await openBench({ workers });
   try {
     await bench.load('/api/detect', 16, 2);
     await bench.load(BARE_PATH, 16, 2);
@@ -152,13 +173,13 @@ export async function benchWorkers(workers: number): Promise<HttpRow & { workers
 
 /** Runs the HTTP section against `bun bench/server.ts` (default configuration) on a temporary database. */
 export async function benchHttp(): Promise<HttpResult> {
-  const { server, db, bodies, load, loadPair, close, workers } = await openBench();
+  const { server, store, bodies, load, loadPair, close, workers } = await openBench();
   try {
     await load('/api/detect', 16, 2);
     await load(BARE_PATH, 16, 2);
     const rows: HttpRow[] = [];
     for (const connections of CONNECTIONS) rows.push(await loadPair(connections));
-    const costs = await sampleMsCost(server.base, freshKey(db), bodies);
+    const costs = await sampleMsCost(server.base, await freshKey(store), bodies);
 
     let alone: MeasuredLoad | undefined;
     let duringBatch: MeasuredLoad | undefined;
@@ -166,7 +187,7 @@ export async function benchHttp(): Promise<HttpResult> {
     for (let i = 0; i < HTTP_REPEATS; i++) {
       alone = best(alone, await load('/api/detect', BATCH_CONNECTIONS), 'p99');
       const state = { stop: false };
-      const batch = batchLoop(server.base, freshKey(db), state);
+      const batch = batchLoop(server.base, await freshKey(store), state);
       await Bun.sleep(300); // let the first batch reach the pool
       duringBatch = best(duringBatch, await load('/api/detect', BATCH_CONNECTIONS), 'p99');
       state.stop = true;

@@ -4,6 +4,8 @@ import type { EngineRow } from './engine';
 import type { ExtractResult } from './extract';
 import type { HttpResult, HttpRow } from './http';
 import type { RealTextsRow } from './real-texts';
+import type { StoreResult, StoreRow } from './store';
+import { STORE_CONNECTIONS, STORE_RUN_SECONDS, VARIED_KEYS } from './store';
 import { HTTP_TEXT_VARIANTS } from './files';
 import { HTTP_REPEATS, HTTP_RUN_SECONDS } from './http';
 import { fmt } from './stats';
@@ -18,6 +20,8 @@ export interface BenchResults {
   oneProcess: (HttpRow & { workers: number }) | null;
   /** Engine latency on real dev texts (null without ../shared/data). */
   realTexts: RealTextsRow[] | null;
+  /** Single mode on SQLite and PostgreSQL, varied keys and one hot key. */
+  stores: StoreResult;
   binary: BinaryResult;
   seconds: number;
 }
@@ -52,9 +56,24 @@ export function targets(r: BenchResults): Target[] {
   out.push({ name: 'ms_cost p50, 500 words (API-reported)', limit: '<= 1 ms', measured: ms(r.http.msCostP50), pass: r.http.msCostP50 <= 1 });
   const batchRatio = r.http.duringBatch.p99 / r.http.alone.p99;
   out.push({ name: 'single p99 during a PDF batch / without', limit: '<= 3x', measured: `${fmt(batchRatio)}x`, pass: batchRatio <= 3 });
+  const pgShare = postgresShare(r, 'varied');
+  if (pgShare !== null) {
+    out.push({ name: `PostgreSQL / SQLite throughput, varied keys, ${STORE_CONNECTIONS} connections`, limit: '>= 0.50', measured: fmt(pgShare, 2), pass: pgShare >= 0.5 });
+  }
   out.push({ name: 'binary cold start to first /health 200 (median)', limit: '<= 300 ms', measured: ms(r.binary.coldStartMs), pass: r.binary.coldStartMs <= 300 });
   out.push({ name: 'binary idle RSS (all processes)', limit: '<= 150 MB', measured: `${fmt(r.binary.idleRssMb, 1)} MB`, pass: r.binary.idleRssMb <= 150 });
   return out;
+}
+
+function storeRow(r: BenchResults, store: StoreRow['store'], keys: StoreRow['keys']): StoreRow | undefined {
+  return r.stores.rows.find((row) => row.store === store && row.keys === keys);
+}
+
+/** PostgreSQL's req/s over SQLite's for one key pattern, or null when PostgreSQL was skipped. */
+export function postgresShare(r: BenchResults, keys: StoreRow['keys']): number | null {
+  const pg = storeRow(r, 'postgres', keys);
+  const sqlite = storeRow(r, 'sqlite', keys);
+  return pg && sqlite ? pg.load.rps / sqlite.load.rps : null;
 }
 
 function table(head: string[], rows: string[][]): string {
@@ -116,6 +135,31 @@ function realTextsSection(r: BenchResults): string[] {
     'vocabulary whose n-grams stay in the CPU cache; real texts reach across the 4 MB weight table and take longer.',
     '',
     table(['Function', 'Texts', 'p50', 'p99'], r.realTexts.map((row) => [row.fn, String(row.texts), ms(row.p50), ms(row.p99)])),
+    '',
+  ];
+}
+
+function storeSection(r: BenchResults): string[] {
+  const { stores } = r;
+  const rows = stores.rows.map((row) => [
+    row.store === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+    row.keys === 'varied' ? `${VARIED_KEYS} keys` : 'one hot key',
+    fmt(row.load.rps, 0),
+    ms(row.load.p50),
+    ms(row.load.p99),
+    ms(row.load.cpuMsPerRequest),
+    row.load.storeCpuMsPerRequest === undefined ? '-' : ms(row.load.storeCpuMsPerRequest),
+    row.store === 'postgres' ? fmt(postgresShare(r, row.keys) ?? Number.NaN, 2) : '',
+  ]);
+  return [
+    `## Storage: SQLite and PostgreSQL (${STORE_CONNECTIONS} connections, best of ${HTTP_REPEATS} runs of ${STORE_RUN_SECONDS} s, alternating)`,
+    '',
+    `The same single-mode load, \`WORKERS=auto\` (${stores.processes} processes), with each store. Varied keys: every request's key is one of ${VARIED_KEYS}; hot key: all on one key.`,
+    'PostgreSQL is a local throwaway cluster (bench/store.ts) with its durable defaults (fsync, synchronous_commit on) on the same cores as the server and wrk;',
+    'its CPU per request (all its processes) is counted apart. Charges of one event-loop turn go to PostgreSQL as one charge_words call (docs/deploy.md).',
+    '',
+    ...(stores.postgresSkipped ? [`PostgreSQL rows skipped: ${stores.postgresSkipped}.`, ''] : []),
+    table(['Store', 'Keys', 'req/s', 'p50', 'p99', 'server CPU/req', 'PostgreSQL CPU/req', 'vs SQLite'], rows),
     '',
   ];
 }
@@ -186,6 +230,7 @@ export function renderReport(r: BenchResults): string {
     ...oneProcessSection(r),
     `API-reported \`ms_cost\` over ${http.msCostSamples} sequential requests: p50 ${ms(http.msCostP50)}, p99 ${ms(http.msCostP99)}.`,
     '',
+    ...storeSection(r),
     '## Batch',
     '',
     `Extraction pool (${extract.poolSize} worker${extract.poolSize === 1 ? '' : 's'}), all files submitted at once:`,

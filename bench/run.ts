@@ -1,7 +1,8 @@
 /**
  * `bun run bench`: engine, extraction, HTTP and binary benchmarks; prints the Markdown report and
  * writes it to bench/RESULTS.md. Needs `wrk` (installed with apt-get when missing); ../shared/data only
- * for the informational real-texts rows (skipped without it). Takes about two minutes on 2 cores. See docs/performance.md.
+ * for the informational real-texts rows (skipped without it); PostgreSQL (Debian's package) for the
+ * storage rows (skipped without it). Takes about three minutes on 2 cores. See docs/performance.md.
  */
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { benchEngine } from './engine';
 import { benchExtract } from './extract';
 import { benchHttp, benchWorkers } from './http';
 import { benchRealTexts } from './real-texts';
+import { benchStores } from './store';
 import { leakedListeners } from './proc';
 import { renderReport, targets, type BenchResults } from './report';
 import { ensureWrk } from './wrk';
@@ -54,10 +56,12 @@ async function main(): Promise<void> {
   const http = await benchHttp();
   step('HTTP with WORKERS=1');
   const oneProcess = http.processes > 1 ? await benchWorkers(1) : null;
+  step('HTTP on SQLite and PostgreSQL, varied keys and one hot key');
+  const stores = await benchStores();
   step('binary (build, cold start, RSS)');
   const binary = await benchBinary();
   machine.loadAfter = load();
-  const results: BenchResults = { machine, engine, realTexts, extract, http, oneProcess, binary, seconds: (performance.now() - t0) / 1000 };
+  const results: BenchResults = { machine, engine, realTexts, extract, http, oneProcess, stores, binary, seconds: (performance.now() - t0) / 1000 };
   const report = renderReport(results);
   await Bun.write(RESULTS_PATH, report);
   console.log(report);

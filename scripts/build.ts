@@ -4,7 +4,7 @@
  *
  * What ends up inside, and how (nothing is read from beside the binary at run time):
  * - wasm core + model weights: `with { type: 'file' }` imports in src/engine/load.ts;
- * - Drizzle migrations: `with { type: 'text' }` imports in src/db/migrate.ts;
+ * - Drizzle migrations: `with { type: 'text' }` imports in src/store/{sqlite,postgres}/migrate.ts;
  * - Swagger UI bundle/CSS/icon: `with { type: 'file' }` in src/modules/docs/ui.ts;
  * - playground page, CSS and script: `with { type: 'text' }` in src/modules/web/index.ts;
  * - the extraction worker: an extra entrypoint (src/extract/README.md, "Single binary").

@@ -6,8 +6,6 @@
  */
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { closeDatabase, openDatabase } from '../src/db/client';
-import { migrateDatabase } from '../src/db/migrate';
 import { createDetector } from '../src/detector';
 import type { Detector } from '../src/engine/types';
 import type { ErrorBody, ErrorCode } from '../src/http/errors';
@@ -16,6 +14,9 @@ import type { DetectExamples, ErrorExample } from '../src/modules/detect/example
 import type { DetectResponse } from '../src/modules/detect/model';
 import { createKey } from '../src/modules/keys';
 import type { PlanId } from '../src/plans';
+import { StoreUnavailableError } from '../src/store/errors';
+import { openSqliteStore } from '../src/store/sqlite';
+import type { Store } from '../src/store/types';
 
 /** Where the examples are committed. */
 export const EXAMPLES_PATH = new URL('../src/modules/detect/examples.json', import.meta.url).pathname;
@@ -49,6 +50,14 @@ function wordsOf(n: number): string {
   return words.join(' ');
 }
 
+/** The same store, but its quota charges fail the way a locked SQLite file does past STORE_TIMEOUT_MS. */
+function lockedStore(store: Store): Store {
+  const charge = async () => {
+    throw new StoreUnavailableError('SQLITE_BUSY');
+  };
+  return Object.assign(Object.create(store) as Store, { quota: { ...store.quota, charge } });
+}
+
 /** A detector that fails every analysis: the only way a client sees `internal_error`. */
 function failingDetector(real: Detector): Detector {
   return {
@@ -69,11 +78,11 @@ interface Sent {
 export async function generateExamples(): Promise<DetectExamples> {
   const detector = await createDetector();
   const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0' });
-  const db = openDatabase(':memory:');
-  migrateDatabase(db);
-  const app = createApp({ config, db, detector });
-  const broken = createApp({ config, db, detector: failingDetector(detector) });
-  const keyOf = (plan: PlanId = 'free') => createKey(db, { plan }).key;
+  const store = openSqliteStore(':memory:', { timeoutMs: config.storeTimeoutMs });
+  const app = createApp({ config, store, detector });
+  const broken = createApp({ config, store, detector: failingDetector(detector) });
+  const locked = createApp({ config, store: lockedStore(store), detector });
+  const keyOf = async (plan: PlanId = 'free') => (await createKey(store.keys, { plan })).key;
 
   async function send(
     path: string,
@@ -101,12 +110,12 @@ export async function generateExamples(): Promise<DetectExamples> {
   const errors: Partial<Record<ErrorCode, ErrorExample>> = {};
   async function error(request: string, sent: Promise<Sent>): Promise<void> {
     const { status, body } = await sent;
-    const code = (body as ErrorBody).error.code;
+    const code = (body as ErrorBody).error.code as ErrorCode;
     if (errors[code]) throw new Error(`docs:examples: two examples answered ${code}`);
     errors[code] = { request, status, body: body as ErrorBody };
   }
 
-  const key = keyOf();
+  const key = await keyOf();
   const single = { text: ESSAY, sensitivity: 'conservative' };
   // Warm the engine first, so the example's ms_cost is a steady-state time, not the JIT's first run.
   for (let i = 0; i < 20; i++) detector.analyze(ESSAY);
@@ -117,7 +126,7 @@ export async function generateExamples(): Promise<DetectExamples> {
   form.append('files[]', new File([ESSAY], 'essay.txt'));
   form.append('files[]', new File([TRIP_NOTES], 'saturday-ride.md'));
   form.append('files[]', new File([PNG], 'photo.png'));
-  const batch = await send('/api/detect', { key: keyOf(), body: form });
+  const batch = await send('/api/detect', { key: await keyOf(), body: form });
   if (batch.status !== 200) throw new Error(`docs:examples: the batch example answered ${batch.status}: ${batch.text}`);
   const lines = batch.text.trim().split('\n').map((line) => JSON.parse(line) as BatchLine);
 
@@ -141,15 +150,16 @@ export async function generateExamples(): Promise<DetectExamples> {
   );
   await error(`POST /api/detect with ${config.maxFiles + 1} files`, send('/api/detect', { key, body: tooMany }));
   await error('POST /api/detect with Content-Type: text/plain', send('/api/detect', { key, body: ESSAY, type: 'text/plain' }));
-  await error('POST /api/detect with 10,001 words on a fresh free key', send('/api/detect', { key: keyOf(), json: { text: wordsOf(10_001) } }));
-  const trial = keyOf('trial');
+  await error('POST /api/detect with 10,001 words on a fresh free key', send('/api/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }));
+  const trial = await keyOf('trial');
   for (let i = 0; i < 500; i++) {
     const spent = await send('/api/detect', { key: trial, json: { text: wordsOf(20) } });
     if (spent.status !== 200) throw new Error(`docs:examples: trial call ${i + 1} answered ${spent.status}: ${spent.text}`);
   }
   await error('POST /api/detect with a trial key after its 500 calls', send('/api/detect', { key: trial, json: { text: wordsOf(20) } }));
   await error('POST /api/detect when the analysis fails', send('/api/detect', { key, json: single }, broken));
-  closeDatabase(db);
+  await error('POST /api/detect while another process holds the database write lock', send('/api/detect', { key, json: single }, locked));
+  await store.close();
 
   return {
     $comment: 'Generated by `bun run docs:examples` (scripts/docs-examples.ts) from real responses; do not edit.',

@@ -1,37 +1,59 @@
 /** createApp(deps): mounts the modules on one Elysia app with one error mapper. No globals. */
 import { Elysia } from 'elysia';
 import type { Config } from './config';
-import type { Db } from './db/client';
 import type { Detector } from './engine/types';
 import type { RouteEntry } from './http/routes';
 import { authPlugin, errorMapper, langPlugin, silentLogger, type Logger } from './http';
-import { DETECT_ROUTE, detectModule } from './modules/detect';
+import { createBatchHandler } from './modules/batch';
+import { DETECT_ROUTE, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
 import { healthModule } from './modules/health';
+import { findActiveKey } from './modules/keys';
+import { getQuotaState, rateLimitHeaders } from './modules/quota';
 import { webRoutes } from './modules/web';
+import type { Store } from './store/types';
 
 /** Everything the app needs, injected by main.ts (or by a test). */
 export interface AppDeps {
   config: Config;
-  db: Db;
+  /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
+  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health'>;
   detector: Detector;
   logger?: Logger;
+  /** Batch mode (default: src/modules/batch with its extraction pool). */
+  handleBatch?: HandleBatch;
 }
 
 /** Builds the HTTP app. Hook order matters: language first (so even a 401 is localized), then the key check. */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
-  const { db } = deps;
+  const { keys, quota, usage } = deps.store;
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
   const table: { routes: readonly RouteEntry[] } = { routes: [] };
   const app = new Elysia()
     .use(langPlugin())
-    .use(authPlugin({ db, protectedRoutes: [DETECT_ROUTE] }))
-    .use(errorMapper({ db, logger, routes: () => table.routes }))
-    .use(healthModule())
+    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [DETECT_ROUTE] }))
+    .use(
+      errorMapper({
+        logger,
+        usage,
+        quotaHeaders: async (key) => rateLimitHeaders(await getQuotaState(quota, key)),
+        routes: () => table.routes,
+      }),
+    )
+    .use(healthModule({ storeHealth: () => deps.store.health() }))
     .use(docsModule())
     .use(webRoutes)
-    .use(detectModule({ config: deps.config, db, detector: deps.detector, logger }));
+    .use(
+      detectModule({
+        config: deps.config,
+        quota,
+        usage,
+        detector: deps.detector,
+        logger,
+        handleBatch: deps.handleBatch ?? createBatchHandler(),
+      }),
+    );
   table.routes = app.routes;
   return app;
 }

@@ -11,8 +11,12 @@ export interface Config {
   readonly port: number;
   /** Interface to bind (HOST, default 0.0.0.0). */
   readonly host: string;
-  /** SQLite file (DATABASE_PATH, default ./data/detector.sqlite); ':memory:' for tests. */
+  /** SQLite file (DATABASE_PATH, default ./data/detector.sqlite); ':memory:' for tests. Unused when databaseUrl is set. */
   readonly databasePath: string;
+  /** PostgreSQL instead of SQLite (DATABASE_URL=postgres://user:password@host:port/db); null for SQLite. */
+  readonly databaseUrl: string | null;
+  /** Longest a request waits for a busy or unreachable store before 503 store_unavailable (STORE_TIMEOUT_MS, default 3000). */
+  readonly storeTimeoutMs: number;
   /** Largest JSON body accepted by single mode (MAX_BODY_BYTES, default 1 MiB). */
   readonly maxBodyBytes: number;
   /** Create and print a free key on first start when the database has none (BOOTSTRAP_KEY, default on). */
@@ -84,6 +88,15 @@ function readWorkers(env: Env): number {
   return readInt(env, 'WORKERS', 1, 1, MAX_WORKERS);
 }
 
+function readDatabaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL?.trim();
+  if (raw === undefined || raw === '') return null;
+  if (!/^postgres(ql)?:\/\/[^/]/.test(raw)) {
+    throw new ConfigError('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database); leave it unset for SQLite (DATABASE_PATH)');
+  }
+  return raw;
+}
+
 /** Parses and validates the environment; throws ConfigError with a clear message on bad values. */
 export function loadConfig(env: Env = process.env): Config {
   const databasePath = env.DATABASE_PATH?.trim() || './data/detector.sqlite';
@@ -91,6 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: readInt(env, 'PORT', 3000, 0, 65535),
     host: readHost(env),
     databasePath,
+    databaseUrl: readDatabaseUrl(env),
+    storeTimeoutMs: readInt(env, 'STORE_TIMEOUT_MS', 3000, 100, 60_000),
     maxBodyBytes: readInt(env, 'MAX_BODY_BYTES', 1 * MB, 1024, 1024 * MB),
     bootstrapKey: readBool(env, 'BOOTSTRAP_KEY', true),
     maxFiles: readInt(env, 'MAX_FILES', 20, 1, 10_000),

@@ -2,9 +2,8 @@
 /** Command-line entry: dispatches `serve` (default), `keys`, `detect`, `--version` and `--help`. */
 import { keysIo } from './cli/console';
 import { runKeysCli } from './cli/keys';
-import { closeDatabase } from './db/client';
 import { VERSION } from './modules/health';
-import { loadConfigOrExit, openMigrated, serve } from './serve';
+import { loadConfigOrExit, openStoreOrExit, serve } from './serve';
 
 const HELP = `ai-detector ${VERSION}: self-hosted AI-text detection API
 
@@ -14,8 +13,8 @@ Usage:
   ai-detector detect FILE...|--jsonl  score files or JSON lines from the command line
   ai-detector --version | --help
 
-Configuration comes from the environment (PORT, HOST, DATABASE_PATH, MAX_BODY_BYTES,
-BOOTSTRAP_KEY, WORKERS, batch limits); see the README.`;
+Configuration comes from the environment (PORT, HOST, DATABASE_PATH or DATABASE_URL,
+MAX_BODY_BYTES, BOOTSTRAP_KEY, WORKERS, batch limits); see the README.`;
 
 /** Dispatches the command line; returns an exit code for commands that finish. */
 export async function main(argv: string[]): Promise<number | undefined> {
@@ -34,11 +33,11 @@ export async function main(argv: string[]): Promise<number | undefined> {
       await serve();
       return undefined;
     case 'keys': {
-      const db = openMigrated(loadConfigOrExit());
+      const store = await openStoreOrExit(loadConfigOrExit());
       try {
-        return runKeysCli(rest, db, keysIo());
+        return await runKeysCli(rest, store, keysIo());
       } finally {
-        closeDatabase(db);
+        await store.close();
       }
     }
     case 'detect': {

@@ -1,17 +1,15 @@
 /**
- * `serve`: config -> db -> migrations -> detector -> app.listen, graceful shutdown, and (WORKERS > 1)
+ * `serve`: config -> store (migrated) -> detector -> app.listen, graceful shutdown, and (WORKERS > 1)
  * the worker processes that share the port (src/cluster.ts).
  */
 import { createApp, type App } from './app';
 import { printBootstrapKey } from './cli/console';
 import { isWorkerProcess, startWorkers, watchPrimary, type WorkerSet } from './cluster';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
-import { leaveCheckpointsToPrimary, startCheckpointer } from './db/checkpoint';
-import { closeDatabase, openDatabase, type Db } from './db/client';
-import { migrateDatabase } from './db/migrate';
-import { createJsonLogger } from './http/logger';
+import { createJsonLogger, type Logger } from './http/logger';
 import { VERSION } from './modules/health';
-import { countKeys, createKey } from './modules/keys';
+import { createKey } from './modules/keys';
+import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
 /** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -29,11 +27,29 @@ export function loadConfigOrExit(): Config {
   }
 }
 
-/** Opens the configured database and applies pending migrations. */
-export function openMigrated(config: Config): Db {
-  const db = openDatabase(config.databasePath);
-  migrateDatabase(db);
-  return db;
+/** Opens the configured store (SQLite or PostgreSQL), or prints one line saying where, why and what to do, and exits 1. */
+export async function openStoreOrExit(config: Config, options: Omit<StoreOptions, 'timeoutMs'> = {}): Promise<Store> {
+  try {
+    return await openStore(config, options);
+  } catch (error) {
+    if (error instanceof StoreOpenError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Store trouble handled in the background (a failed usage write, a dropped event) goes to the JSON log. */
+function storeEvents(logger: Logger): StoreOptions['onEvent'] {
+  return (event, fields) => (event.endsWith('_recovered') ? logger.info(event, fields) : logger.error(event, fields));
+}
+
+/** First start with no key at all: create and print a free one (once across instances sharing a PostgreSQL). */
+async function bootstrapKey(store: Store): Promise<void> {
+  await onceAcrossInstances(store, async () => {
+    if ((await store.keys.count()) === 0) printBootstrapKey(await createKey(store.keys, { plan: 'free', name: 'bootstrap' }));
+  });
 }
 
 /** Options of serve(). */
@@ -47,16 +63,17 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createJsonLogger();
   const isWorker = isWorkerProcess();
-  // The primary migrates (once, before any worker opens the file) and owns the checkpoints and the bootstrap key.
-  const db = isWorker ? openDatabase(config.databasePath) : openMigrated(config);
-  const checkpointer = isWorker
-    ? leaveCheckpointsToPrimary(db)
-    : startCheckpointer(db, config.databasePath, { onError: (name) => logger.error('checkpointer_failed', { name }) });
-  if (!isWorker && config.bootstrapKey && countKeys(db) === 0) printBootstrapKey(createKey(db, { plan: 'free', name: 'bootstrap' }));
+  // The primary migrates (once, before any worker opens the store) and owns the SQLite checkpoints and the bootstrap key.
+  const store = await openStoreOrExit(config, {
+    migrate: !isWorker,
+    checkpoints: isWorker ? 'primary' : 'own',
+    onEvent: storeEvents(logger),
+  });
+  if (!isWorker && config.bootstrapKey) await bootstrapKey(store);
   // Loaded here, not at the top: `keys` and `--help` should not pay for starting the engine.
   const { createDetector } = await import('./detector');
   const detector = await createDetector();
-  const app = createApp({ config, db, detector, logger });
+  const app = createApp({ config, store, detector, logger });
   options.extraRoutes?.(app);
   let workers: WorkerSet | null = null;
   let stopping = false;
@@ -74,8 +91,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     // stop(false): refuse new connections, let in-flight requests finish (here and in every worker).
     await Promise.all([app.stop(false), workers?.stop('SIGTERM')]);
     clearTimeout(force);
-    checkpointer.stop();
-    closeDatabase(db);
+    await store.close();
     logger.info('stopped', { signal });
     process.exit(0);
   };
@@ -88,7 +104,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
   } catch (error) {
     console.error(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
-    closeDatabase(db);
+    await store.close();
     process.exit(1);
   }
   const port = app.server?.port ?? config.port;
@@ -97,6 +113,6 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     logger.info('worker_listening', { port });
     return;
   }
-  logger.info('listening', { host: config.host, port, version: VERSION, database: config.databasePath, workers: config.workers });
+  logger.info('listening', { host: config.host, port, version: VERSION, store: store.dialect, database: store.location, workers: config.workers });
   if (config.workers > 1) workers = startWorkers({ count: config.workers - 1, port, logger });
 }

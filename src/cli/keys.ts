@@ -1,8 +1,8 @@
 /** The `keys` subcommand: create, list, revoke and inspect API keys (the secret is printed once, last). */
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/client';
-import { AmbiguousKeyError, createKey, keyUsage, listKeys, resolveKey, revokeKey, type KeySummary } from '../modules/keys';
+import { AmbiguousKeyError, createKey, keyUsage, listKeys, resolveKey, revokeKey, type KeyAdminStores, type KeySummary } from '../modules/keys';
 import { isPlanId, PLAN_IDS } from '../plans';
+import { StoreUnavailableError } from '../store/errors';
 
 /** Where the CLI writes: one call per line. */
 export interface CliIo {
@@ -29,13 +29,13 @@ function table(rows: KeySummary[]): string[] {
   );
 }
 
-function create(db: Db, args: string[], io: CliIo): number {
+async function create(store: KeyAdminStores, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { plan: { type: 'string' }, name: { type: 'string' } }, strict: true });
   if (!values.plan || !isPlanId(values.plan)) {
     io.err(`keys create: --plan must be one of ${PLAN_IDS.join(', ')}`);
     return 2;
   }
-  const created = createKey(db, { plan: values.plan, name: values.name ?? null });
+  const created = await createKey(store.keys, { plan: values.plan, name: values.name ?? null });
   io.out(
     `Created key #${created.id} (plan ${created.plan}${created.name ? `, name "${created.name}"` : ''}, prefix ${created.prefix}).`,
   );
@@ -44,13 +44,13 @@ function create(db: Db, args: string[], io: CliIo): number {
   return 0;
 }
 
-function withKey(db: Db, ref: string | undefined, command: string, io: CliIo, action: (id: string) => number): number {
+async function withKey(ref: string | undefined, command: string, io: CliIo, action: (id: string) => Promise<number>): Promise<number> {
   if (!ref) {
     io.err(`keys ${command}: give a key id or prefix`);
     return 2;
   }
   try {
-    return action(ref);
+    return await action(ref);
   } catch (error) {
     if (error instanceof AmbiguousKeyError) {
       io.err(`keys ${command}: ${error.message}`);
@@ -60,33 +60,33 @@ function withKey(db: Db, ref: string | undefined, command: string, io: CliIo, ac
   }
 }
 
-/** Runs `keys <command> ...` against the database; returns the process exit code. */
-export function runKeysCli(args: string[], db: Db, io: CliIo): number {
+/** Runs `keys <command> ...` against the store (SQLite or PostgreSQL); returns the process exit code. */
+export async function runKeysCli(args: string[], store: KeyAdminStores, io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
       case 'create':
-        return create(db, rest, io);
+        return await create(store, rest, io);
       case 'help':
       case '--help':
       case '-h':
         io.out(KEYS_USAGE);
         return 0;
       case 'list':
-        for (const line of table(listKeys(db))) io.out(line);
+        for (const line of table(await listKeys(store))) io.out(line);
         return 0;
       case 'revoke':
-        return withKey(db, rest[0], 'revoke', io, (ref) => {
-          const row = revokeKey(db, ref);
+        return await withKey(rest[0], 'revoke', io, async (ref) => {
+          const row = await revokeKey(store.keys, ref);
           if (!row) return notFound(io, 'revoke', ref);
           io.out(`Revoked key #${row.id} (${row.prefix}).`);
           return 0;
         });
       case 'usage':
-        return withKey(db, rest[0], 'usage', io, (ref) => {
-          const row = resolveKey(db, ref);
+        return await withKey(rest[0], 'usage', io, async (ref) => {
+          const row = await resolveKey(store.keys, ref);
           if (!row) return notFound(io, 'usage', ref);
-          const { key, quota, requests } = keyUsage(db, row);
+          const { key, quota, requests } = await keyUsage(store, row);
           io.out(`Key #${key.id} ${key.prefix} (${key.name ?? 'no name'}), plan ${key.plan}, ${key.status}`);
           io.out(
             `Words this month: ${quota.used} of ${quota.limit} (${quota.remaining} left), resets ${new Date(quota.resetAt * 1000).toISOString()}`,
@@ -104,6 +104,10 @@ export function runKeysCli(args: string[], db: Db, io: CliIo): number {
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
       io.err(`keys ${command}: ${error.message}`);
       return 2;
+    }
+    if (error instanceof StoreUnavailableError) {
+      io.err(`keys ${command}: the database did not answer (${error.reason}); nothing was changed. Try again.`);
+      return 1;
     }
     throw error;
   }

@@ -1,41 +1,43 @@
-/** API-key authentication in onRequest, so a bad key is answered 401 before any body is read. */
+/** API-key authentication: derives `key` into Elysia's context for the protected routes (before any body is read). */
 import { Elysia } from 'elysia';
-import type { Db } from '../db/client';
-import type { ApiKeyRow } from '../db/schema';
-import { findActiveKey } from '../modules/keys';
-import { contextOf } from './context';
+import type { ApiKey } from '../store/types';
 import { ApiError } from './errors';
 
 /** Header carrying the key (matched case-insensitively, as all HTTP field names). */
 export const API_KEY_HEADER = 'X-API-Key';
 
-/** Options of the auth plugin: which "METHOD /path" pairs need a key. */
+/** Looks a secret up: the active key, or null (unknown, malformed or revoked). */
+export type FindKey = (secret: string) => Promise<ApiKey | null>;
+
+/** Options of the auth plugin: how keys are found, and which "METHOD /path" pairs need one. */
 export interface AuthOptions {
-  db: Db;
+  findKey: FindKey;
   protectedRoutes: readonly string[];
 }
 
-/** The key row for a secret, or an ApiError (missing_api_key / invalid_api_key). */
-export function authenticate(db: Db, secret: string | null): ApiKeyRow {
+/** The key for a secret, or an ApiError (missing_api_key / invalid_api_key). */
+export async function authenticate(findKey: FindKey, secret: string | null): Promise<ApiKey> {
   if (secret === null || secret.trim() === '') throw new ApiError('missing_api_key');
-  const key = findActiveKey(db, secret.trim());
+  const key = await findKey(secret.trim());
   if (!key) throw new ApiError('invalid_api_key');
   return key;
 }
 
-/** The key authenticated for this request; only valid inside protected routes. */
-export function requireKey(request: Request): ApiKeyRow {
-  const key = contextOf(request).key;
+/** The authenticated key of a protected route's context (a 401 if the route was not protected). */
+export function requireKey(key: ApiKey | null | undefined): ApiKey {
   if (!key) throw new ApiError('missing_api_key');
   return key;
 }
 
-/** Elysia plugin: checks X-API-Key in onRequest for the protected routes. */
-export function authPlugin({ db, protectedRoutes }: AuthOptions) {
+/**
+ * Elysia plugin: derives `key` (null outside the protected routes). Derive runs after parsing, so
+ * protected routes declare `parse: 'none'` and read their body themselves: a bad key is still
+ * answered 401 before a byte of the body is read.
+ */
+export function authPlugin({ findKey, protectedRoutes }: AuthOptions) {
   const guarded = new Set(protectedRoutes);
-  return new Elysia({ name: 'auth' }).onRequest(function checkApiKey({ request }) {
-    const ctx = contextOf(request);
-    if (!guarded.has(`${request.method} ${ctx.path}`)) return;
-    ctx.key = authenticate(db, request.headers.get(API_KEY_HEADER));
+  return new Elysia({ name: 'auth' }).derive({ as: 'global' }, async function checkApiKey({ request, path }) {
+    if (!guarded.has(`${request.method} ${path}`)) return { key: null as ApiKey | null };
+    return { key: (await authenticate(findKey, request.headers.get(API_KEY_HEADER))) as ApiKey | null };
   });
 }

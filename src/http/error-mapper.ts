@@ -1,38 +1,34 @@
 /** The one error mapper: every failure becomes `{ success:false, error:{code,message} }`, localized. */
 import { Elysia } from 'elysia';
-import type { Db } from '../db/client';
+import type { LabelLang } from '../engine/types';
 import { t } from '../i18n';
-import { getQuotaState, rateLimitHeaders } from '../modules/quota';
-import { contextOf } from './context';
+import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store/errors';
+import type { ApiKey, UsageSink } from '../store/types';
 import { ApiError, type ErrorBody } from './errors';
+import { requestLang } from './lang';
 import type { Logger } from './logger';
-import { observeRequest } from './observe';
+import { CLIENT_CLOSED_STATUS, observeRequest, type RequestFacts } from './observe';
 import { allowedMethods, type RouteEntry } from './routes';
 
 /** Dependencies of the mapper; `routes` is read lazily to answer 405 with an Allow header. */
 export interface ErrorMapperOptions {
-  db: Db;
   logger: Logger;
+  usage: UsageSink;
+  /** X-RateLimit-* headers of a key (read from the store). */
+  quotaHeaders: (key: ApiKey) => Promise<Record<string, string>>;
   routes: () => readonly RouteEntry[];
 }
 
-/** Elysia's own error codes we translate; anything else unknown is a 500. */
-function toApiError(
-  code: string | number,
-  error: unknown,
-  request: Request,
-  routes: readonly RouteEntry[],
-  path: string,
-): ApiError {
+/** Elysia's own error codes and the store's failures, translated; anything else unknown is a 500. */
+function toApiError(code: string | number, error: unknown, request: Request, routes: readonly RouteEntry[], path: string): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return new ApiError('store_unavailable', {}, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+  }
   if (code === 'NOT_FOUND') {
     const allow = allowedMethods(routes, path);
     if (allow.length > 0) {
-      return new ApiError(
-        'method_not_allowed',
-        { method: request.method, path, allow: allow.join(', ') },
-        { allow: allow.join(', ') },
-      );
+      return new ApiError('method_not_allowed', { method: request.method, path, allow: allow.join(', ') }, { allow: allow.join(', ') });
     }
     return new ApiError('not_found', { method: request.method, path });
   }
@@ -41,30 +37,42 @@ function toApiError(
   return new ApiError('internal_error');
 }
 
+/** The derived context the mapper reads; absent when the failure came before the plugins ran (404). */
+type ErrorContext = RequestFacts & { lang?: LabelLang };
+
 /** Elysia plugin registering the global error mapper. */
-export function errorMapper({ db, logger, routes }: ErrorMapperOptions) {
-  return new Elysia({ name: 'error-mapper' }).onError(
-    { as: 'global' },
-    function mapError({ code, error, request, set }): ErrorBody {
-      const ctx = contextOf(request);
-      const apiError = toApiError(code, error, request, routes(), ctx.path);
-      if (apiError.code === 'internal_error') {
-        // Name and stack frames only: a message could quote part of the input.
-        const err = error as Error | undefined;
-        logger.error('unhandled_error', {
-          name: err?.name ?? String(code),
-          stack: err?.stack?.split('\n').slice(1, 6).join(' | '),
-        });
-      }
-      set.status = apiError.status;
+export function errorMapper({ logger, usage, quotaHeaders, routes }: ErrorMapperOptions) {
+  return new Elysia({ name: 'error-mapper' }).onError({ as: 'global' }, async function mapError(context): Promise<ErrorBody | Response> {
+    const { code, error, request, set } = context;
+    const facts = context as unknown as ErrorContext;
+    // The client hung up (mid-body, mid-extraction): nobody reads an answer; log it, charge and record nothing.
+    if (request.signal.aborted) {
+      observeRequest({ usage, logger }, facts, { status: CLIENT_CLOSED_STATUS, code: 'client_closed', words: 0 });
+      return new Response(null, { status: CLIENT_CLOSED_STATUS });
+    }
+    const apiError = toApiError(code, error, request, routes(), facts.path);
+    if (apiError.code === 'internal_error') {
+      // Name and stack frames only: a message could quote part of the input.
+      const err = error as Error | undefined;
+      logger.error('unhandled_error', { name: err?.name ?? String(code), stack: err?.stack?.split('\n').slice(1, 6).join(' | ') });
+    } else if (error instanceof StoreUnavailableError) {
+      logger.warn('store_unavailable', { reason: error.reason });
+    }
+    set.status = apiError.status;
+    const key = facts.key;
+    // Quota errors carry their headers; with the store down there is nothing to read.
+    if (key && apiError.code !== 'store_unavailable' && !('x-ratelimit-limit' in apiError.headers)) {
       try {
-        if (ctx.key) Object.assign(set.headers, rateLimitHeaders(getQuotaState(db, ctx.key)));
+        Object.assign(set.headers, await quotaHeaders(key));
       } catch {
-        // A database failure here must not turn a client error into a 500; the headers are omitted.
+        // A store failure here must not turn a client error into a 5xx; the headers are omitted.
       }
-      Object.assign(set.headers, apiError.headers);
-      observeRequest({ db, logger }, request, { status: apiError.status, code: apiError.code });
-      return { success: false, error: { code: apiError.code, message: t(ctx.lang, `errors.${apiError.code}`, apiError.params) } };
-    },
-  );
+    }
+    Object.assign(set.headers, apiError.headers);
+    const lang = facts.lang ?? requestLang(request);
+    set.headers['content-language'] ??= lang;
+    set.headers.vary ??= 'Accept-Language';
+    observeRequest({ usage, logger }, facts, { status: apiError.status, code: apiError.code });
+    return { success: false, error: { code: apiError.code, message: t(lang, `errors.${apiError.code}`, apiError.params) } };
+  });
 }

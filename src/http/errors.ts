@@ -18,7 +18,11 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   quota_exceeded: 429,
   trial_calls_exhausted: 429,
+  /** Logged only: the client went away before its answer (nginx's convention); never sent. */
+  client_closed: 499,
   internal_error: 500,
+  /** The key/quota store is locked or unreachable; sent with Retry-After. */
+  store_unavailable: 503,
 } as const;
 
 /** A stable, documented error code. */
@@ -43,11 +47,17 @@ export class ApiError extends Error {
   }
 }
 
-/** The JSON body of every error response; its codes are ERROR_STATUS's, so a new code is documented with no edit. */
+/** Codes that are logged but never reach a client (the client had already gone). */
+export const LOGGED_ONLY_CODES: readonly ErrorCode[] = ['client_closed'];
+
+/** Codes a client can receive: ERROR_STATUS's, so a new code is documented with no edit. */
+export const SENT_ERROR_CODES = keysOf(ERROR_STATUS).filter((code) => !LOGGED_ONLY_CODES.includes(code)) as [ErrorCode, ...ErrorCode[]];
+
+/** The JSON body of every error response. */
 export const ErrorBodySchema = t.Object({
   success: t.Literal(false),
   error: t.Object({
-    code: StringEnum(keysOf(ERROR_STATUS), { description: 'Stable snake_case code: branch on this, never on the message.' }),
+    code: StringEnum(SENT_ERROR_CODES, { description: 'Stable snake_case code: branch on this, never on the message.' }),
     message: t.String({ description: 'Human-readable message in the negotiated language.' }),
   }),
 });

@@ -1,8 +1,21 @@
-/** End-of-request bookkeeping shared by success and error paths: usage event + one log line. */
-import type { Db } from '../db/client';
-import { recordUsage } from '../modules/quota';
-import { contextOf } from './context';
+/**
+ * End-of-request bookkeeping shared by success and error paths: one usage event and one log
+ * line. The one place every finished request passes through (a metrics counter belongs here).
+ */
+import type { ApiKey, UsageSink } from '../store/types';
 import type { Logger } from './logger';
+
+/** Status logged when the client went away before its answer (nginx's "client closed request"); never sent. */
+export const CLIENT_CLOSED_STATUS = 499;
+
+/** What the hooks know about a request: Elysia's context (`path`, and `key`, `startedAt`, `words` derived by the plugins). */
+export interface RequestFacts {
+  request: Request;
+  path: string;
+  key?: ApiKey | null;
+  startedAt?: number;
+  words?: number;
+}
 
 /** What is known about a finished request; never includes submitted text. */
 export interface RequestOutcome {
@@ -13,35 +26,39 @@ export interface RequestOutcome {
   words?: number;
 }
 
-/** Records a usage event (when a key was authenticated) and logs metadata for the request; never throws. */
-export function observeRequest(deps: { db: Db; logger: Logger }, request: Request, outcome: RequestOutcome): void {
-  const ctx = contextOf(request);
-  const durationMs = Math.round((performance.now() - ctx.startedAt) * 1000) / 1000;
-  const words = outcome.words ?? ctx.words;
-  const now = Date.now();
-  if (ctx.key) {
-    try {
-      recordUsage(deps.db, {
-        keyId: ctx.key.id,
-        mode: outcome.mode ?? 'single',
-        words,
-        score: outcome.score ?? null,
-        status: outcome.status,
-        errorCode: outcome.code ?? null,
-        durationMs,
-        createdAt: now,
-      });
-    } catch (error) {
-      // A failed bookkeeping write must not fail a request that was already served (and charged).
-      deps.logger.error('usage_record_failed', { name: (error as Error)?.name ?? 'Error', keyId: ctx.key.id });
-    }
+/** Where observeRequest writes. */
+export interface ObserveDeps {
+  usage: UsageSink;
+  logger: Logger;
+}
+
+/**
+ * Records a usage event (when a key was authenticated) and logs metadata; never throws. A client
+ * that went away without being charged leaves no usage event: it is logged (499 client_closed)
+ * but is no request of the key's.
+ */
+export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: RequestOutcome): void {
+  const durationMs = facts.startedAt === undefined ? 0 : Math.round((performance.now() - facts.startedAt) * 1000) / 1000;
+  const words = outcome.words ?? facts.words ?? 0;
+  const key = facts.key ?? null;
+  if (key && !(outcome.status === CLIENT_CLOSED_STATUS && words === 0)) {
+    deps.usage.record({
+      keyId: key.id,
+      mode: outcome.mode ?? 'single',
+      words,
+      score: outcome.score ?? null,
+      status: outcome.status,
+      errorCode: outcome.code ?? null,
+      durationMs,
+      createdAt: Date.now(),
+    });
   }
   deps.logger.info('request', {
-    method: request.method,
-    path: ctx.path,
+    method: facts.request.method,
+    path: facts.path,
     status: outcome.status,
     code: outcome.code ?? undefined,
-    keyId: ctx.key?.id ?? null,
+    keyId: key?.id ?? null,
     words,
     score: outcome.score ?? undefined,
     durationMs,

@@ -16,6 +16,8 @@ export const en = {
     not_found: 'Nothing here: {method} {path} is not a route of this API.',
     method_not_allowed: '{method} is not allowed on {path}. Allowed: {allow}.',
     internal_error: 'An unexpected error occurred. It has been logged; please try again.',
+    client_closed: 'The client closed the connection before the answer.',
+    store_unavailable: 'The key and quota store cannot be reached right now. Nothing was charged; try again in a few seconds.',
     too_many_files: 'Too many files: at most {limit} per request.',
     file_too_large: 'The file is larger than the limit of {limit} bytes.',
     unsupported_format: 'Unsupported file format: send TXT, MD, DOCX or PDF.',

@@ -20,6 +20,8 @@ export const es: Catalogue = {
     not_found: 'Aquí no hay nada: {method} {path} no es una ruta de esta API.',
     method_not_allowed: '{method} no está permitido en {path}. Permitidos: {allow}.',
     internal_error: 'Se ha producido un error inesperado. Ha quedado registrado; inténtalo de nuevo.',
+    client_closed: 'El cliente cerró la conexión antes de la respuesta.',
+    store_unavailable: 'Ahora mismo no se puede acceder al almacén de claves y cuotas. No se ha cobrado nada; inténtalo de nuevo en unos segundos.',
     too_many_files: 'Demasiados archivos: como máximo {limit} por petición.',
     file_too_large: 'El archivo supera el límite de {limit} bytes.',
     unsupported_format: 'Formato de archivo no admitido: envía TXT, MD, DOCX o PDF.',

@@ -2,9 +2,9 @@ import { afterAll, afterEach, describe, expect, it } from 'bun:test';
 import { batchStream, type StreamEnd } from '../../src/modules/batch/stream';
 import type { PlannedFile } from '../../src/modules/batch/plan';
 import { silentLogger } from '../../src/http';
+import type { Detector } from '../../src/engine/types';
 import { detector, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
-import { flushUsage } from '../../src/modules/quota';
 
 afterAll(closeBatchPools);
 
@@ -26,7 +26,7 @@ describe('batch mode: incremental flush', () => {
   it('sends each line as its own chunk and scores a file only when its turn comes', async () => {
     const { detector: slow, calls } = recordingDetector(detector());
     const { app, newKey } = makeBatchApp({}, slow);
-    const response = await postBatch(app, newKey().key, batchForm(uploads));
+    const response = await postBatch(app, (await newKey()).key, batchForm(uploads));
     const reader = response.body!.getReader();
     // The first line is out before any file has been scored, let alone the last.
     expect(JSON.parse(await readChunk(reader))).toEqual({ type: 'progress', index: 0, fileName: 'essay0.txt', total: FILES });
@@ -49,7 +49,7 @@ describe('batch mode: incremental flush', () => {
     const { app, newKey } = makeBatchApp({}, slow);
     app.listen({ port: 0, hostname: '127.0.0.1' });
     servers.push(app);
-    const key = newKey().key;
+    const key = (await newKey()).key;
     const response = await fetch(`http://127.0.0.1:${app.server!.port}/api/detect`, {
       method: 'POST',
       headers: { 'x-api-key': key },
@@ -81,8 +81,8 @@ describe('batch mode: incremental flush', () => {
 describe('batch mode: client disconnect', () => {
   it('stops scoring when the reader cancels, and refunds the words of the files never scored', async () => {
     const { detector: slow, calls } = recordingDetector(detector());
-    const { app, db, newKey, logs } = makeBatchApp({}, slow);
-    const key = newKey();
+    const { app, db, store, newKey, logs } = makeBatchApp({}, slow);
+    const key = await newKey();
     const abort = new AbortController();
     const response = await postBatch(app, key.key, batchForm(uploads), { signal: abort.signal });
     expect(wordsUsed(db, key.id)).toBe(FILES * wordsPerFile);
@@ -95,10 +95,43 @@ describe('batch mode: client disconnect', () => {
     await sleep(50);
     expect(calls.length).toBe(1);
     expect(wordsUsed(db, key.id)).toBe(wordsPerFile);
-    flushUsage(db);
+    await store.usage.flush();
     const event = db.$client.query('SELECT status, words, error_code AS code FROM usage_events').get();
     expect(event).toEqual({ status: 499, words: wordsPerFile, code: 'client_closed' });
     expect(logs.some((line) => line.includes('"status":499'))).toBe(true);
+  });
+
+  it('does not charge a file scored while the client was hanging up (issue 16)', async () => {
+    const abort = new AbortController();
+    const base = detector();
+    let analyses = 0;
+    // The client hangs up while the second file is being scored (analysis is synchronous: the abort is seen after it).
+    const hangingUp: Detector = {
+      countWords: (text) => base.countWords(text),
+      analyze(text, options) {
+        if (++analyses === 2) abort.abort();
+        return base.analyze(text, options);
+      },
+    };
+    const { app, db, newKey } = makeBatchApp({}, hangingUp);
+    const key = await newKey();
+    const response = await postBatch(app, key.key, batchForm(uploads), { signal: abort.signal });
+    const reader = response.body!.getReader();
+    const lines: string[] = [];
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        lines.push(new TextDecoder().decode(value));
+      }
+    } catch {
+      // The stream may end with an error once the client is gone.
+    }
+    await sleep(50);
+    expect(analyses).toBe(2);
+    expect(lines.filter((line) => line.includes('"type":"result"')).length).toBe(1);
+    // Only the first file, whose result was sent, stays charged.
+    expect(wordsUsed(db, key.id)).toBe(wordsPerFile);
   });
 
   it('over real HTTP, a client that goes away mid-stream stops the remaining work', async () => {
@@ -107,7 +140,7 @@ describe('batch mode: client disconnect', () => {
     const { app, db, newKey } = makeBatchApp({}, slow);
     app.listen({ port: 0, hostname: '127.0.0.1' });
     servers.push(app);
-    const key = newKey();
+    const key = await newKey();
     const abort = new AbortController();
     const many: Upload[] = Array.from({ length: 12 }, (_, i) => [`e${i}.txt`, `${PROSE} Essay number ${i}.`]);
     const response = await fetch(`http://127.0.0.1:${app.server!.port}/api/detect`, {
@@ -124,14 +157,16 @@ describe('batch mode: client disconnect', () => {
     const scored = calls.length;
     await sleep(4 * STALL_MS);
     expect(calls.length).toBe(scored);
-    // Only what was scored stays charged (the file being scored at the disconnect counts).
-    expect(wordsUsed(db, key.id)).toBe(scored * wordsPerFile);
+    // Only what was sent stays charged: the file being scored at the disconnect is refunded.
+    await sleep(20);
+    expect(wordsUsed(db, key.id)).toBeLessThanOrEqual(scored * wordsPerFile);
+    expect(wordsUsed(db, key.id)).toBeGreaterThanOrEqual((scored - 1) * wordsPerFile);
   });
 
   it('stops extraction when the client leaves before the stream starts, and charges nothing', async () => {
     const { makePdf } = await import('../fixtures/make');
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey();
+    const { app, db, store, newKey, logs } = makeBatchApp();
+    const key = await newKey();
     const page = Array.from({ length: 45 }, () => 'The committee reviewed every line of the report before approving it today').join('\n');
     const heavy = makePdf(Array.from({ length: 100 }, () => page));
     const abort = new AbortController();
@@ -141,8 +176,10 @@ describe('batch mode: client disconnect', () => {
     const response = await pending;
     expect(response.status).toBe(499);
     expect(wordsUsed(db, key.id)).toBe(0);
-    flushUsage(db);
-    expect(db.$client.query('SELECT status, error_code AS code FROM usage_events').get()).toEqual({ status: 499, code: 'client_closed' });
+    // Logged as 499 client_closed, but no usage event: nothing was charged, the key made no request that was served.
+    await store.usage.flush();
+    expect(db.$client.query('SELECT count(*) AS n FROM usage_events').get()).toEqual({ n: 0 });
+    expect(logs.some((line) => line.includes('"status":499') && line.includes('"code":"client_closed"'))).toBe(true);
   });
 
   it('ends (and refunds everything) without a single pull when the client left before the stream was built', async () => {
@@ -158,7 +195,7 @@ describe('batch mode: client disconnect', () => {
       budgetSeconds: 120, logger: silentLogger, onEnd: (end) => ends.push(end),
     });
     await sleep(10);
-    expect(ends).toEqual([{ scoredWords: 0, completed: false }]);
+    expect(ends).toEqual([{ deliveredWords: 0, completed: false }]);
     expect(calls.length).toBe(0);
   });
 });

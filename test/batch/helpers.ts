@@ -4,7 +4,6 @@ import { loadConfig, type Config } from '../../src/config';
 import type { Analysis, AnalyzeOptions, Detector } from '../../src/engine/types';
 import { createJsonLogger } from '../../src/http/logger';
 import { extractPoolFor } from '../../src/modules/batch';
-import { createKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import {
   makeDocx,
@@ -19,7 +18,7 @@ import {
   SAMPLE_PDF_PAGES,
   SAMPLE_PDF_TEXT,
 } from '../fixtures/make';
-import { detector as realDetector, freshDb, PROSE } from '../http/helpers';
+import { detector as realDetector, freshStore, keyOn, PROSE } from '../http/helpers';
 
 const configs: Config[] = [];
 
@@ -32,11 +31,11 @@ export function closeBatchPools(): void {
 export function makeBatchApp(env: Record<string, string> = {}, detector: Detector = realDetector()) {
   const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', ...env });
   configs.push(config);
-  const db = freshDb();
+  const store = freshStore();
   const logs: string[] = [];
-  const app = createApp({ config, db, detector, logger: createJsonLogger((line) => logs.push(line)) });
-  const newKey = (plan: PlanId = 'free') => createKey(db, { plan });
-  return { app, db, config, logs, newKey };
+  const app = createApp({ config, store, detector, logger: createJsonLogger((line) => logs.push(line)) });
+  const newKey = (plan: PlanId = 'free') => keyOn(store, plan);
+  return { app, store, db: store.db, config, logs, newKey };
 }
 
 /** A file to upload: name and bytes (or text). */

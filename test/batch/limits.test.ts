@@ -15,7 +15,7 @@ describe('batch mode: limits', () => {
   it('answers 413 too_many_files past MAX_FILES (default 20) and charges nothing', async () => {
     const { app, db, newKey, config } = makeBatchApp();
     expect(config.maxFiles).toBe(20);
-    const key = newKey();
+    const key = await newKey();
     const uploads = Array.from({ length: 21 }, (_, i) => [`f${i}.txt`, PROSE] as [string, string]);
     const response = await postBatch(app, key.key, batchForm(uploads));
     expect(response.status).toBe(413);
@@ -26,7 +26,7 @@ describe('batch mode: limits', () => {
 
   it('answers 413 payload_too_large past MAX_BATCH_BYTES, declared or streamed', async () => {
     const { app, newKey } = makeBatchApp({ MAX_BATCH_BYTES: String(64 * 1024) });
-    const key = newKey().key;
+    const key = (await newKey()).key;
     const big = batchForm([['a.txt', PROSE.repeat(200)]]);
     const declared = await postBatch(app, key, big);
     expect(declared.status).toBe(413);
@@ -49,7 +49,7 @@ describe('batch mode: limits', () => {
 
   it('answers file_too_large for one file past MAX_FILE_BYTES and scores the others', async () => {
     const { app, newKey } = makeBatchApp({ MAX_FILE_BYTES: '2000' });
-    const lines = await readLines(await postBatch(app, newKey().key, batchForm([['big.txt', PROSE.repeat(10)], ['ok.txt', PROSE]])));
+    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm([['big.txt', PROSE.repeat(10)], ['ok.txt', PROSE]])));
     expect(lines[1]).toEqual({
       type: 'error',
       index: 0,
@@ -65,13 +65,13 @@ describe('batch mode: limits', () => {
     const { app, newKey } = makeBatchApp({ MAX_PDF_PAGES: '2', MAX_DOCX_UNCOMPRESSED: '2048' });
     const docx = await makeDocx([PROSE.repeat(10)]);
     const pdf = makePdf(['page one has words', 'page two', 'page three']);
-    const lines = await readLines(await postBatch(app, newKey().key, batchForm([['long.docx', docx], ['long.pdf', pdf]])));
+    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm([['long.docx', docx], ['long.pdf', pdf]])));
     expect(lines.filter((l) => l.type === 'error').map((l) => l.code)).toEqual(['file_too_large', 'file_too_large']);
   });
 
   it('rejects a bad sensitivity, a form without files and a form with text in files[]', async () => {
     const { app, newKey } = makeBatchApp();
-    const key = newKey().key;
+    const key = (await newKey()).key;
     const bad = await postBatch(app, key, batchForm([['a.txt', PROSE]], { sensitivity: 'paranoid' }));
     expect(bad.status).toBe(400);
     expect(await errorCode(bad)).toBe('invalid_sensitivity');
@@ -91,7 +91,7 @@ describe('batch mode: limits', () => {
     const { app, newKey } = makeBatchApp();
     const noKey = await app.handle(new Request('http://localhost/api/detect', { method: 'POST', body: batchForm([['a.txt', PROSE]]) }));
     expect(noKey.status).toBe(401);
-    const broken = await postBatch(app, newKey().key, '--nope\r\ngarbage', { headers: { 'content-type': 'multipart/form-data; boundary=xyz' } });
+    const broken = await postBatch(app, (await newKey()).key, '--nope\r\ngarbage', { headers: { 'content-type': 'multipart/form-data; boundary=xyz' } });
     expect(broken.status).toBe(400);
     expect(await errorCode(broken)).toBe('invalid_request');
   });
@@ -102,7 +102,7 @@ describe('batch mode: limits', () => {
     const page = Array.from({ length: 45 }, () => 'The committee reviewed every line of the report before approving it today').join('\n');
     const heavy = makePdf(Array.from({ length: 150 }, () => page));
     const uploads = Array.from({ length: 4 }, (_, i) => [`heavy${i}.pdf`, heavy] as [string, Uint8Array]);
-    const lines = await readLines(await postBatch(app, newKey().key, batchForm(uploads)));
+    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm(uploads)));
     const errors = lines.filter((l) => l.type === 'error');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]).toMatchObject({ code: 'batch_timeout', message: t('en', 'errors.batch_timeout', { seconds: 0.1 }) });

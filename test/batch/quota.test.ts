@@ -1,7 +1,10 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { findActiveKey } from '../../src/modules/keys';
-import { chargeWords, flushUsage } from '../../src/modules/quota';
-import { detector, PROSE } from '../http/helpers';
+import { chargeWords } from '../../src/modules/quota';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import type { ExtractPool } from '../../src/extract/pool';
+import { createBatchHandler } from '../../src/modules/batch';
+import { detector, freshStore, keyOn, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readLines, sampleBatch, wordsUsed } from './helpers';
 
 afterAll(closeBatchPools);
@@ -10,8 +13,8 @@ const FREE_WORDS = 10_000;
 
 describe('batch mode: quota', () => {
   it('charges exactly the words of the scored files, once, and sends the X-RateLimit-* of that charge', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey();
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey();
     const { uploads, texts } = await sampleBatch();
     const form = batchForm([...uploads, ['empty.txt', ''], ['short.txt', 'Too short to score.']]);
     const response = await postBatch(app, key.key, form);
@@ -26,18 +29,18 @@ describe('batch mode: quota', () => {
     expect(wordsUsed(db, key.id)).toBe(expectedWords);
     const calls = db.$client.query('SELECT calls FROM monthly_usage WHERE key_id = ?').get(key.id) as { calls: number };
     expect(calls.calls).toBe(1);
-    flushUsage(db);
+    await store.usage.flush();
     const event = db.$client.query("SELECT mode, status, words FROM usage_events WHERE key_id = ?").get(key.id);
     expect(event).toEqual({ mode: 'batch', status: 200, words: expectedWords });
   });
 
   it('answers a plain 429 quota_exceeded JSON (not a stream) and charges nothing when the files need more than is left', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey();
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey();
     const { uploads, texts } = await sampleBatch();
     const needed = texts.reduce((n, text) => n + detector().countWords(text), 0);
     // Leave one word too few for the whole batch, though enough for any single file.
-    expect(chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - needed + 1).ok).toBe(true);
+    expect((await chargeWords(store.quota, key.row, FREE_WORDS - needed + 1)).ok).toBe(true);
     const before = wordsUsed(db, key.id);
     const response = await postBatch(app, key.key, batchForm(uploads));
     expect(response.status).toBe(429);
@@ -52,10 +55,10 @@ describe('batch mode: quota', () => {
   });
 
   it('lets a batch through that uses the last word of the month exactly', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey();
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey();
     const words = detector().countWords(PROSE);
-    chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - 2 * words);
+    await chargeWords(store.quota, key.row, FREE_WORDS - 2 * words);
     const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE], ['b.txt', PROSE]]));
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -63,8 +66,8 @@ describe('batch mode: quota', () => {
   });
 
   it('charges nothing (and counts no call) when no file can be scored', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey('trial');
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey('trial');
     const response = await postBatch(app, key.key, batchForm([['empty.txt', ''], ['x.txt', 'four words only here']]));
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-remaining')).toBe(String(FREE_WORDS));
@@ -73,8 +76,8 @@ describe('batch mode: quota', () => {
   });
 
   it('refuses a trial key that has used all its calls before reading the files', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey('trial');
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey('trial');
     db.$client.run(`INSERT INTO monthly_usage (key_id, period, words_used, calls) VALUES (${key.id}, '2000-01', 0, 500)`);
     const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]]));
     expect(response.status).toBe(429);
@@ -82,11 +85,11 @@ describe('batch mode: quota', () => {
   });
 
   it('lets only one of two concurrent batches through when together they need more than the month has', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey();
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey();
     const words = detector().countWords(PROSE);
     // Room for 100 files of PROSE minus one word: each batch (60 files' worth) fits alone, not both.
-    chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - (100 * words - 1));
+    await chargeWords(store.quota, key.row, FREE_WORDS - (100 * words - 1));
     const big = PROSE.repeat(20);
     const uploads = [['a.txt', big], ['b.txt', big], ['c.txt', big]] as [string, string][];
     const [first, second] = await Promise.all([postBatch(app, key.key, batchForm(uploads)), postBatch(app, key.key, batchForm(uploads))]);
@@ -98,12 +101,74 @@ describe('batch mode: quota', () => {
   });
 
   it('answers the 429 in the language of the lang form field', async () => {
-    const { app, db, newKey } = makeBatchApp();
-    const key = newKey();
-    chargeWords(db, findActiveKey(db, key.key)!, FREE_WORDS - 10);
+    const { app, db, store, newKey } = makeBatchApp();
+    const key = await newKey();
+    // 25 words left: enough to read the form (any file needs 20), not for the 60 of PROSE.
+    await chargeWords(store.quota, key.row, FREE_WORDS - 25);
     const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]], { lang: 'es' }));
     expect(response.status).toBe(429);
     expect(response.headers.get('content-language')).toBe('es');
     expect((await response.json()).error.message).toStartWith('Cuota mensual de palabras agotada');
+  });
+});
+
+describe('batch mode: quota before work (issue 16)', () => {
+  it('answers 429 before reading a byte of the body when fewer words are left than any file needs', async () => {
+    const { app, store, newKey } = makeBatchApp();
+    const key = await newKey();
+    await chargeWords(store.quota, key.row, FREE_WORDS);
+    let pulled = 0;
+    // A body that never ends: the request can only be answered if nobody waits for it.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new TextEncoder().encode('--x\r\n'));
+        return new Promise((resolve) => setTimeout(resolve, 50));
+      },
+    });
+    const started = performance.now();
+    const response = await postBatch(app, key.key, endless, { headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    expect(response.status).toBe(429);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await response.json()).error.code).toBe('quota_exceeded');
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it('stops extracting as soon as the files counted need more words than are left', async () => {
+    const aborted: string[] = [];
+    const started: string[] = [];
+    // TXT files answer at once; the "PDFs" take 5 s unless their extraction is aborted.
+    const pool = {
+      async extract(bytes: Uint8Array, fileName: string, options: { signal?: AbortSignal }) {
+        started.push(fileName);
+        if (fileName.endsWith('.txt')) return { format: 'txt', text: new TextDecoder().decode(bytes) };
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 5000);
+          options.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            aborted.push(fileName);
+            reject(new DOMException('aborted', 'AbortError'));
+          });
+        });
+        return { format: 'pdf', text: PROSE };
+      },
+    } as unknown as ExtractPool;
+    const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0' });
+    const store = freshStore();
+    const app = createApp({ config, store, detector: detector(), handleBatch: createBatchHandler({ pool: () => pool }) });
+    const key = await keyOn(store);
+    await chargeWords(store.quota, key.row, FREE_WORDS - 100); // 100 words left
+    const big = PROSE.repeat(5); // 300 words
+    const t0 = performance.now();
+    const response = await postBatch(app, key.key, batchForm([['slow1.pdf', 'x'], ['big.txt', big], ['slow2.pdf', 'x'], ['slow3.pdf', 'x']]));
+    expect(response.status).toBe(429);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    const body = await response.json();
+    expect(body.error.code).toBe('quota_exceeded');
+    expect(body.error.message).toContain('300 words');
+    expect(aborted.sort()).toEqual(['slow1.pdf', 'slow2.pdf', 'slow3.pdf']);
+    expect(wordsUsed(store.db, key.id)).toBe(FREE_WORDS - 100);
   });
 });

@@ -26,7 +26,7 @@ describe('batch mode: the NDJSON stream', () => {
   it('scores a DOCX (table, Spanish), a multi-page PDF, a UTF-16 TXT and an MD with code fences, in upload order', async () => {
     const { app, newKey } = makeBatchApp();
     const { uploads, texts } = await sampleBatch();
-    const response = await postBatch(app, newKey().key, batchForm(uploads));
+    const response = await postBatch(app, (await newKey()).key, batchForm(uploads));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     const lines = await readLines(response);
@@ -55,7 +55,7 @@ describe('batch mode: the NDJSON stream', () => {
     const { uploads, codes } = await badBatch();
     const all = [...uploads.slice(0, 3), ['good.txt', (await sampleBatch()).texts[2]] as [string, string], ...uploads.slice(3)];
     const allCodes = [...codes.slice(0, 3), 'ok', ...codes.slice(3)];
-    const lines = await readLines(await postBatch(app, newKey().key, batchForm(all)));
+    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm(all)));
     expect(lines.length).toBe(all.length * 2 + 1);
     all.forEach(([name], i) => {
       expect(lines[2 * i]).toEqual({ type: 'progress', index: i, fileName: name, total: all.length });
@@ -75,7 +75,7 @@ describe('batch mode: the NDJSON stream', () => {
     const { app, newKey } = makeBatchApp();
     const { uploads, texts } = await sampleBatch();
     const form = batchForm([uploads[2], ['short.txt', 'Muy pocas palabras.']], { lang: 'es', sensitivity: 'aggressive' });
-    const response = await postBatch(app, newKey().key, form);
+    const response = await postBatch(app, (await newKey()).key, form);
     expect(response.headers.get('content-language')).toBe('es');
     const lines = await readLines(response);
     expect(lines[1]).toEqual(expectedResult(0, 'utf16.txt', texts[2], 'txt', { lang: 'es', sensitivity: 'aggressive' }));
@@ -85,7 +85,7 @@ describe('batch mode: the NDJSON stream', () => {
   it('takes the label language from Accept-Language when there is no lang field', async () => {
     const { app, newKey } = makeBatchApp();
     const lines = await readLines(
-      await postBatch(app, newKey().key, batchForm([['x.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])]]), {
+      await postBatch(app, (await newKey()).key, batchForm([['x.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])]]), {
         headers: { 'accept-language': 'es-ES,es;q=0.9' },
       }),
     );
@@ -95,7 +95,7 @@ describe('batch mode: the NDJSON stream', () => {
   it('accepts parts named "files" as well as "files[]"', async () => {
     const { app, newKey } = makeBatchApp();
     const { uploads } = await sampleBatch();
-    const lines = await readLines(await postBatch(app, newKey().key, batchForm([uploads[3]], {}, 'files')));
+    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm([uploads[3]], {}, 'files')));
     expect(lines.map((l: Line) => l.type)).toEqual(['progress', 'result', 'complete']);
   });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'bun:test';
 import { corpusText } from '../../bench/corpus';
-import { asciiJson } from '../../bench/files';
+import { asciiJson, detectRequests } from '../../bench/files';
 import { renderReport, singleProcessBound, targets, type BenchResults } from '../../bench/report';
 import { percentile } from '../../bench/stats';
 
 const load = (rps: number, p50: number, p99: number) => ({ connections: 64, requests: rps * 4, rps, p50, p99, errors: 0, cpuMsPerRequest: 1000 / rps });
 
-function results(overrides: { engine500?: number; detectRps?: number; p99?: number; coldStart?: number } = {}): BenchResults {
+function results(overrides: { engine500?: number; detectRps?: number; p99?: number; coldStart?: number; postgresRps?: number } = {}): BenchResults {
   const engine = [500, 5_000, 10_000].flatMap((words) =>
     (['engine.analyze', 'detector.analyze'] as const).map((fn) => ({
       fn,
@@ -25,6 +25,16 @@ function results(overrides: { engine500?: number; detectRps?: number; p99?: numb
     http: { processes: 2, rows: [1, 16, 64].map(row), msCostSamples: 300, msCostP50: 0.3, msCostP99: 0.9, alone: load(1_000, 5, 20), duringBatch: load(900, 6, 30), batchPagesPerSec: 100, batches: 10 },
     oneProcess: { workers: 1, ...row(64) },
     realTexts: null,
+    stores: {
+      processes: 2,
+      postgresSkipped: null,
+      rows: [
+        { store: 'sqlite', keys: 'varied', load: load(4_000, 8, 30) },
+        { store: 'postgres', keys: 'varied', load: { ...load(overrides.postgresRps ?? 2_400, 20, 60), storeCpuMsPerRequest: 0.1 } },
+        { store: 'sqlite', keys: 'hot', load: load(4_000, 8, 30) },
+        { store: 'postgres', keys: 'hot', load: { ...load(1_000, 50, 200), storeCpuMsPerRequest: 0.12 } },
+      ],
+    },
     binary: { sizeMb: 130, buildSec: 4, coldStartsMs: [100, 110, 120], coldStartMs: overrides.coldStart ?? 110, processes: 2, idleRssMb: 90, loadRssMb: 140, batchRssMb: 150 },
     seconds: 100,
   };
@@ -33,7 +43,7 @@ function results(overrides: { engine500?: number; detectRps?: number; p99?: numb
 describe('bench report', () => {
   it('passes every target when the numbers are within them', () => {
     expect(targets(results()).filter((t) => !t.pass)).toEqual([]);
-    expect(renderReport(results())).toContain('12 of 12 targets pass.');
+    expect(renderReport(results())).toContain('13 of 13 targets pass.');
   });
 
   it('states the one-process bound of detect/bare and the WORKERS=1 row', () => {
@@ -47,7 +57,7 @@ describe('bench report', () => {
   });
 
   it('fails exactly the targets that are missed', () => {
-    const failed = targets(results({ engine500: 0.3, detectRps: 2_000, p99: 40, coldStart: 400 }))
+    const failed = targets(results({ engine500: 0.3, detectRps: 2_000, p99: 40, coldStart: 400, postgresRps: 1_900 }))
       .filter((t) => !t.pass)
       .map((t) => t.name);
     expect(failed).toEqual([
@@ -55,9 +65,23 @@ describe('bench report', () => {
       'detector.analyze 500 words p50',
       'HTTP detect/bare throughput, 64 connections',
       'HTTP detect p99, 64 connections',
+      'PostgreSQL / SQLite throughput, varied keys, 64 connections',
       'binary cold start to first /health 200 (median)',
     ]);
     expect(renderReport(results({ p99: 40 }))).toContain('| HTTP detect p99, 64 connections | <= 25 ms | 40.00 ms | **FAIL** |');
+  });
+});
+
+describe('bench report: storage', () => {
+  it('shows both stores with PostgreSQL relative to SQLite, and drops the target when PostgreSQL was skipped', () => {
+    const report = renderReport(results());
+    expect(report).toContain('| PostgreSQL | 64 keys | 2,400 | 20.00 ms | 60.00 ms | 0.417 ms | 0.100 ms | 0.600 |');
+    expect(report).toContain('| PostgreSQL | one hot key | 1,000 | 50.00 ms | 200.0 ms | 1.00 ms | 0.120 ms | 0.250 |');
+    expect(report).toContain('| PostgreSQL / SQLite throughput, varied keys, 64 connections | >= 0.50 | 0.600 | PASS |');
+    const skipped = results();
+    skipped.stores = { processes: 2, postgresSkipped: 'PostgreSQL is not installed', rows: skipped.stores.rows.filter((row) => row.store === 'sqlite') };
+    expect(targets(skipped).some((t) => t.name.startsWith('PostgreSQL'))).toBe(false);
+    expect(renderReport(skipped)).toContain('PostgreSQL rows skipped: PostgreSQL is not installed.');
   });
 });
 
@@ -66,6 +90,14 @@ describe('bench inputs', () => {
     expect(corpusText(500)).toBe(corpusText(500));
     expect(corpusText(500, 1)).not.toBe(corpusText(500));
     expect(corpusText(2_000).split(/\s+/)).toHaveLength(2_000);
+  });
+
+  it('spreads the requests over every key and every body', () => {
+    const requests = detectRequests(Array.from({ length: 64 }, (_, i) => `ak_${i}`));
+    expect(requests).toHaveLength(64);
+    expect(new Set(requests.map((r) => r.headers['x-api-key'])).size).toBe(64);
+    expect(new Set(requests.map((r) => r.body)).size).toBe(8);
+    expect(detectRequests(['ak_one'])).toHaveLength(8);
   });
 
   it('escapes every non-ASCII character for the wrk body', () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
 import { makeDocx, makePdf } from '../fixtures/make';
+import { POSTGRES_MISSING, startPostgres, warnIfMissing } from '../fixtures/postgres';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 /** 60 words of English prose (the same as test/http/helpers' PROSE, which would load the engine here). */
@@ -95,7 +96,7 @@ describe('ai-detector binary', () => {
     // the source tree or from beside the binary.
     server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env });
     const health = await fetch(`${server.base}/health`);
-    expect(await health.json()).toEqual({ status: 'ok', version });
+    expect(await health.json()).toEqual({ status: 'ok', store: 'up', version });
 
     const headers = { 'x-api-key': key };
     const single = await fetch(`${server.base}/api/detect`, {
@@ -142,4 +143,32 @@ describe('ai-detector binary', () => {
     expect(server.lines.filter((l) => l.includes('"event":"stopped"')).length).toBe(2);
     expect(await server.stderr).not.toContain('rror');
   });
+
+  it.if(!POSTGRES_MISSING)('migrates a PostgreSQL database at start and serves from it (DATABASE_URL, WORKERS=2)', async () => {
+    const cluster = startPostgres();
+    try {
+      const pgEnv = { DATABASE_URL: await cluster.createDatabase('binary'), WORKERS: '2' };
+      const created = runCommand([binary, 'keys', 'create', '--plan', 'free'], runDir, pgEnv);
+      expect(created.code).toBe(0);
+      const pgKey = created.out.trim().split('\n').at(-1)!;
+      server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env: pgEnv });
+      await server.waitFor(/"event":"worker_listening"/);
+      expect(await (await fetch(`${server.base}/health`)).json()).toEqual({ status: 'ok', store: 'up', version });
+      for (let i = 0; i < 4; i++) {
+        const single = await fetch(`${server.base}/api/detect`, {
+          method: 'POST',
+          headers: { 'x-api-key': pgKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: PROSE }),
+        });
+        expect(await single.json()).toMatchObject({ success: true, rate_remaining: 10_000 - 60 * (i + 1) });
+      }
+      expect(runCommand([binary, 'keys', 'usage', pgKey.slice(0, 11)], runDir, pgEnv).out).toContain('Words this month: 240 of 10000');
+      expect(await server.stop()).toBe(0);
+      expect(await server.stderr).not.toContain('rror');
+    } finally {
+      cluster.destroy();
+    }
+  });
 });
+
+warnIfMissing('test/binary/binary.test.ts');

@@ -7,7 +7,7 @@ import { SENSITIVITIES, VERDICT_KEYS } from '../../src/engine/types';
 import { DIMENSIONS } from '../../src/explain/dimensions';
 import { DOC_TYPES } from '../../src/explain/doctype';
 import { EXTRACT_ERROR_STATUS } from '../../src/extract/errors';
-import { ERROR_STATUS } from '../../src/http/errors';
+import { ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/errors';
 import { FILE_ERROR_CODES } from '../../src/modules/batch/model';
 import { call, makeApp } from '../http/helpers';
 
@@ -76,7 +76,9 @@ describe('the OpenAPI document', () => {
     expect(response.docType.enum).toEqual([...DOC_TYPES]);
     expect(response.dimensions.items.properties.id.enum).toEqual(DIMENSIONS.map((d) => d.id));
     expect(response.textAnnotations.items.properties.dims.items.properties.id.enum).toEqual(DIMENSIONS.map((d) => d.id));
-    expect(schemas.ErrorBody.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS));
+    expect(schemas.ErrorBody.properties.error.properties.code.enum).toEqual(SENT_ERROR_CODES);
+    // Logged only (the client had gone): never part of the contract.
+    expect(SENT_ERROR_CODES).not.toContain('client_closed');
     expect(schemas.BatchResultLine.properties.verdictKey.enum).toEqual([...VERDICT_KEYS]);
     const fileCodes: string[] = schemas.BatchErrorLine.properties.code.enum;
     expect(fileCodes).toEqual([...FILE_ERROR_CODES]);
@@ -110,8 +112,8 @@ describe('the OpenAPI document', () => {
         expect(operation.responses.default).toEqual({ $ref: '#/components/responses/Error' });
       }
     }
-    for (const [code, status] of Object.entries(ERROR_STATUS)) {
-      const response: Json = detect.responses[String(status)] ?? generic;
+    for (const code of SENT_ERROR_CODES) {
+      const response: Json = detect.responses[String(ERROR_STATUS[code])] ?? generic;
       expect([code, response.description]).toEqual([code, expect.stringContaining(`\`${code}\``)]);
       const example = response.content['application/json'].examples[code];
       expect([code, example?.value]).toEqual([code, { success: false, error: { code, message: expect.any(String) } }]);

@@ -2,20 +2,19 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findActiveKey } from '../../src/modules/keys';
 import { chargeWords, getQuotaState } from '../../src/modules/quota';
-import { call, freshDb, makeApp, words } from './helpers';
+import { call, freshStore, makeApp, words } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-concurrency-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('atomic metering under concurrency', () => {
   it('charges exactly the words of the 200 responses, never above the plan', async () => {
-    const db = freshDb(join(dir, 'parallel.sqlite'));
-    const { app, newKey } = makeApp({}, db);
-    const created = newKey('free');
-    const row = findActiveKey(db, created.key)!;
-    chargeWords(db, row, 9_000); // 1,000 words left
+    const store = freshStore(join(dir, 'parallel.sqlite'));
+    const { app, newKey } = makeApp({}, store);
+    const created = await newKey('free');
+    const row = created.row;
+    await chargeWords(store.quota, row, 9_000); // 1,000 words left
     const sizes = Array.from({ length: 120 }, (_, i) => 20 + ((i * 37) % 61)); // 20..80 words, ~6,000 in total
     const responses = await Promise.all(
       sizes.map((n) => call(app, '/api/detect', { key: created.key, json: { text: words(n) } })),
@@ -25,7 +24,7 @@ describe('atomic metering under concurrency', () => {
     const bodies = await Promise.all(responses.map((r) => r.json()));
     const served = bodies.filter((b) => b.success === true);
     const chargedBy200 = served.reduce((sum, b) => sum + b.words, 0);
-    const state = getQuotaState(db, row);
+    const state = await getQuotaState(store.quota, row);
     expect(served.length).toBeGreaterThan(5);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(50);
     expect(state.used - 9_000).toBe(chargedBy200);
@@ -37,9 +36,9 @@ describe('atomic metering under concurrency', () => {
 
   it('never overspends when two processes charge the same key at once', async () => {
     const path = join(dir, 'processes.sqlite');
-    const db = freshDb(path);
-    const { newKey } = makeApp({}, db);
-    const created = newKey('essential'); // 60,000 words
+    const store = freshStore(path);
+    const { newKey } = makeApp({}, store);
+    const created = await newKey('essential'); // 60,000 words
     const script = join(import.meta.dir, 'fixtures', 'charge-loop.ts');
     const procs = [0, 1].map(() =>
       Bun.spawn(['bun', script, path, created.key, '7', '6000'], { stdout: 'pipe', stderr: 'inherit' }),
@@ -47,7 +46,7 @@ describe('atomic metering under concurrency', () => {
     const outputs = await Promise.all(procs.map(async (p) => Number((await new Response(p.stdout).text()).trim())));
     expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
     const charged = outputs.reduce((a, b) => a + b, 0);
-    const state = getQuotaState(db, findActiveKey(db, created.key)!);
+    const state = await getQuotaState(store.quota, created.row);
     expect(charged).toBe(state.used);
     expect(state.used).toBeLessThanOrEqual(60_000);
     expect(state.used).toBeGreaterThan(60_000 - 7);

@@ -10,6 +10,8 @@ describe('config', () => {
       port: 3000,
       host: '0.0.0.0',
       databasePath: './data/detector.sqlite',
+      databaseUrl: null,
+      storeTimeoutMs: 3000,
       maxBodyBytes: 1_048_576,
       bootstrapKey: true,
       maxFiles: 20,

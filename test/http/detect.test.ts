@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { revokeKey } from '../../src/modules/keys';
-import { chargeWords, flushUsage, getQuotaState } from '../../src/modules/quota';
-import { findActiveKey } from '../../src/modules/keys';
+import { chargeWords, getQuotaState } from '../../src/modules/quota';
 import { call, makeApp, PROSE, words } from './helpers';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -26,7 +25,7 @@ function expectRateHeaders(response: Response, limit: number, remaining: number)
 describe('POST /api/detect (single mode)', () => {
   it('returns every contract field with its type and charges the words', async () => {
     const { app, newKey } = makeApp();
-    const response = await call(app, '/api/detect', { key: newKey('free').key, json: { text: PROSE } });
+    const response = await call(app, '/api/detect', { key: (await newKey('free')).key, json: { text: PROSE } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     const body = await response.json();
@@ -61,13 +60,13 @@ describe('POST /api/detect (single mode)', () => {
 
   it('passes the requested sensitivity through', async () => {
     const { app, newKey } = makeApp();
-    const response = await call(app, '/api/detect', { key: newKey().key, json: { text: PROSE, sensitivity: 'aggressive' } });
+    const response = await call(app, '/api/detect', { key: (await newKey()).key, json: { text: PROSE, sensitivity: 'aggressive' } });
     expect((await response.json()).sensitivity).toBe('aggressive');
   });
 
   it('accepts application/*+json and a charset parameter', async () => {
     const { app, newKey } = makeApp();
-    const key = newKey().key;
+    const key = (await newKey()).key;
     for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
       const response = await call(app, '/api/detect', {
         key,
@@ -89,9 +88,9 @@ describe('authentication (401, decided before the body)', () => {
   });
 
   it('answers invalid_api_key for an unknown key, a malformed key and a revoked key', async () => {
-    const { app, db, newKey } = makeApp();
-    const revoked = newKey();
-    revokeKey(db, String(revoked.id));
+    const { app, db, store, newKey } = makeApp();
+    const revoked = await newKey();
+    await revokeKey(store.keys, String(revoked.id));
     for (const key of ['ak_' + 'x'.repeat(40), 'hello', revoked.key]) {
       const response = await call(app, '/api/detect', { key, body: 'x'.repeat(10), headers: { 'content-type': 'text/plain' } });
       expect(response.status).toBe(401);
@@ -103,7 +102,7 @@ describe('authentication (401, decided before the body)', () => {
     const { app } = makeApp();
     const response = await call(app, '/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', version: (await Bun.file('package.json').json()).version });
+    expect(await response.json()).toEqual({ status: 'ok', store: 'up', version: (await Bun.file('package.json').json()).version });
   });
 });
 
@@ -121,7 +120,7 @@ describe('bad requests (400) carry rate-limit headers and charge nothing', () =>
   for (const [code, body, type] of cases) {
     it(`answers ${code} for ${body.slice(0, 40) || '(empty body)'}`, async () => {
       const { app, newKey } = makeApp();
-      const response = await call(app, '/api/detect', { key: newKey().key, body, headers: { 'content-type': type } });
+      const response = await call(app, '/api/detect', { key: (await newKey()).key, body, headers: { 'content-type': type } });
       expect(response.status).toBe(400);
       expect((await errorOf(response)).code).toBe(code);
       expectRateHeaders(response, 10_000, 10_000);
@@ -130,13 +129,13 @@ describe('bad requests (400) carry rate-limit headers and charge nothing', () =>
 
   it('answers text_too_short under 20 words and says how many were found', async () => {
     const { app, newKey } = makeApp();
-    const response = await call(app, '/api/detect', { key: newKey().key, json: { text: words(19) } });
+    const response = await call(app, '/api/detect', { key: (await newKey()).key, json: { text: words(19) } });
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.code).toBe('text_too_short');
     expect(error.message).toContain('19');
     expect(error.message).toContain('20');
-    const ok = await call(app, '/api/detect', { key: newKey().key, json: { text: words(20) } });
+    const ok = await call(app, '/api/detect', { key: (await newKey()).key, json: { text: words(20) } });
     expect(ok.status).toBe(200);
   });
 });
@@ -144,7 +143,7 @@ describe('bad requests (400) carry rate-limit headers and charge nothing', () =>
 describe('media type and size', () => {
   it('answers 415 unsupported_media_type for text/plain or no Content-Type, with rate headers', async () => {
     const { app, newKey } = makeApp();
-    const key = newKey().key;
+    const key = (await newKey()).key;
     for (const headers of [{ 'content-type': 'text/plain' }, {} as Record<string, string>]) {
       const response = await call(app, '/api/detect', { key, body: JSON.stringify({ text: PROSE }), headers });
       expect(response.status).toBe(415);
@@ -155,7 +154,7 @@ describe('media type and size', () => {
 
   it('answers 413 payload_too_large past MAX_BODY_BYTES, declared or streamed', async () => {
     const { app, newKey } = makeApp({ MAX_BODY_BYTES: '2048' });
-    const key = newKey().key;
+    const key = (await newKey()).key;
     const big = JSON.stringify({ text: words(600) });
     const declared = await call(app, '/api/detect', {
       key,
@@ -184,9 +183,9 @@ describe('media type and size', () => {
 
 describe('quota (429)', () => {
   it('answers quota_exceeded when the text needs more words than remain, with Retry-After and reset', async () => {
-    const { app, db, newKey } = makeApp();
-    const created = newKey('free');
-    chargeWords(db, findActiveKey(db, created.key)!, 9_950);
+    const { app, db, store, newKey } = makeApp();
+    const created = await newKey('free');
+    await chargeWords(store.quota, created.row, 9_950);
     const response = await call(app, '/api/detect', { key: created.key, json: { text: PROSE } });
     expect(response.status).toBe(429);
     const error = await errorOf(response);
@@ -206,10 +205,10 @@ describe('quota (429)', () => {
   });
 
   it('answers trial_calls_exhausted after 500 trial calls, without charging', async () => {
-    const { app, db, newKey } = makeApp();
-    const created = newKey('trial');
-    const row = findActiveKey(db, created.key)!;
-    for (let i = 0; i < 499; i++) chargeWords(db, row, 1);
+    const { app, db, store, newKey } = makeApp();
+    const created = await newKey('trial');
+    const row = created.row;
+    for (let i = 0; i < 499; i++) await chargeWords(store.quota, row, 1);
     const last = await call(app, '/api/detect', { key: created.key, json: { text: PROSE } });
     expect(last.status).toBe(200);
     const response = await call(app, '/api/detect', { key: created.key, json: { text: PROSE } });
@@ -217,19 +216,19 @@ describe('quota (429)', () => {
     expect((await errorOf(response)).code).toBe('trial_calls_exhausted');
     expectRateHeaders(response, 10_000, 10_000 - 499 - 60);
     expect(response.headers.get('retry-after')).toBeNull();
-    expect(getQuotaState(db, row)).toMatchObject({ callsUsed: 500, used: 499 + 60 });
+    expect(await getQuotaState(store.quota, row)).toMatchObject({ callsUsed: 500, used: 499 + 60 });
   });
 
   it('charges only successful detections', async () => {
-    const { app, db, newKey } = makeApp();
-    const created = newKey();
+    const { app, db, store, newKey } = makeApp();
+    const created = await newKey();
     const key = created.key;
     await call(app, '/api/detect', { key, json: { text: words(5) } });
     await call(app, '/api/detect', { key, json: { text: PROSE, sensitivity: 'x' } });
     await call(app, '/api/detect', { key, body: 'oops', headers: { 'content-type': 'application/json' } });
     await call(app, '/api/detect', { key, json: { text: PROSE } });
-    expect(getQuotaState(db, findActiveKey(db, key)!).used).toBe(60);
-    flushUsage(db);
+    expect((await getQuotaState(store.quota, created.row)).used).toBe(60);
+    await store.usage.flush();
     const events = db.$client
       .query('SELECT status, error_code AS code, words, score FROM usage_events ORDER BY id')
       .all() as Array<Record<string, unknown>>;

@@ -1,13 +1,13 @@
 /** Test helpers: an in-memory app with the real detector, keys, and request shortcuts. */
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { openDatabase, type Db } from '../../src/db/client';
-import { migrateDatabase } from '../../src/db/migrate';
 import type { Detector } from '../../src/engine/types';
 import { createJsonLogger } from '../../src/http/logger';
-import { createKey } from '../../src/modules/keys';
+import { createKey, findActiveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import { createDetector } from '../../src/detector';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite';
+import type { ApiKey } from '../../src/store/types';
 
 const shared: Detector = await createDetector();
 /** The real detector (engine + explanations), loaded once per test process. */
@@ -15,20 +15,25 @@ export function detector(): Detector {
   return shared;
 }
 
-/** An app on a fresh database, its log lines, and a request helper. */
-export function makeApp(env: Record<string, string> = {}, db: Db = freshDb()) {
+/** An app on a fresh SQLite store, its log lines, and a key maker (the secret plus the stored row). */
+export function makeApp(env: Record<string, string> = {}, store: SqliteStore = freshStore()) {
   const config: Config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', ...env });
   const logs: string[] = [];
-  const app = createApp({ config, db, detector: detector(), logger: createJsonLogger((line) => logs.push(line)) });
-  const newKey = (plan: PlanId = 'free', name?: string) => createKey(db, { plan, name });
-  return { app, db, config, logs, newKey };
+  const app = createApp({ config, store, detector: detector(), logger: createJsonLogger((line) => logs.push(line)) });
+  const newKey = (plan: PlanId = 'free', name?: string) => keyOn(store, plan, name);
+  return { app, store, db: store.db, config, logs, newKey };
 }
 
-/** An in-memory database with the schema applied. */
-export function freshDb(path = ':memory:'): Db {
-  const db = openDatabase(path);
-  migrateDatabase(db);
-  return db;
+/** A migrated SQLite store (in memory by default). */
+export function freshStore(path = ':memory:'): SqliteStore {
+  return openSqliteStore(path, { timeoutMs: 3000 });
+}
+
+/** A new key on `store`: its secret (`key`), id, and the stored row. */
+export async function keyOn(store: Pick<SqliteStore, 'keys'>, plan: PlanId = 'free', name?: string) {
+  const created = await createKey(store.keys, { plan, name });
+  const row = (await findActiveKey(store.keys, created.key)) as ApiKey;
+  return { ...created, row };
 }
 
 /** Options of `call`. */

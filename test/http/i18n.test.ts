@@ -69,7 +69,7 @@ describe('language negotiation', () => {
 describe('localized responses', () => {
   it('answers errors in Spanish with Content-Language: es for es, es-ES, es-419 and ?lang=es', async () => {
     const { app, newKey } = makeApp();
-    const key = newKey().key;
+    const key = (await newKey()).key;
     const variants: Array<{ path: string; headers: Record<string, string> }> = [
       { path: '/api/detect', headers: { 'accept-language': 'es' } },
       { path: '/api/detect', headers: { 'accept-language': 'es-ES' } },
@@ -105,8 +105,8 @@ describe('localized responses', () => {
 
   it('asks the detector for Spanish labels on a 200', async () => {
     const { app, newKey } = makeApp();
-    const english = await (await call(app, '/api/detect', { key: newKey().key, json: { text: words(40) } })).json();
-    const spanish = await call(app, '/api/detect?lang=es', { key: newKey().key, json: { text: words(40) } });
+    const english = await (await call(app, '/api/detect', { key: (await newKey()).key, json: { text: words(40) } })).json();
+    const spanish = await call(app, '/api/detect?lang=es', { key: (await newKey()).key, json: { text: words(40) } });
     expect(spanish.headers.get('content-language')).toBe('es');
     const body = await spanish.json();
     expect(body.verdictKey).toBe(english.verdictKey);

@@ -4,23 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runKeysCli } from '../../src/cli/keys';
 import { hashKey } from '../../src/modules/keys';
-import { call, freshDb, makeApp, PROSE } from './helpers';
+import { call, freshStore, makeApp, PROSE } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY_SHAPE = /^ak_[0-9A-Za-z]{32,}$/;
 
-function cli(db: ReturnType<typeof freshDb>, ...args: string[]) {
+async function cli(store: ReturnType<typeof freshStore>, ...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = runKeysCli(args, db, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runKeysCli(args, store, { out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out, err };
 }
 
 describe('keys CLI', () => {
-  it('creates a key, prints it as the last line, stores only its hash and prefix', () => {
-    const db = freshDb();
-    const { code, out } = cli(db, 'create', '--plan', 'premium', '--name', 'Editorial team');
+  it('creates a key, prints it as the last line, stores only its hash and prefix', async () => {
+    const store = freshStore();
+    const db = store.db;
+    const { code, out } = await cli(store, 'create', '--plan', 'premium', '--name', 'Editorial team');
     expect(code).toBe(0);
     const key = out.at(-1)!;
     expect(key).toMatch(KEY_SHAPE);
@@ -36,29 +37,33 @@ describe('keys CLI', () => {
     expect(dump.includes(key)).toBe(false);
   });
 
-  it('generates distinct keys with at least 32 random base62 characters', () => {
-    const db = freshDb();
-    const keys = Array.from({ length: 50 }, () => cli(db, 'create', '--plan', 'free').out.at(-1)!);
+  it('generates distinct keys with at least 32 random base62 characters', async () => {
+    const store = freshStore();
+    const db = store.db;
+    const keys: string[] = [];
+    for (let i = 0; i < 50; i++) keys.push((await cli(store, 'create', '--plan', 'free')).out.at(-1)!);
     expect(new Set(keys).size).toBe(50);
     for (const key of keys) expect(key.length).toBeGreaterThanOrEqual(35);
   });
 
-  it('rejects an unknown plan or a missing command with exit code 2', () => {
-    const db = freshDb();
-    expect(cli(db, 'create', '--plan', 'gold')).toMatchObject({ code: 2 });
-    expect(cli(db, 'create')).toMatchObject({ code: 2 });
-    expect(cli(db, 'create', '--plan', 'free', '--bogus')).toMatchObject({ code: 2 });
-    expect(cli(db)).toMatchObject({ code: 2 });
-    expect(cli(db, 'frobnicate').err.join('\n')).toContain('Usage');
-    expect(cli(db, 'help')).toMatchObject({ code: 0, out: [expect.stringContaining('keys create --plan')] });
+  it('rejects an unknown plan or a missing command with exit code 2', async () => {
+    const store = freshStore();
+    const db = store.db;
+    expect(await cli(store, 'create', '--plan', 'gold')).toMatchObject({ code: 2 });
+    expect(await cli(store, 'create')).toMatchObject({ code: 2 });
+    expect(await cli(store, 'create', '--plan', 'free', '--bogus')).toMatchObject({ code: 2 });
+    expect(await cli(store)).toMatchObject({ code: 2 });
+    expect((await cli(store, 'frobnicate')).err.join('\n')).toContain('Usage');
+    expect(await cli(store, 'help')).toMatchObject({ code: 0, out: [expect.stringContaining('keys create --plan')] });
   });
 
   it('lists keys with words used this month and status, never the secret', async () => {
-    const db = freshDb();
-    const { app } = makeApp({}, db);
-    const key = cli(db, 'create', '--plan', 'essential', '--name', 'ci').out.at(-1)!;
+    const store = freshStore();
+    const db = store.db;
+    const { app } = makeApp({}, store);
+    const key = (await cli(store, 'create', '--plan', 'essential', '--name', 'ci')).out.at(-1)!;
     expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(200);
-    const { code, out } = cli(db, 'list');
+    const { code, out } = await cli(store, 'list');
     expect(code).toBe(0);
     expect(out[0].split(/\s+/)).toEqual(['ID', 'NAME', 'PLAN', 'PREFIX', 'WORDS_THIS_MONTH', 'STATUS']);
     expect(out[1].split(/\s+/)).toEqual(['1', 'ci', 'essential', key.slice(0, 11), '60', 'active']);
@@ -66,29 +71,31 @@ describe('keys CLI', () => {
   });
 
   it('revokes by id or prefix; the key then gets 401', async () => {
-    const db = freshDb();
-    const { app } = makeApp({}, db);
-    const first = cli(db, 'create', '--plan', 'free').out.at(-1)!;
-    const second = cli(db, 'create', '--plan', 'free').out.at(-1)!;
-    expect(cli(db, 'revoke', first.slice(0, 11))).toMatchObject({ code: 0 });
-    expect(cli(db, 'revoke', '2')).toMatchObject({ code: 0 });
+    const store = freshStore();
+    const db = store.db;
+    const { app } = makeApp({}, store);
+    const first = (await cli(store, 'create', '--plan', 'free')).out.at(-1)!;
+    const second = (await cli(store, 'create', '--plan', 'free')).out.at(-1)!;
+    expect((await cli(store, 'revoke', first.slice(0, 11)))).toMatchObject({ code: 0 });
+    expect(await cli(store, 'revoke', '2')).toMatchObject({ code: 0 });
     for (const key of [first, second]) expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(401);
     expect(
-      cli(db, 'list')
+      (await cli(store, 'list'))
         .out.slice(1)
         .every((line) => line.endsWith('revoked')),
     ).toBe(true);
-    expect(cli(db, 'revoke', 'ak_nothing')).toMatchObject({ code: 1 });
-    expect(cli(db, 'revoke')).toMatchObject({ code: 2 });
+    expect(await cli(store, 'revoke', 'ak_nothing')).toMatchObject({ code: 1 });
+    expect(await cli(store, 'revoke')).toMatchObject({ code: 2 });
   });
 
   it('reports usage by prefix', async () => {
-    const db = freshDb();
-    const { app } = makeApp({}, db);
-    const key = cli(db, 'create', '--plan', 'trial').out.at(-1)!;
+    const store = freshStore();
+    const db = store.db;
+    const { app } = makeApp({}, store);
+    const key = (await cli(store, 'create', '--plan', 'trial')).out.at(-1)!;
     await call(app, '/api/detect', { key, json: { text: PROSE } });
     await call(app, '/api/detect', { key, json: { text: 'too short' } });
-    const { code, out } = cli(db, 'usage', key.slice(0, 8));
+    const { code, out } = (await cli(store, 'usage', key.slice(0, 8)));
     expect(code).toBe(0);
     const text = out.join('\n');
     expect(text).toContain('plan trial');

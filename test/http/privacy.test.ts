@@ -2,9 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeDatabase } from '../../src/db/client';
-import { call, freshDb, makeApp, PROSE } from './helpers';
-import { flushUsage } from '../../src/modules/quota';
+import { call, freshStore, makeApp, PROSE } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-privacy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,9 +20,10 @@ describe('privacy', () => {
     const sentence = `The marmalade ${token} sailed past the lighthouse of forgotten spreadsheets at noon.`;
     const text = `${PROSE} ${sentence}`;
     const path = join(dir, 'privacy.sqlite');
-    const db = freshDb(path);
-    const { app, logs, newKey } = makeApp({}, db);
-    const key = newKey().key;
+    const store = freshStore(path);
+    const db = store.db;
+    const { app, logs, newKey } = makeApp({}, store);
+    const key = (await newKey()).key;
     const ok = await call(app, '/api/detect', { key, json: { text } });
     expect(ok.status).toBe(200);
     // Failed requests must not leak the text either.
@@ -47,7 +46,7 @@ describe('privacy', () => {
     }
     // Metadata is what is stored and logged.
     expect(logs.length).toBe(5);
-    flushUsage(db);
+    await store.usage.flush();
     const event = db.$client.query('SELECT * FROM usage_events WHERE status = 200').get() as Record<string, unknown>;
     expect(Object.keys(event).sort()).toEqual([
       'created_at',
@@ -60,7 +59,7 @@ describe('privacy', () => {
       'status',
       'words',
     ]);
-    closeDatabase(db); // checkpoints the WAL into the main file
+    await store.close(); // checkpoints the WAL into the main file
     const closed = diskBytes(path);
     for (const needle of needles) expect(closed.includes(needle)).toBe(false);
   });

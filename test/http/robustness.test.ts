@@ -2,10 +2,8 @@ import { describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createJsonLogger } from '../../src/http/logger';
-import { createKey } from '../../src/modules/keys';
 import { getQuotaState } from '../../src/modules/quota';
-import { findActiveKey } from '../../src/modules/keys';
-import { call, detector, freshDb, makeApp, PROSE } from './helpers';
+import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';
 
 describe('no 500 for client input', () => {
   const bodies: Array<[string, BodyInit]> = [
@@ -25,7 +23,7 @@ describe('no 500 for client input', () => {
   for (const [name, body] of bodies) {
     it(`answers a client error or 200 for ${name}`, async () => {
       const { app, newKey, logs } = makeApp();
-      const response = await call(app, '/api/detect', { key: newKey().key, body, headers: { 'content-type': 'application/json' } });
+      const response = await call(app, '/api/detect', { key: (await newKey()).key, body, headers: { 'content-type': 'application/json' } });
       expect(response.status).toBeLessThan(500);
       const json = await response.json();
       expect(typeof json.success).toBe('boolean');
@@ -36,7 +34,7 @@ describe('no 500 for client input', () => {
 
 describe('unexpected failures', () => {
   it('map to 500 internal_error without charging and without logging the message', async () => {
-    const db = freshDb();
+    const store = freshStore();
     const logs: string[] = [];
     const secretText = `${PROSE} Sesquipedalian-sentinel-phrase.`;
     const broken = {
@@ -45,8 +43,8 @@ describe('unexpected failures', () => {
         throw new Error(`engine exploded on: ${text}`);
       },
     };
-    const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), db, detector: broken, logger: createJsonLogger((l) => logs.push(l)) });
-    const created = createKey(db, { plan: 'free' });
+    const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), store, detector: broken, logger: createJsonLogger((l) => logs.push(l)) });
+    const created = await keyOn(store, 'free');
     const response = await call(app, '/api/detect', { key: created.key, json: { text: secretText } });
     expect(response.status).toBe(500);
     const body = await response.json();
@@ -54,10 +52,10 @@ describe('unexpected failures', () => {
     expect(JSON.stringify(body)).not.toContain('Sesquipedalian');
     expect(logs.join('')).not.toContain('Sesquipedalian');
     expect(logs.some((l) => l.includes('"event":"unhandled_error"'))).toBe(true);
-    expect(getQuotaState(db, findActiveKey(db, created.key)!).used).toBe(0);
+    expect((await getQuotaState(store.quota, created.row)).used).toBe(0);
     // A trial key (lifetime call cap) gets its call back too.
-    const trial = createKey(db, { plan: 'trial' });
+    const trial = await keyOn(store, 'trial');
     expect((await call(app, '/api/detect', { key: trial.key, json: { text: PROSE } })).status).toBe(500);
-    expect(getQuotaState(db, findActiveKey(db, trial.key)!)).toMatchObject({ used: 0, callsUsed: 0 });
+    expect(await getQuotaState(store.quota, trial.row)).toMatchObject({ used: 0, callsUsed: 0 });
   });
 });

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { closeDatabase } from '../../src/db/client';
 import { VERDICT_KEYS } from '../../src/engine/types';
-import { createKey } from '../../src/modules/keys';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
-import { detector, freshDb } from './helpers';
+import { detector, freshStore, keyOn } from './helpers';
 
-const db = freshDb();
-const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), db, detector: detector() });
-const { key } = createKey(db, { plan: 'free', name: 'swagger-ui' });
+const store = freshStore();
+const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), store, detector: detector() });
+let key = '';
 let browser: TestBrowser | undefined;
 let base = '';
 
@@ -17,12 +15,13 @@ beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
   app.listen({ port: 0, hostname: '127.0.0.1' });
   base = `http://127.0.0.1:${app.server!.port}`;
+  key = (await keyOn(store, 'free', 'swagger-ui')).key;
   browser = await launchBrowser();
 }, BROWSER_TIMEOUT_MS); // chromium can take more than bun's 5 s default to start on a loaded machine
 afterAll(async () => {
   await browser?.close();
   await app.stop();
-  closeDatabase(db);
+  await store.close();
 });
 
 describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { closeDatabase, openDatabase } from '../../src/db/client.ts';
-import { migrateDatabase } from '../../src/db/migrate.ts';
 import { createDetector } from '../../src/detector.ts';
 import { createKey, findActiveKey } from '../../src/modules/keys/index.ts';
 import { chargeWords } from '../../src/modules/quota/index.ts';
 import { PLANS } from '../../src/plans.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import type { ApiKey } from '../../src/store/types.ts';
 
 /** Time for a browser hook (launching chromium, first page load) on a loaded 2-core machine. */
 export const BROWSER_TIMEOUT_MS = 30_000;
@@ -42,13 +42,12 @@ export interface TestServer {
 /** Starts the real app (in-memory database, real detector) on a free port of 127.0.0.1. */
 export async function startServer(): Promise<TestServer> {
   const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', PORT: '0', HOST: '127.0.0.1' });
-  const db = openDatabase(config.databasePath);
-  migrateDatabase(db);
-  const { key } = createKey(db, { plan: 'free', name: 'playground-test' });
-  const spent = createKey(db, { plan: 'free', name: 'playground-spent' });
+  const store = openSqliteStore(config.databasePath, { timeoutMs: config.storeTimeoutMs });
+  const { key } = await createKey(store.keys, { plan: 'free', name: 'playground-test' });
+  const spent = await createKey(store.keys, { plan: 'free', name: 'playground-spent' });
   // Leave 5 words of the month, so any real text answers 429 quota_exceeded.
-  chargeWords(db, findActiveKey(db, spent.key)!, PLANS.free.wordsPerMonth - 5);
-  const app = createApp({ config, db, detector: await createDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
+  await chargeWords(store.quota, (await findActiveKey(store.keys, spent.key)) as ApiKey, PLANS.free.wordsPerMonth - 5);
+  const app = createApp({ config, store, detector: await createDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server!.port;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -56,7 +55,7 @@ export async function startServer(): Promise<TestServer> {
     spentKey: spent.key,
     async stop() {
       await app.stop();
-      closeDatabase(db);
+      await store.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-/** Batch module (issue 5): multipart files[] -> NDJSON scores; called by POST /api/detect for multipart bodies. */
+/** Batch module (issue 5): multipart files[] -> NDJSON scores; app.ts hands its handler to POST /api/detect. */
 import type { Config } from '../../config';
 import type { ExtractPool } from '../../extract/pool';
 import type { HandleBatch } from '../detect/batch-contract';
@@ -8,7 +8,7 @@ import { runBatch } from './service';
 export { FILE_FIELDS, readBatchForm, type BatchForm, type UploadedFile } from './form';
 export { type BatchLine, type CompleteLine, type ErrorLine, type ProgressLine, type ResultLine } from './model';
 export { extractLimitsOf, extractPoolFor } from './pool';
-export { CLIENT_CLOSED_STATUS, NDJSON_TYPE, chargeBatch, runBatch } from './service';
+export { NDJSON_TYPE, chargeBatch, runBatch } from './service';
 
 /** Options of createBatchHandler: where the extraction pool comes from (default: one per app config). */
 export interface BatchHandlerOptions {
@@ -21,6 +21,3 @@ export function createBatchHandler({ pool = extractPoolFor }: BatchHandlerOption
     return runBatch(ctx, pool(ctx.config));
   };
 }
-
-/** The handler the detect route delegates multipart requests to. */
-export const handleBatch: HandleBatch = createBatchHandler();

@@ -32,16 +32,37 @@ export class ClientGoneError extends Error {
   override name = 'ClientGoneError';
 }
 
+/** Thrown as soon as the files counted so far need more words than the key has left: the rest are not extracted. */
+export class OverQuotaError extends Error {
+  override name = 'OverQuotaError';
+
+  constructor(
+    /** Words counted when the plan stopped: at least what the batch needs. */
+    readonly words: number,
+  ) {
+    super(`the batch needs at least ${words} words`);
+  }
+}
+
+/** The signals a plan watches: the client, the time budget, and (internal) the quota running out. */
+interface PlanSignals {
+  client: AbortSignal;
+  budget: AbortSignal;
+  both: AbortSignal;
+}
+
+/** Words counted so far against what the key has left; `stop` aborts the files still extracting. */
+interface RunningTotal {
+  words: number;
+  remaining: number;
+  stop: AbortController;
+}
+
 function failed(file: UploadedFile, code: FileErrorCode, params: FileFailure['params'] = {}): PlannedFile {
   return { ...file, ok: false, failure: { code, params } };
 }
 
-async function planFile(
-  deps: PlanDeps,
-  file: UploadedFile,
-  signals: { client: AbortSignal; budget: AbortSignal; both: AbortSignal },
-  budgetSeconds: number,
-): Promise<PlannedFile> {
+async function planFile(deps: PlanDeps, file: UploadedFile, signals: PlanSignals, total: RunningTotal, budgetSeconds: number): Promise<PlannedFile> {
   // Checked before reading the bytes: an oversized part is never copied again.
   if (file.file.size > deps.limits.maxFileBytes) return failed(file, 'file_too_large', { limit: deps.limits.maxFileBytes });
   try {
@@ -49,9 +70,12 @@ async function planFile(
     const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits });
     const words = deps.detector.countWords(text);
     if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });
+    total.words += words;
+    if (total.words > total.remaining) total.stop.abort();
     return { ...file, ok: true, format, text, words };
   } catch (error) {
     if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
+    if (total.stop.signal.aborted) return failed(file, 'extract_failed'); // discarded: the plan throws OverQuotaError
     if (signals.budget.aborted) return failed(file, 'batch_timeout', { seconds: budgetSeconds });
     if (error instanceof ExtractError) {
       return failed(file, error.code, error.code === 'file_too_large' ? { limit: deps.limits.maxFileBytes } : {});
@@ -65,18 +89,22 @@ async function planFile(
 /**
  * Extracts every file concurrently (TXT/MD inline, PDF/DOCX on the pool's workers, queued when
  * all are busy) and counts words with the detector's one definition. A file under MIN_WORDS is
- * `text_too_short`. Throws ClientGoneError when `client` aborts; files still running when
- * `budget` aborts become `batch_timeout`. The result is in upload order.
+ * `text_too_short`. Throws ClientGoneError when `client` aborts, and OverQuotaError as soon as
+ * the words counted exceed `remaining` (the files still extracting are aborted); files still
+ * running when `budget` aborts become `batch_timeout`. The result is in upload order.
  */
 export async function planBatch(
   deps: PlanDeps,
   files: readonly UploadedFile[],
   signals: { client: AbortSignal; budget: AbortSignal },
   budgetSeconds: number,
+  remaining: number = Number.POSITIVE_INFINITY,
 ): Promise<PlannedFile[]> {
-  const both = AbortSignal.any([signals.client, signals.budget]);
-  const planned = await Promise.allSettled(files.map((file) => planFile(deps, file, { ...signals, both }, budgetSeconds)));
+  const total: RunningTotal = { words: 0, remaining, stop: new AbortController() };
+  const both = AbortSignal.any([signals.client, signals.budget, total.stop.signal]);
+  const planned = await Promise.allSettled(files.map((file) => planFile(deps, file, { ...signals, both }, total, budgetSeconds)));
   if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
+  if (total.stop.signal.aborted) throw new OverQuotaError(total.words);
   return planned.map((outcome, i) => (outcome.status === 'fulfilled' ? outcome.value : failed(files[i], 'extract_failed')));
 }
 

@@ -1,21 +1,18 @@
-/** Batch mode: read the form, extract and count, charge once, then stream the scores as NDJSON. */
-import type { Db } from '../../db/client';
-import type { ApiKeyRow } from '../../db/schema';
+/** Batch mode: check the quota, read the form, extract and count, charge once, then stream the scores as NDJSON. */
 import type { LabelLang } from '../../engine/types';
 import type { ExtractPool } from '../../extract/pool';
-import { ApiError, contextOf, observeRequest } from '../../http';
+import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
+import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
-import { chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundWords, type QuotaState } from '../quota';
+import { MIN_WORDS } from '../detect/service';
+import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
-import { ClientGoneError, planBatch, scorableWords } from './plan';
+import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';
 import { extractLimitsOf } from './pool';
 import { batchStream } from './stream';
 
 /** Content type of the stream (NDJSON, one JSON object per line). */
 export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
-
-/** Status logged when the client disconnected before the stream began (nginx's "client closed request"). */
-export const CLIENT_CLOSED_STATUS = 499;
 
 /** A quota ApiError whose response carries the batch's label language. */
 function localizedQuotaError(error: ApiError, lang: LabelLang): ApiError {
@@ -23,45 +20,57 @@ function localizedQuotaError(error: ApiError, lang: LabelLang): ApiError {
 }
 
 /**
- * Charges the words of the scorable files in one atomic statement (a batch is one call), or
- * throws the 429. Nothing to score means nothing charged: the state is only read.
+ * Before a byte of the body is read: a trial key out of calls, or a key with fewer words left
+ * than any file needs to be scored (MIN_WORDS), gets its 429 at once. Returns the state otherwise.
  */
-export function chargeBatch(db: Db, key: ApiKeyRow, words: number, lang: LabelLang): QuotaState {
-  const before = getQuotaState(db, key);
-  if (words === 0) return before;
-  if (words > before.remaining) throw localizedQuotaError(quotaError('quota_exceeded', before, words), lang);
-  const charge = chargeWords(db, key, words);
+async function checkQuotaFirst(quota: QuotaStore, key: ApiKey): Promise<QuotaState> {
+  const state = await getQuotaState(quota, key);
+  if (callsExhausted(state)) throw quotaError('trial_calls_exhausted', state, 0);
+  if (state.remaining < MIN_WORDS) throw quotaError('quota_exceeded', state, MIN_WORDS);
+  return state;
+}
+
+/**
+ * Charges the words of the scorable files (a batch is one call) through the same conditional
+ * charge as single mode, or throws the 429. Nothing to score means nothing charged: the state is only read.
+ */
+export async function chargeBatch(quota: QuotaStore, key: ApiKey, words: number, lang: LabelLang, now: number): Promise<QuotaState> {
+  if (words === 0) return getQuotaState(quota, key, now);
+  const charge = await chargeWords(quota, key, words, now);
   if (!charge.ok) throw localizedQuotaError(quotaError(charge.code, charge.state, words), lang);
   return charge.state;
 }
 
 /** Runs one batch request with `pool`; see BatchRequest for the contract with the detect route. */
 export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Response> {
-  const { request, key, config, db, detector, logger } = ctx;
-  const requestCtx = contextOf(request);
-  // A trial key out of calls is refused before a byte of the body is read.
-  const initial = getQuotaState(db, key);
-  if (initial.callLimit !== null && initial.callsUsed >= initial.callLimit) throw quotaError('trial_calls_exhausted', initial, 0);
+  const { request, key, config, quota, detector, logger } = ctx;
+  const observe = { usage: ctx.usage, logger };
+  const initial = await checkQuotaFirst(quota, key);
 
   const form = await readBatchForm(request, config);
   const lang = form.lang ?? ctx.lang;
-  requestCtx.lang = lang;
+  ctx.onLang(lang);
   const budget = AbortSignal.timeout(config.batchTimeBudgetMs);
   const budgetSeconds = Math.round(config.batchTimeBudgetMs / 100) / 10;
   let plan;
   try {
     const deps = { pool, limits: extractLimitsOf(config), detector, logger };
-    plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds);
+    plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);
   } catch (error) {
+    if (error instanceof OverQuotaError) {
+      ctx.onWords(error.words);
+      throw localizedQuotaError(quotaError('quota_exceeded', initial, error.words), lang);
+    }
     if (!(error instanceof ClientGoneError)) throw error;
-    observeRequest(ctx, request, { status: CLIENT_CLOSED_STATUS, mode: 'batch', code: 'client_closed', words: 0 });
+    observeRequest(observe, ctx.facts, { status: CLIENT_CLOSED_STATUS, mode: 'batch', code: 'client_closed', words: 0 });
     return new Response(null, { status: CLIENT_CLOSED_STATUS });
   }
 
   const words = scorableWords(plan);
-  requestCtx.words = words;
+  ctx.onWords(words);
   const chargedAt = Date.now();
-  const state = chargeBatch(db, key, words, lang);
+  const state = await chargeBatch(quota, key, words, lang, chargedAt);
+  const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
   const body = batchStream({
     plan,
     detector,
@@ -71,14 +80,11 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
     budget,
     budgetSeconds,
     logger,
-    onEnd({ scoredWords, completed }) {
-      try {
-        refundWords(db, key, words - scoredWords, chargedAt);
-      } catch (error) {
-        logger.error('batch_refund_failed', { name: (error as Error)?.name ?? 'Error', keyId: key.id });
-      }
+    onEnd({ deliveredWords, completed }) {
+      // Words of files not scored, or scored but never handed to the client, are given back.
+      void refundOrRetry(quota, key, words - deliveredWords, chargedAt, 0, onRefundEvent);
       const status = completed ? 200 : CLIENT_CLOSED_STATUS;
-      observeRequest(ctx, request, { status, mode: 'batch', words: scoredWords, code: completed ? null : 'client_closed' });
+      observeRequest(observe, ctx.facts, { status, mode: 'batch', words: deliveredWords, code: completed ? null : 'client_closed' });
     },
   });
   return new Response(body, {

@@ -5,9 +5,12 @@ import { completeLine, encodeLine, errorLine, progressLine, resultLine } from '.
 import type { BatchLine } from './model';
 import type { PlannedFile } from './plan';
 
-/** How a stream ended: words actually scored (the rest of the charge is refunded) and whether it ran to `complete`. */
+/**
+ * How a stream ended: the words of the results the client took (the rest of the charge is
+ * refunded) and whether it ran to `complete`.
+ */
 export interface StreamEnd {
-  scoredWords: number;
+  deliveredWords: number;
   completed: boolean;
 }
 
@@ -34,7 +37,7 @@ function nextTurn(): Promise<void> {
 /** The lines of a batch, in upload order; generated lazily, one file at a time. */
 export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLine, void, undefined> {
   const total = o.plan.length;
-  let scoredWords = 0;
+  let deliveredWords = 0;
   let completed = false;
   try {
     for (const file of o.plan) {
@@ -53,19 +56,25 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
       let line: BatchLine;
       try {
         const analysis = o.detector.analyze(file.text, { sensitivity: o.sensitivity, labelLang: o.lang });
-        scoredWords += file.words;
         line = resultLine(file, file.format, analysis);
       } catch (error) {
         // Not charged (refunded in onEnd); name only, a message could quote the text.
         o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });
         line = errorLine(file, { code: 'internal_error', params: {} }, o.lang);
       }
+      if (line.type === 'result') {
+        // Analysis is synchronous: a client that hung up meanwhile is only seen after a turn of the
+        // event loop. Its result is never sent, so it is not charged (refunded in onEnd).
+        await nextTurn();
+        if (o.client.aborted) return;
+        deliveredWords += file.words;
+      }
       yield line;
     }
     completed = true;
     yield completeLine(total);
   } finally {
-    o.onEnd({ scoredWords, completed });
+    o.onEnd({ deliveredWords, completed });
   }
 }
 
@@ -88,7 +97,7 @@ export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Ar
     void lines
       .return(undefined)
       .catch(() => {})
-      .then(() => onEnd({ scoredWords: 0, completed: false }));
+      .then(() => onEnd({ deliveredWords: 0, completed: false }));
   // Gone already (between the charge and now): end at once, nobody will pull a line.
   if (options.client.aborted) stop();
   else options.client.addEventListener('abort', stop, { once: true });

@@ -1,11 +1,9 @@
-/** Detect module: POST /api/detect (JSON single mode; multipart goes to batch mode). */
+/** Detect module: POST /api/detect (JSON single mode; multipart goes to the batch handler app.ts injects). */
 import { Elysia } from 'elysia';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import type { Detector } from '../../engine/types';
+import type { Detector, LabelLang } from '../../engine/types';
 import {
   ApiError,
-  contextOf,
   isJsonType,
   isMultipartType,
   observeRequest,
@@ -13,15 +11,18 @@ import {
   readBodyText,
   requireKey,
   type Logger,
+  type RequestFacts,
 } from '../../http';
-import { handleBatch } from '../batch';
+import type { QuotaStore, UsageSink } from '../../store/types';
 import { rateLimitHeaders } from '../quota';
+import type { HandleBatch } from './batch-contract';
 import { detectOperation } from './openapi';
 import { validateDetectBody } from './model';
 import { detectText } from './service';
 
 export { MIN_WORDS, detectText, toDetectResponse } from './service';
 export { isSensitivity, validateDetectBody, type DetectInput, type DetectResponse } from './model';
+export type { BatchRequest, HandleBatch } from './batch-contract';
 
 /** Route key the auth plugin protects. */
 export const DETECT_ROUTE = 'POST /api/detect';
@@ -29,29 +30,55 @@ export const DETECT_ROUTE = 'POST /api/detect';
 /** Dependencies of the detect routes. */
 export interface DetectModuleOptions {
   config: Config;
-  db: Db;
+  quota: QuotaStore;
+  usage: UsageSink;
   detector: Detector;
   logger: Logger;
+  /** Multipart requests go here (src/modules/batch): injected, so detect does not import batch. */
+  handleBatch: HandleBatch;
 }
 
-/** Elysia plugin mounting POST /api/detect. The key was already checked in onRequest. */
+/** The derived context the route reads and updates (plugins in src/http). */
+type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> }; lang: LabelLang; words: number };
+
+/** Elysia plugin mounting POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
+  const { config, quota, usage, detector, logger, handleBatch } = deps;
+  const observe = { usage, logger };
+  const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
   return new Elysia({ name: 'detect' }).post(
     '/api/detect',
-    async function detect({ request, set }) {
-      const ctx = contextOf(request);
-      const key = requireKey(request);
+    async function detect(context) {
+      const ctx = context as unknown as DetectContext;
+      const { request } = ctx;
+      const key = requireKey(ctx.key);
       const contentType = request.headers.get('content-type');
       if (isMultipartType(contentType)) {
-        return handleBatch({ request, key, lang: ctx.lang, config: deps.config, db: deps.db, detector: deps.detector, logger: deps.logger });
+        return handleBatch({
+          request,
+          key,
+          lang: ctx.lang,
+          facts: ctx,
+          onLang: (lang) => {
+            ctx.lang = lang;
+          },
+          onWords: (words) => {
+            ctx.words = words;
+          },
+          config,
+          quota,
+          usage,
+          detector,
+          logger,
+        });
       }
       if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
-      const input = validateDetectBody(parseJson(await readBodyText(request, deps.config.maxBodyBytes)));
-      const outcome = await detectText(deps, key, input, ctx.lang, (words) => {
+      const input = validateDetectBody(parseJson(await readBodyText(request, config.maxBodyBytes)));
+      const outcome = await detectText({ quota, detector, onRefundEvent }, key, input, ctx.lang, (words) => {
         ctx.words = words;
       });
-      Object.assign(set.headers, rateLimitHeaders(outcome.state));
-      observeRequest(deps, request, { status: 200, score: outcome.body.score, words: outcome.words });
+      Object.assign(ctx.set.headers, rateLimitHeaders(outcome.state));
+      observeRequest(observe, ctx, { status: 200, score: outcome.body.score, words: outcome.words });
       return outcome.body;
     },
     { parse: 'none', detail: detectOperation },

@@ -5,7 +5,7 @@
  * real outputs (./examples.json).
  */
 import type { DocumentDecoration } from 'elysia';
-import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../http/errors';
+import { ERROR_STATUS, ErrorBodySchema, SENT_ERROR_CODES, type ErrorCode } from '../../http/errors';
 import { BATCH_LINE_SCHEMAS, BatchFormSchema } from '../batch/model';
 import { EXAMPLES } from './examples';
 import { DetectRequestSchema, DetectResponseSchema, LabelLangSchema } from './model';
@@ -81,6 +81,10 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
       'Retry-After': integerHeader('Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).'),
     },
   },
+  503: {
+    description: 'The key and quota store is locked or unreachable; nothing was charged.',
+    headers: { 'Retry-After': integerHeader('Seconds to wait before trying again.') },
+  },
   405: {
     description: 'The path exists but not with this method.',
     headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' }, example: 'POST' } },
@@ -103,8 +107,9 @@ function errorResponse(codes: readonly ErrorCode[], description: string, headers
 /** Error responses of POST /api/detect by status, from ERROR_STATUS (a new code or status appears here by itself). */
 function detectErrorResponses() {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) {
+  for (const code of SENT_ERROR_CODES) {
     if (GENERIC_CODES.includes(code)) continue;
+    const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(

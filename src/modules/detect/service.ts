@@ -1,9 +1,8 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
-import type { Db } from '../../db/client';
-import type { ApiKeyRow } from '../../db/schema';
 import type { Analysis, Detector, LabelLang } from '../../engine/types';
 import { ApiError } from '../../http/errors';
-import { chargeWordsGrouped, quotaError, refundWords, type QuotaState } from '../quota';
+import type { ApiKey, QuotaStore } from '../../store/types';
+import { chargeWords, quotaError, refundOrRetry, type QuotaState, type RefundReport } from '../quota';
 import type { DetectInput, DetectResponse } from './model';
 
 export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
@@ -37,8 +36,10 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectR
 
 /** Dependencies of a single detection. */
 export interface DetectDeps {
-  db: Db;
+  quota: QuotaStore;
   detector: Detector;
+  /** Where a refund that cannot be written at once is reported. */
+  onRefundEvent: RefundReport;
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -51,13 +52,13 @@ export interface DetectOutcome {
 /**
  * Runs one detection for a key. Words are counted once with the detector's definition, then
  * charged atomically BEFORE the analysis (one statement decides and charges, so parallel requests
- * cannot overspend and an exhausted key costs no analysis; charges of one event-loop turn share a
- * commit, see group-commit.ts); if the analysis fails, the charge is given back, so only
- * successful detections are charged.
+ * cannot overspend and an exhausted key costs no analysis; the stores commit the charges of one
+ * event-loop turn together); if the analysis fails, the charge is given back, so only successful
+ * detections are charged.
  */
 export async function detectText(
   deps: DetectDeps,
-  key: ApiKeyRow,
+  key: ApiKey,
   input: DetectInput,
   lang: LabelLang,
   onWords?: (words: number) => void,
@@ -66,13 +67,13 @@ export async function detectText(
   onWords?.(words);
   if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
   const chargedAt = Date.now();
-  const charge = await chargeWordsGrouped(deps.db, key, words, chargedAt);
+  const charge = await chargeWords(deps.quota, key, words, chargedAt);
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
   let analysis: Analysis;
   try {
     analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
   } catch (error) {
-    refundWords(deps.db, key, words, chargedAt, 1);
+    await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
     throw error;
   }
   return { body: toDetectResponse(analysis, charge.state), state: charge.state, words };

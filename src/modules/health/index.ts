@@ -1,19 +1,39 @@
-/** Health module: GET /health, no key needed. */
+/** Health module: GET /health, no key needed; reports whether the key and quota store answers. */
 import { Elysia, t, type Static } from 'elysia';
 import pkg from '../../../package.json';
+import type { StoreHealth } from '../../store/types';
 
 /** Version reported by /health and --version (from package.json, embedded at build time). */
 export const VERSION: string = pkg.version;
 
 /** The 200 body of GET /health. */
-export const HealthSchema = t.Object({ status: t.Literal('ok'), version: t.String({ description: 'Package version.' }) });
+export const HealthSchema = t.Object({
+  status: t.Literal('ok'),
+  store: t.Literal('up'),
+  version: t.String({ description: 'Package version.' }),
+});
 
-/** Elysia plugin mounting GET /health -> { status: 'ok', version }. */
-export function healthModule() {
+/** The 503 body of GET /health: the process answers but its store does not. */
+export const DegradedHealthSchema = t.Object({
+  status: t.Literal('degraded'),
+  store: t.Literal('down'),
+  version: t.String({ description: 'Package version.' }),
+});
+
+/** Options of the health module: how to probe the store (default: always up, for apps without one). */
+export interface HealthOptions {
+  storeHealth?: () => Promise<StoreHealth>;
+}
+
+/** Elysia plugin mounting GET /health -> 200 { status: 'ok', store: 'up', version } or 503 { status: 'degraded', store: 'down', version }. */
+export function healthModule({ storeHealth = async () => 'up' }: HealthOptions = {}) {
   return new Elysia({ name: 'health' }).get(
     '/health',
-    function health(): Static<typeof HealthSchema> {
-      return { status: 'ok', version: VERSION };
+    async function health({ set }): Promise<Static<typeof HealthSchema> | Static<typeof DegradedHealthSchema>> {
+      if ((await storeHealth()) === 'up') return { status: 'ok', store: 'up', version: VERSION };
+      // Load balancers take this instance out until the store answers again.
+      set.status = 503;
+      return { status: 'degraded', store: 'down', version: VERSION };
     },
     {
       detail: {
@@ -23,11 +43,20 @@ export function healthModule() {
         security: [],
         responses: {
           200: {
-            description: 'The service is up.',
+            description: 'The service is up and its store answers.',
             content: {
               'application/json': {
                 schema: HealthSchema,
-                example: { status: 'ok', version: VERSION },
+                example: { status: 'ok', store: 'up', version: VERSION },
+              },
+            },
+          },
+          503: {
+            description: 'The process is up but its store is locked or unreachable: detection requests get 503 store_unavailable.',
+            content: {
+              'application/json': {
+                schema: DegradedHealthSchema,
+                example: { status: 'degraded', store: 'down', version: VERSION },
               },
             },
           },

@@ -1,10 +1,7 @@
-/** Key administration: create, find by secret, list, resolve by id or prefix, revoke, usage. */
-import { count, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { prepared } from '../../db/prepared';
-import { apiKeys, usageEvents, type ApiKeyRow } from '../../db/schema';
+/** Key administration over a KeyStore: create, authenticate, list, resolve by id or prefix, revoke, usage. */
 import type { PlanId } from '../../plans';
-import { flushUsage, getQuotaState, type QuotaState } from '../quota';
+import type { ApiKey, KeyStore, QuotaStore, UsageSink } from '../../store/types';
+import { getQuotaState, type QuotaState } from '../quota';
 import { generateKey, hashKey, keyPrefix, looksLikeKey } from './secret';
 
 /** A freshly created key: the secret is returned once and never stored. */
@@ -35,104 +32,75 @@ export interface KeyUsage {
   requests: number;
 }
 
+/** The stores key administration reads. */
+export interface KeyAdminStores {
+  keys: KeyStore;
+  quota: QuotaStore;
+  usage: UsageSink;
+}
+
 /** Raised by resolveKey when a prefix matches several keys. */
 export class AmbiguousKeyError extends Error {
   override name = 'AmbiguousKeyError';
 }
 
 /** Creates a key on a plan and returns its secret (shown once). */
-export function createKey(db: Db, options: { plan: PlanId; name?: string | null }, now: number = Date.now()): CreatedKey {
+export async function createKey(keys: KeyStore, options: { plan: PlanId; name?: string | null }, now: number = Date.now()): Promise<CreatedKey> {
   const key = generateKey();
-  const row = db
-    .insert(apiKeys)
-    .values({ name: options.name ?? null, plan: options.plan, keyHash: hashKey(key), prefix: keyPrefix(key), createdAt: now })
-    .returning({ id: apiKeys.id })
-    .get();
-  return { id: row.id, key, prefix: keyPrefix(key), plan: options.plan, name: options.name ?? null };
+  const name = options.name ?? null;
+  const row = await keys.insert({ name, plan: options.plan, keyHash: hashKey(key), prefix: keyPrefix(key), createdAt: now });
+  return { id: row.id, key, prefix: keyPrefix(key), plan: options.plan, name };
 }
 
-const ACTIVE_KEY_SQL = `SELECT id, name, plan, key_hash AS keyHash, prefix, status, created_at AS createdAt, revoked_at AS revokedAt
-  FROM api_keys WHERE key_hash = $hash AND status = 'active'`;
-
-/** The active key with this secret, or null (unknown, malformed or revoked). */
-export function findActiveKey(db: Db, secret: string): ApiKeyRow | null {
+/** The active key with this secret, or null (unknown, malformed or revoked); malformed secrets never reach the store. */
+export async function findActiveKey(keys: KeyStore, secret: string): Promise<ApiKey | null> {
   if (!looksLikeKey(secret)) return null;
-  return prepared<ApiKeyRow>(db, ACTIVE_KEY_SQL).get({ hash: hashKey(secret) }) ?? null;
+  return keys.findActiveByHash(hashKey(secret));
 }
 
-/** Number of keys in the database (any status). */
-export function countKeys(db: Db): number {
-  return db.select({ n: count() }).from(apiKeys).get()?.n ?? 0;
-}
-
-function summarize(db: Db, row: ApiKeyRow, now: number): KeySummary {
+async function summarize(quota: QuotaStore, row: ApiKey, now: number): Promise<KeySummary> {
   return {
     id: row.id,
     name: row.name,
     plan: row.plan,
     prefix: row.prefix,
     status: row.status,
-    wordsUsedThisMonth: getQuotaState(db, row, now).used,
+    wordsUsedThisMonth: (await getQuotaState(quota, row, now)).used,
     createdAt: row.createdAt,
   };
 }
 
 /** All keys, newest first, with this month's words. */
-export function listKeys(db: Db, now: number = Date.now()): KeySummary[] {
-  return db
-    .select()
-    .from(apiKeys)
-    .orderBy(desc(apiKeys.id))
-    .all()
-    .map((row) => summarize(db, row, now));
+export async function listKeys(stores: Pick<KeyAdminStores, 'keys' | 'quota'>, now: number = Date.now()): Promise<KeySummary[]> {
+  const rows = await stores.keys.list();
+  return Promise.all(rows.map((row) => summarize(stores.quota, row, now)));
 }
 
 /** The key with this numeric id, display prefix (or start of one) or full secret; null if none. */
-export function resolveKey(db: Db, idOrPrefix: string): ApiKeyRow | null {
+export async function resolveKey(keys: KeyStore, idOrPrefix: string): Promise<ApiKey | null> {
   const ref = idOrPrefix.trim();
-  if (/^\d+$/.test(ref))
-    return (
-      db
-        .select()
-        .from(apiKeys)
-        .where(eq(apiKeys.id, Number(ref)))
-        .get() ?? null
-    );
-  if (looksLikeKey(ref) && ref.length > keyPrefix(ref).length) {
-    return (
-      db
-        .select()
-        .from(apiKeys)
-        .where(eq(apiKeys.keyHash, hashKey(ref)))
-        .get() ?? null
-    );
-  }
+  if (/^\d+$/.test(ref)) return Number.isSafeInteger(Number(ref)) ? keys.byId(Number(ref)) : null;
+  if (looksLikeKey(ref) && ref.length > keyPrefix(ref).length) return keys.byHash(hashKey(ref));
   if (!/^ak_[0-9A-Za-z]*$/.test(ref) || ref.length < 4) return null;
-  const rows = db
-    .select()
-    .from(apiKeys)
-    .where(sql`substr(${apiKeys.prefix}, 1, ${ref.length}) = ${ref}`)
-    .limit(2)
-    .all();
+  const rows = await keys.byPrefixStart(ref, 2);
   if (rows.length > 1) throw new AmbiguousKeyError(`"${ref}" matches more than one key; use the id or a longer prefix`);
   return rows[0] ?? null;
 }
 
 /** Revokes a key (idempotent); returns the updated row, or null when no key matches. */
-export function revokeKey(db: Db, idOrPrefix: string, now: number = Date.now()): ApiKeyRow | null {
-  const row = resolveKey(db, idOrPrefix);
+export async function revokeKey(keys: KeyStore, idOrPrefix: string, now: number = Date.now()): Promise<ApiKey | null> {
+  const row = await resolveKey(keys, idOrPrefix);
   if (!row) return null;
   if (row.status === 'revoked') return row;
-  return db.update(apiKeys).set({ status: 'revoked', revokedAt: now }).where(eq(apiKeys.id, row.id)).returning().get() ?? null;
+  return keys.revoke(row.id, now);
 }
 
 /** Quota and request count of a key. */
-export function keyUsage(db: Db, row: ApiKeyRow, now: number = Date.now()): KeyUsage {
-  flushUsage(db);
-  const requests = db
-    .select({ n: sql<number>`count(*)` })
-    .from(usageEvents)
-    .where(eq(usageEvents.keyId, row.id))
-    .get();
-  return { key: summarize(db, row, now), quota: getQuotaState(db, row, now), requests: requests?.n ?? 0 };
+export async function keyUsage(stores: KeyAdminStores, row: ApiKey, now: number = Date.now()): Promise<KeyUsage> {
+  const [key, quota, requests] = await Promise.all([
+    summarize(stores.quota, row, now),
+    getQuotaState(stores.quota, row, now),
+    stores.usage.countForKey(row.id),
+  ]);
+  return { key, quota, requests };
 }

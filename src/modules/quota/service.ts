@@ -1,8 +1,6 @@
-/** Monthly word quotas: read the state, and charge words with one atomic conditional statement. */
-import type { Db } from '../../db/client';
-import { prepared } from '../../db/prepared';
-import type { ApiKeyRow } from '../../db/schema';
+/** Monthly word quotas over a QuotaStore: read the state, charge words (single and batch alike), give words back. */
 import { planFor, type PlanId } from '../../plans';
+import type { ApiKey, QuotaStore } from '../../store/types';
 
 /** A key's quota at one instant: words of the current UTC month and lifetime calls. */
 export interface QuotaState {
@@ -17,7 +15,7 @@ export interface QuotaState {
   resetAt: number;
   /** Lifetime call cap (trial) or null. */
   callLimit: number | null;
-  /** Successful calls over the key's lifetime. */
+  /** Successful calls over the key's lifetime (counted only for plans that cap them). */
   callsUsed: number;
 }
 
@@ -36,7 +34,7 @@ export function nextResetMs(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
-function buildState(key: ApiKeyRow, used: number, callsUsed: number, now: number): QuotaState {
+function buildState(key: ApiKey, used: number, callsUsed: number, now: number): QuotaState {
   const plan = planFor(key.plan);
   return {
     plan: plan.id,
@@ -49,63 +47,36 @@ function buildState(key: ApiKeyRow, used: number, callsUsed: number, now: number
   };
 }
 
-const MONTH_SQL = 'SELECT words_used AS used FROM monthly_usage WHERE key_id = $keyId AND period = $period';
-const CALLS_SQL = 'SELECT COALESCE(SUM(calls), 0) AS calls FROM monthly_usage WHERE key_id = $keyId';
-
-function lifetimeCalls(db: Db, key: ApiKeyRow): number {
-  return prepared<{ calls: number }>(db, CALLS_SQL).get({ keyId: key.id })?.calls ?? 0;
+/** True when a trial key has no call left. */
+export function callsExhausted(state: QuotaState): boolean {
+  return state.callLimit !== null && state.callsUsed >= state.callLimit;
 }
 
 /** Current quota of a key (no writes). Lifetime calls are only summed for plans that cap them. */
-export function getQuotaState(db: Db, key: ApiKeyRow, now: number = Date.now()): QuotaState {
-  const month = prepared<{ used: number }>(db, MONTH_SQL).get({ keyId: key.id, period: periodOf(now) });
-  const callsUsed = planFor(key.plan).callLimit === null ? 0 : lifetimeCalls(db, key);
-  return buildState(key, month?.used ?? 0, callsUsed, now);
+export async function getQuotaState(quota: QuotaStore, key: ApiKey, now: number = Date.now()): Promise<QuotaState> {
+  const counters = await quota.read(key.id, periodOf(now), planFor(key.plan).callLimit !== null);
+  return buildState(key, counters.wordsUsed, counters.calls, now);
 }
 
 /**
- * One statement decides and charges: the INSERT ... SELECT inserts the month's first row only
- * when the words fit and the lifetime call cap (if any) is not reached; on conflict the DO UPDATE
- * adds the words only if the month's total stays within the plan. SQLite runs a statement under
- * the write lock, so parallel requests (even from other processes) can neither overspend nor lose
- * a count. No row returned means nothing was charged. Raw SQL: drizzle's builder cannot express
- * an upsert from a conditional SELECT.
+ * Charges `words` and one call to the key's current month in one conditional statement of the
+ * store (exact under races between processes and machines); nothing is charged on failure. Single
+ * and batch mode both charge through here.
  */
-const CHARGE_SQL = `
-INSERT INTO monthly_usage (key_id, period, words_used, calls)
-SELECT $keyId, $period, $words, 1
-WHERE $words <= $limit
-  AND ($callLimit IS NULL OR (SELECT COALESCE(SUM(calls), 0) FROM monthly_usage WHERE key_id = $keyId) < $callLimit)
-ON CONFLICT (key_id, period) DO UPDATE
-  SET words_used = words_used + excluded.words_used, calls = calls + 1
-  WHERE monthly_usage.words_used + excluded.words_used <= $limit
-RETURNING words_used AS used`;
-
-/** Charges `words` (and one call) to the key's current month, atomically; nothing is charged on failure. */
-export function chargeWords(db: Db, key: ApiKeyRow, words: number, now: number = Date.now()): ChargeResult {
+export async function chargeWords(quota: QuotaStore, key: ApiKey, words: number, now: number = Date.now()): Promise<ChargeResult> {
   const plan = planFor(key.plan);
-  const row = prepared<{ used: number }>(db, CHARGE_SQL).get({
-    keyId: key.id,
-    period: periodOf(now),
-    words,
-    limit: plan.wordsPerMonth,
-    callLimit: plan.callLimit,
-  });
-  if (row) return { ok: true, state: buildState(key, row.used, plan.callLimit === null ? 0 : lifetimeCalls(db, key), now) };
-  const state = getQuotaState(db, key, now);
-  const callsOut = state.callLimit !== null && state.callsUsed >= state.callLimit;
-  return { ok: false, code: callsOut ? 'trial_calls_exhausted' : 'quota_exceeded', state };
+  const counters = await quota.charge({ keyId: key.id, period: periodOf(now), words, wordLimit: plan.wordsPerMonth, callLimit: plan.callLimit });
+  if (counters) return { ok: true, state: buildState(key, counters.wordsUsed, counters.calls, now) };
+  const state = await getQuotaState(quota, key, now);
+  return { ok: false, code: callsExhausted(state) ? 'trial_calls_exhausted' : 'quota_exceeded', state };
 }
-
-const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - $calls)
-  WHERE key_id = $keyId AND period = $period`;
 
 /**
  * Gives back words charged for work that was never delivered, in the month of the charge
  * (`chargedAt`); never below zero. A batch cut short by a disconnect or its time budget keeps its
  * call (`calls` 0); a single detection whose analysis failed gives its call back too (`calls` 1).
  */
-export function refundWords(db: Db, key: ApiKeyRow, words: number, chargedAt: number, calls: 0 | 1 = 0): void {
+export async function refundWords(quota: QuotaStore, key: ApiKey, words: number, chargedAt: number, calls: 0 | 1 = 0): Promise<void> {
   if (words <= 0 && calls === 0) return;
-  prepared(db, REFUND_SQL).run({ keyId: key.id, period: periodOf(chargedAt), words, calls });
+  await quota.refund(key.id, periodOf(chargedAt), words, calls);
 }

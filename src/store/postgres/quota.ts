@@ -1,0 +1,100 @@
+/**
+ * PostgreSQL QuotaStore. Each charge is one conditional upsert: the month's row gets the words only
+ * if its total stays within the plan. Under READ COMMITTED a concurrent update of the same row
+ * makes PostgreSQL wait for the row lock and re-check the WHERE against the committed row, so
+ * instances racing one key can never overspend.
+ *
+ * Group commit: the charges of one event-loop turn go to PostgreSQL in one call of charge_words
+ * (drizzle/postgres/0001_charge_function.sql), which runs each charge's conditional upsert in
+ * order: one round trip, one statement and one commit (WAL flush) for the group. Charges are
+ * sorted by key id first (stable, so one key's charges keep their arrival order): every group
+ * takes row locks in the same order, so groups from different instances cannot deadlock.
+ * Measured here (local PostgreSQL 15, fsync on, 2 cores, 8 connections, groups of 4):
+ * single statements 2,700 charges/s over varied keys and 1,200/s on one hot key; a pipelined
+ * BEGIN..COMMIT per group 12,400 / 6,700; one charge_words call per group 19,800 / 8,700.
+ *
+ * Lifetime call caps (trial) span every month's row, which one upsert cannot lock: the function
+ * takes a transaction advisory lock on a capped charge's key first (see the migration).
+ */
+import { withDeadline } from '../deadline';
+import type { ChargeRequest, QuotaStore, UsageCounters } from '../types';
+import type { PgDb } from './client';
+
+const CHARGE_SQL = `SELECT charge_index, used_after, lifetime_calls
+  FROM charge_words($1::integer[], $2::text[], $3::integer[], $4::integer[], $5::integer[])`;
+const CALLS_SQL = 'SELECT COALESCE(SUM(calls), 0)::integer AS calls FROM monthly_usage WHERE key_id = $1::integer';
+const MONTH_SQL = 'SELECT words_used FROM monthly_usage WHERE key_id = $1::integer AND period = $2::text';
+const REFUND_SQL = `UPDATE monthly_usage SET words_used = GREATEST(0, words_used - $3::integer), calls = GREATEST(0, calls - $4::integer)
+  WHERE key_id = $1::integer AND period = $2::text`;
+
+/** Most charges in one call: bounds a group's lock time and its reply. */
+export const MAX_GROUP = 256;
+
+interface PendingCharge {
+  request: ChargeRequest;
+  resolve(result: UsageCounters | null): void;
+  reject(error: unknown): void;
+}
+
+type Rows = Array<Record<string, unknown>>;
+
+/** Runs one group in one charge_words call; the counters of each charge, in the group's order. */
+async function commitGroup(db: PgDb, group: readonly PendingCharge[]): Promise<Array<UsageCounters | null>> {
+  const order = group.map((_, i) => i).sort((a, b) => group[a].request.keyId - group[b].request.keyId);
+  const column = <T>(pick: (request: ChargeRequest) => T) => order.map((i) => pick(group[i].request));
+  const rows = (await db.$client.unsafe(CHARGE_SQL, [
+    column((r) => r.keyId),
+    column((r) => r.period),
+    column((r) => r.words),
+    column((r) => r.wordLimit),
+    column((r) => r.callLimit),
+  ])) as Rows;
+  const counters: Array<UsageCounters | null> = new Array(group.length);
+  for (const row of rows) {
+    const i = order[Number(row.charge_index) - 1];
+    counters[i] = row.used_after === null ? null : { wordsUsed: Number(row.used_after), calls: Number(row.lifetime_calls) };
+  }
+  return counters;
+}
+
+/** The QuotaStore of a PostgreSQL pool; `onLateCharge` gets charges that committed after their request gave up. */
+export function postgresQuotaStore(db: PgDb, timeoutMs: number, onLateCharge: (request: ChargeRequest) => void): QuotaStore {
+  const queue: PendingCharge[] = [];
+  let scheduled = false;
+  const commitQueued = () => {
+    scheduled = false;
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_GROUP);
+      const committed = commitGroup(db, group);
+      withDeadline(committed, timeoutMs, (late) => {
+        // Answered 503 already: whatever was charged is given back, so a client retrying is not charged twice.
+        late.forEach((counters, i) => counters && onLateCharge(group[i].request));
+      }).then(
+        (counters) => group.forEach((charge, i) => charge.resolve(counters[i])),
+        (error) => group.forEach((charge) => charge.reject(error)),
+      );
+    }
+  };
+  return {
+    read: (keyId, period, withCalls) =>
+      withDeadline(
+        Promise.all([
+          db.$client.unsafe(MONTH_SQL, [keyId, period]) as Promise<Rows>,
+          withCalls ? (db.$client.unsafe(CALLS_SQL, [keyId]) as Promise<Rows>) : Promise.resolve([{ calls: 0 }]),
+        ]).then(([month, calls]) => ({ wordsUsed: Number(month[0]?.words_used ?? 0), calls: Number(calls[0]?.calls ?? 0) })),
+        timeoutMs,
+      ),
+    charge: (request) =>
+      new Promise((resolve, reject) => {
+        queue.push({ request, resolve, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(commitQueued);
+        }
+      }),
+    async refund(keyId, period, words, calls) {
+      if (words <= 0 && calls === 0) return;
+      await withDeadline(db.$client.unsafe(REFUND_SQL, [keyId, period, words, calls]) as Promise<unknown>, timeoutMs);
+    },
+  };
+}

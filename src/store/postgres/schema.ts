@@ -1,0 +1,51 @@
+/** PostgreSQL schema (drizzle/postgres is generated from it): the same tables and columns as the SQLite schema. */
+import { bigint, bigserial, doublePrecision, index, integer, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+
+/** API keys: only a SHA-256 hash and a short display prefix of the secret are stored. */
+export const apiKeys = pgTable('api_keys', {
+  id: serial('id').primaryKey(),
+  name: text('name'),
+  plan: text('plan').notNull(),
+  keyHash: text('key_hash').notNull().unique(),
+  prefix: text('prefix').notNull(),
+  status: text('status', { enum: ['active', 'revoked'] })
+    .notNull()
+    .default('active'),
+  /** Epoch milliseconds. */
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  revokedAt: bigint('revoked_at', { mode: 'number' }),
+});
+
+/** Words and successful calls charged per key per UTC calendar month ("YYYY-MM"); lifetime calls are their sum. */
+export const monthlyUsage = pgTable(
+  'monthly_usage',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    period: text('period').notNull(),
+    wordsUsed: integer('words_used').notNull().default(0),
+    calls: integer('calls').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.keyId, table.period] })],
+);
+
+/** One row per authenticated request: metadata only, never the submitted text. */
+export const usageEvents = pgTable(
+  'usage_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    mode: text('mode', { enum: ['single', 'batch'] }).notNull(),
+    words: integer('words').notNull().default(0),
+    score: integer('score'),
+    status: integer('status').notNull(),
+    errorCode: text('error_code'),
+    durationMs: doublePrecision('duration_ms').notNull(),
+    /** Epoch milliseconds. */
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('usage_events_key_created').on(table.keyId, table.createdAt)],
+);

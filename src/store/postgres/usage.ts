@@ -1,0 +1,42 @@
+/**
+ * PostgreSQL UsageSink: usage_events rows written behind (usage-buffer.ts). A batch is one INSERT
+ * of unnest()ed column arrays: the same prepared statement whatever the batch size (a VALUES list
+ * would be a new statement to parse and plan for each size), and all of the batch or none of it.
+ */
+import type { StoreEventSink } from '../options';
+import { withDeadline } from '../deadline';
+import type { UsageEvent, UsageSink } from '../types';
+import { bufferedSink, UsageBuffer } from '../usage-buffer';
+import type { PgDb } from './client';
+
+const INSERT_SQL = `INSERT INTO usage_events (key_id, mode, words, score, status, error_code, duration_ms, created_at)
+  SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::text[], $7::float8[], $8::bigint[])`;
+
+/** A UsageSink on `db` with its write-behind buffer, and what closing the pool must do first. */
+export function postgresUsageSink(db: PgDb, timeoutMs: number, report: StoreEventSink): UsageSink & { close(): Promise<void> } {
+  const sql = db.$client;
+  const write = async (events: UsageEvent[]) => {
+    const column = <T>(pick: (event: UsageEvent) => T) => events.map(pick);
+    const columns = [
+      column((e) => e.keyId),
+      column((e) => e.mode),
+      column((e) => e.words),
+      column((e) => e.score),
+      column((e) => e.status),
+      column((e) => e.errorCode),
+      column((e) => e.durationMs),
+      column((e) => e.createdAt),
+    ];
+    await withDeadline(sql.unsafe(INSERT_SQL, columns) as Promise<unknown>, timeoutMs);
+  };
+  const buffer = new UsageBuffer(write, report);
+  const count = async (keyId: number) => {
+    const rows = await withDeadline(sql`SELECT count(*)::integer AS n FROM usage_events WHERE key_id = ${keyId}` as Promise<Array<{ n: number }>>, timeoutMs);
+    return Number(rows[0]?.n ?? 0);
+  };
+  return {
+    ...bufferedSink(buffer, count),
+    /** Writes what is queued, retrying up to the deadline (a shutdown keeps its events). */
+    close: () => buffer.drain(timeoutMs),
+  };
+}

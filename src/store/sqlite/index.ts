@@ -1,0 +1,84 @@
+/** The SQLite store: one file shared by the WORKERS processes of one machine (the embedded default). */
+import { resolve } from 'node:path';
+import { StoreOpenError, driverCode } from '../errors';
+import { HEALTH_PROBE_MS, probeHealth } from '../health';
+import type { Store } from '../types';
+import type { StoreOptions } from '../options';
+import { retryBusy } from './busy';
+import { leaveCheckpointsToPrimary, startCheckpointer, type Checkpointer } from './checkpoint';
+import { openDatabase, useServingBusyTimeout, type Db } from './client';
+import { sqliteKeyStore } from './keys';
+import { migrateDatabase } from './migrate';
+import { sqliteQuotaStore } from './quota';
+import { sqliteUsageSink } from './usage';
+
+export { openDatabase, type Db } from './client';
+export { migrateDatabase } from './migrate';
+
+/** What to do about a database that cannot be opened, by SQLite's (or the file system's) code. */
+function hint(code: string): string {
+  if (code === 'SQLITE_BUSY') return 'Another process holds a lock on it; try again when it has finished.';
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'The disk is full; free some space.';
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return 'The file is not a usable SQLite database; restore it from a backup or point DATABASE_PATH elsewhere.';
+  return 'Make the file and its directory writable by this user, or set DATABASE_PATH to a writable location.';
+}
+
+/**
+ * Opens the file and applies the migrations, waiting up to `waitMs` for another process's lock
+ * (nothing is served yet), or throws StoreOpenError with one line: where, why, what to do.
+ */
+function openOrExplain(path: string, migrate: boolean, waitMs: number): Db {
+  let db: Db | undefined;
+  try {
+    db = openDatabase(path, waitMs);
+    if (migrate) migrateDatabase(db);
+    useServingBusyTimeout(db);
+    return db;
+  } catch (error) {
+    db?.$client.close();
+    const code = driverCode(error);
+    const why = (error as Error)?.message?.split('\n')[0] ?? String(error);
+    const where = path === ':memory:' ? path : resolve(path);
+    throw new StoreOpenError(`Cannot open the SQLite database ${where}: ${why} (${code}). ${hint(code)}`);
+  }
+}
+
+/** A store on SQLite, with its Drizzle handle for tools and tests that read tables directly. */
+export interface SqliteStore extends Store {
+  readonly dialect: 'sqlite';
+  readonly db: Db;
+}
+
+/** Opens the SQLite store at `path` (`:memory:` for tests). */
+export function openSqliteStore(path: string, options: StoreOptions): SqliteStore {
+  const { timeoutMs, migrate = true, checkpoints = 'none', onEvent = () => {} } = options;
+  const db = openOrExplain(path, migrate, timeoutMs);
+  let checkpointer: Checkpointer = { stop() {} };
+  if (checkpoints === 'own') checkpointer = startCheckpointer(db, path, { onError: (name) => onEvent('checkpointer_failed', { name }) });
+  else if (checkpoints === 'primary') checkpointer = leaveCheckpointsToPrimary(db);
+  const usage = sqliteUsageSink(db, timeoutMs, onEvent);
+  let closed = false;
+  return {
+    dialect: 'sqlite',
+    db,
+    location: path === ':memory:' ? path : resolve(path),
+    keys: sqliteKeyStore(db, timeoutMs),
+    quota: sqliteQuotaStore(db, timeoutMs),
+    usage,
+    // Writes are what fail under another process's lock (WAL readers never wait): take the lock and let go.
+    health: () =>
+      probeHealth(() =>
+        retryBusy(() => {
+          db.$client.exec('BEGIN IMMEDIATE');
+          db.$client.exec('ROLLBACK');
+        }, performance.now() + HEALTH_PROBE_MS),
+      ),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await usage.close();
+      checkpointer.stop();
+      db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The storage seam: what the service needs from a database, as three async interfaces. One
+ * implementation per dialect (src/store/sqlite, src/store/postgres); the rest of the code sees
+ * only these types, so a third store is one more folder.
+ */
+
+/** Status of an API key. */
+export type KeyStatus = 'active' | 'revoked';
+
+/** An API key as stored: only a SHA-256 hash and a short display prefix of the secret. */
+export interface ApiKey {
+  id: number;
+  name: string | null;
+  /** A plan id (src/plans.ts); checked when the plan is looked up. */
+  plan: string;
+  keyHash: string;
+  prefix: string;
+  status: KeyStatus;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** What a new key row needs. */
+export interface NewApiKey {
+  name: string | null;
+  plan: string;
+  keyHash: string;
+  prefix: string;
+  createdAt: number;
+}
+
+/** Key rows: lookups for authentication and the `keys` CLI. */
+export interface KeyStore {
+  /** Stores a new key and returns it with its id. */
+  insert(key: NewApiKey): Promise<ApiKey>;
+  /** The active key with this hash, or null (unknown or revoked): the authentication lookup. */
+  findActiveByHash(keyHash: string): Promise<ApiKey | null>;
+  /** The key with this id (any status), or null. */
+  byId(id: number): Promise<ApiKey | null>;
+  /** The key with this hash (any status), or null. */
+  byHash(keyHash: string): Promise<ApiKey | null>;
+  /** Keys whose display prefix starts with `start`, at most `limit`. */
+  byPrefixStart(start: string, limit: number): Promise<ApiKey[]>;
+  /** Every key, newest first. */
+  list(): Promise<ApiKey[]>;
+  /** Number of keys (any status). */
+  count(): Promise<number>;
+  /** Marks the key revoked (idempotent: an already revoked key keeps its time); the row after, or null when there is no such key. */
+  revoke(id: number, at: number): Promise<ApiKey | null>;
+}
+
+/** A key's counters: words of one month and, when asked for, lifetime calls. */
+export interface UsageCounters {
+  wordsUsed: number;
+  /** Successful calls over the key's lifetime; 0 when not asked for (plans without a call cap). */
+  calls: number;
+}
+
+/** One conditional charge, decided by the store in one statement. */
+export interface ChargeRequest {
+  keyId: number;
+  /** UTC month, "YYYY-MM". */
+  period: string;
+  words: number;
+  /** The plan's words per month: the month's total may never exceed it. */
+  wordLimit: number;
+  /** The plan's lifetime call cap, or null. */
+  callLimit: number | null;
+}
+
+/** Monthly word counters and lifetime calls, charged atomically. */
+export interface QuotaStore {
+  /** Words of `period` and (when `withCalls`) lifetime calls of a key; no writes. */
+  read(keyId: number, period: string, withCalls: boolean): Promise<UsageCounters>;
+  /**
+   * Charges `words` and one call when the month's total stays within `wordLimit` and lifetime
+   * calls are below `callLimit`: exact under any concurrency, across processes and machines.
+   * Returns the counters after the charge (calls only when capped), or null when nothing was charged.
+   */
+  charge(request: ChargeRequest): Promise<UsageCounters | null>;
+  /** Gives back words (and calls) charged in `period`; never below zero. */
+  refund(keyId: number, period: string, words: number, calls: 0 | 1): Promise<void>;
+}
+
+/** One authenticated request, as recorded: metadata only, never the submitted text. */
+export interface UsageEvent {
+  keyId: number;
+  mode: 'single' | 'batch';
+  words: number;
+  score: number | null;
+  status: number;
+  errorCode: string | null;
+  durationMs: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+/** Where usage events go: queued in memory and written in batches (analytics, not billing). */
+export interface UsageSink {
+  /** Queues an event; never throws and never waits for the database. */
+  record(event: UsageEvent): void;
+  /** Writes everything queued so far (rejects when the store is unavailable; the events stay queued). */
+  flush(): Promise<void>;
+  /** Events stored for a key (after flushing this process's queue). */
+  countForKey(keyId: number): Promise<number>;
+}
+
+/** Whether the store answers right now. */
+export type StoreHealth = 'up' | 'down';
+
+/** An open store: the three interfaces plus health and shutdown. */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Where the data lives, for logs: a file path, or the URL without its password. */
+  readonly location: string;
+  readonly keys: KeyStore;
+  readonly quota: QuotaStore;
+  readonly usage: UsageSink;
+  /** Probes the store within a short deadline (GET /health). */
+  health(): Promise<StoreHealth>;
+  /** Writes what is queued and closes the connections. */
+  close(): Promise<void>;
+}
