@@ -26,10 +26,14 @@ export function isWorkerProcess(env: Record<string, string | undefined> = proces
   return env[WORKER_ENV] === '1';
 }
 
+/** True inside a `bun build --compile` binary (its entry script lives in Bun's embedded file system). */
+export function isCompiled(): boolean {
+  return Bun.main.startsWith('/$bunfs/') || Bun.main.includes('~BUN');
+}
+
 /** The command line that runs this program again: the compiled binary itself, or bun with the entry script. */
 export function selfCommand(args: string[]): string[] {
-  const compiled = Bun.main.startsWith('/$bunfs/') || Bun.main.includes('~BUN');
-  return compiled ? [process.execPath, ...args] : [process.execPath, Bun.main, ...args];
+  return isCompiled() ? [process.execPath, ...args] : [process.execPath, Bun.main, ...args];
 }
 
 /** The worker processes of a primary. */

@@ -3,12 +3,13 @@
  * the worker processes that share the port (src/cluster.ts).
  */
 import { createApp, type App } from './app';
-import { printBootstrapKey } from './cli/console';
+import { keysCommandLine, printBootstrapKey, printStartBanner, serviceUrl } from './cli/console';
 import { isWorkerProcess, startWorkers, watchPrimary, type WorkerSet } from './cluster';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
 import { createJsonLogger, type Logger } from './http/logger';
 import { VERSION } from './modules/health';
-import { createKey } from './modules/keys';
+import { createKey, type CreatedKey } from './modules/keys';
+import { assertPortFree, claimPort, PortTakenError } from './port-claim';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
 /** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
@@ -45,11 +46,20 @@ function storeEvents(logger: Logger): StoreOptions['onEvent'] {
   return (event, fields) => (event.endsWith('_recovered') ? logger.info(event, fields) : logger.error(event, fields));
 }
 
-/** First start with no key at all: create and print a free one (once across instances sharing a PostgreSQL). */
-async function bootstrapKey(store: Store): Promise<void> {
+/** First start with no key at all: create a free one (once across instances sharing a PostgreSQL); printed once listening. */
+async function bootstrapKey(store: Store): Promise<CreatedKey | null> {
+  let created: CreatedKey | null = null;
   await onceAcrossInstances(store, async () => {
-    if ((await store.keys.count()) === 0) printBootstrapKey(await createKey(store.keys, { plan: 'free', name: 'bootstrap' }));
+    if ((await store.keys.count()) === 0) created = await createKey(store.keys, { plan: 'free', name: 'bootstrap' });
   });
+  return created;
+}
+
+/** Prints `message` and exits 1: the port cannot be had (taken, or an address this machine lacks). */
+function exitCannotListen(config: Config, error: unknown): never {
+  const message = error instanceof PortTakenError ? `Cannot start: ${error.message}` : `Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`;
+  console.error(message);
+  process.exit(1);
 }
 
 /** Options of serve(). */
@@ -63,13 +73,22 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createJsonLogger();
   const isWorker = isWorkerProcess();
+  // Before the store is touched: a second instance on a taken port must not migrate or create keys.
+  if (!isWorker) {
+    try {
+      // Held until this process exits (the kernel drops it then, however the process ends).
+      claimPort(config.host, config.port);
+    } catch (error) {
+      exitCannotListen(config, error);
+    }
+  }
   // The primary migrates (once, before any worker opens the store) and owns the SQLite checkpoints and the bootstrap key.
   const store = await openStoreOrExit(config, {
     migrate: !isWorker,
     checkpoints: isWorker ? 'primary' : 'own',
     onEvent: storeEvents(logger),
   });
-  if (!isWorker && config.bootstrapKey) await bootstrapKey(store);
+  const created = !isWorker && config.bootstrapKey ? await bootstrapKey(store) : null;
   // Loaded here, not at the top: `keys` and `--help` should not pay for starting the engine.
   const { createDetector } = await import('./detector');
   const detector = await createDetector();
@@ -101,11 +120,15 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   process.on('SIGINT', () => void (isWorker ? undefined : shutdown('SIGINT')));
 
   try {
-    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config) });
+    // Checked again right before binding: the claim keeps other instances out, not other programs.
+    if (!isWorker) assertPortFree(config.host, config.port);
+    // SO_REUSEPORT only when the service's own workers share the port (Elysia turns it on by default);
+    // a worker's own config says WORKERS=1, so being a worker counts too.
+    const reusePort = isWorker || config.workers > 1;
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: serverBodyLimit(config), reusePort });
   } catch (error) {
-    console.error(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
     await store.close();
-    process.exit(1);
+    exitCannotListen(config, error);
   }
   const port = app.server?.port ?? config.port;
   if (isWorker) {
@@ -113,6 +136,11 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     logger.info('worker_listening', { port });
     return;
   }
+  // Before the "listening" line, so whoever waits for it has the key already.
+  const url = serviceUrl(config.host, port);
+  const keysCommand = keysCommandLine();
+  if (created) printBootstrapKey(created, url, keysCommand);
+  printStartBanner({ version: VERSION, url, host: config.host, workers: config.workers, store: `${store.dialect} ${store.location}`, keysCommand });
   logger.info('listening', { host: config.host, port, version: VERSION, store: store.dialect, database: store.location, workers: config.workers });
   if (config.workers > 1) workers = startWorkers({ count: config.workers - 1, port, logger });
 }
