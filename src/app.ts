@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { Config } from './config';
 import type { Detector } from './engine/types';
 import type { RouteEntry } from './http/routes';
-import { authPlugin, errorMapper, langPlugin, silentLogger, type Logger } from './http';
+import { authPlugin, corsPlugin, errorMapper, langPlugin, silentLogger, type Logger } from './http';
 import { createBatchHandler } from './modules/batch';
 import { DETECT_ROUTE, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
@@ -24,13 +24,17 @@ export interface AppDeps {
   handleBatch?: HandleBatch;
 }
 
-/** Builds the HTTP app. Hook order matters: language first (so even a 401 is localized), then the key check. */
+/**
+ * Builds the HTTP app. Hook order matters: CORS first (a preflight is answered before anything
+ * else), then language (so even a 401 is localized), then the key check.
+ */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
   const { keys, quota, usage } = deps.store;
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
   const table: { routes: readonly RouteEntry[] } = { routes: [] };
   const app = new Elysia()
+    .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
     .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [DETECT_ROUTE] }))
     .use(

@@ -35,7 +35,14 @@ export interface Config {
   readonly batchTimeBudgetMs: number;
   /** Server processes sharing the port (WORKERS: a number, or `auto`, the default: one per core, at most AUTO_WORKERS_MAX). */
   readonly workers: number;
+  /** Browser origins granted CORS (CORS_ORIGINS: a comma list of origins, or `*`); null (the default) grants none. */
+  readonly corsOrigins: CorsOrigins | null;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); null: /metrics is open. */
+  readonly metricsToken: string | null;
 }
+
+/** Origins CORS grants: every origin, or exactly these (serialized origins, e.g. https://app.example.com). */
+export type CorsOrigins = '*' | readonly string[];
 
 /** Raised when an environment variable has a value the service cannot run with. */
 export class ConfigError extends Error {
@@ -97,6 +104,38 @@ function readDatabaseUrl(env: Env): string | null {
   return raw;
 }
 
+/**
+ * CORS_ORIGINS: `*`, or origins as browsers send them in the Origin header (scheme://host[:port],
+ * no path, no trailing slash): matching is exact, so a value that could never match is refused here.
+ */
+function readCorsOrigins(env: Env): CorsOrigins | null {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (raw === undefined || raw === '') return null;
+  if (raw === '*') return '*';
+  const origins = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  for (const origin of origins) {
+    let serialized: string | null = null;
+    try {
+      serialized = new URL(origin).origin;
+    } catch {
+      // reported below
+    }
+    if (serialized !== origin || serialized === 'null') {
+      const hint = serialized && serialized !== 'null' ? ` (did you mean "${serialized}"?)` : '';
+      throw new ConfigError(`CORS_ORIGINS must be * or a comma list of origins like https://app.example.com, got "${origin}"${hint}`);
+    }
+  }
+  return Object.freeze([...new Set(origins)]);
+}
+
+/** METRICS_TOKEN: any non-blank value without whitespace (it travels in an Authorization header). */
+function readMetricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (raw === undefined || raw === '') return null;
+  if (/\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must not contain whitespace');
+  return raw;
+}
+
 /** Parses and validates the environment; throws ConfigError with a clear message on bad values. */
 export function loadConfig(env: Env = process.env): Config {
   const databasePath = env.DATABASE_PATH?.trim() || './data/detector.sqlite';
@@ -115,6 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxDocxUncompressed: readInt(env, 'MAX_DOCX_UNCOMPRESSED', 50 * MB, 1, 4096 * MB),
     batchTimeBudgetMs: readInt(env, 'BATCH_TIME_BUDGET_MS', 120_000, 100, 3_600_000),
     workers: readWorkers(env),
+    corsOrigins: readCorsOrigins(env),
+    metricsToken: readMetricsToken(env),
   });
 }
 

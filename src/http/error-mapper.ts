@@ -9,6 +9,7 @@ import { requestLang } from './lang';
 import type { Logger } from './logger';
 import { CLIENT_CLOSED_STATUS, observeRequest, type RequestFacts } from './observe';
 import { allowedMethods, type RouteEntry } from './routes';
+import { addVary } from './vary';
 
 /** Dependencies of the mapper; `routes` is read lazily to answer 405 with an Allow header. */
 export interface ErrorMapperOptions {
@@ -71,7 +72,7 @@ export function errorMapper({ logger, usage, quotaHeaders, routes }: ErrorMapper
     Object.assign(set.headers, apiError.headers);
     const lang = facts.lang ?? requestLang(request);
     set.headers['content-language'] ??= lang;
-    set.headers.vary ??= 'Accept-Language';
+    set.headers.vary = addVary(set.headers.vary, 'Accept-Language');
     observeRequest({ usage, logger }, facts, { status: apiError.status, code: apiError.code });
     return { success: false, error: { code: apiError.code, message: t(lang, `errors.${apiError.code}`, apiError.params) } };
   });

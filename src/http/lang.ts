@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia';
 import type { LabelLang } from '../engine/types';
 import { negotiateLang } from '../i18n';
+import { addVary } from './vary';
 
 function queryLang(url: string): string | null {
   const q = url.indexOf('?');
@@ -19,7 +20,7 @@ export function langPlugin() {
   return new Elysia({ name: 'lang' }).derive({ as: 'global' }, function negotiate({ request, set }) {
     const lang = requestLang(request);
     set.headers['content-language'] = lang;
-    set.headers.vary = 'Accept-Language';
+    set.headers.vary = addVary(set.headers.vary, 'Accept-Language');
     return {
       lang,
       /** performance.now() when the request's hooks began (its duration in logs and usage events). */

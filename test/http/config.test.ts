@@ -21,6 +21,8 @@ describe('config', () => {
       maxDocxUncompressed: 50 * 1024 * 1024,
       batchTimeBudgetMs: 120_000,
       workers: autoWorkers(),
+      corsOrigins: null,
+      metricsToken: null,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -60,7 +62,25 @@ describe('config', () => {
     expect(extractWorkersPerProcess(3, 8)).toBe(3);
   });
 
+  it('reads CORS_ORIGINS as * or an exact list of origins, and METRICS_TOKEN', () => {
+    expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173,https://app.example.com' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: ' s3cret ' }).metricsToken).toBe('s3cret');
+    // An origin the browser never sends could never match: refused, with the spelling that would.
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.com/' })).toThrow('did you mean "https://app.example.com"');
+    expect(() => loadConfig({ CORS_ORIGINS: 'HTTPS://App.Example.com' })).toThrow('did you mean "https://app.example.com"');
+  });
+
   for (const [name, value] of [
+    ['CORS_ORIGINS', 'app.example.com'],
+    ['CORS_ORIGINS', 'https://app.example.com/api'],
+    ['CORS_ORIGINS', '*, https://app.example.com'],
+    ['CORS_ORIGINS', 'file:///tmp'],
+    ['METRICS_TOKEN', 'two words'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['PORT', '80.5'],
