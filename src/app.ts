@@ -3,11 +3,15 @@ import { Elysia } from 'elysia';
 import type { Config } from './config';
 import type { Detector } from './engine/types';
 import type { RouteEntry } from './http/routes';
-import { authPlugin, corsPlugin, errorMapper, langPlugin, silentLogger, type Logger } from './http';
-import { createBatchHandler } from './modules/batch';
+import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, silentLogger, type Logger } from './http';
+import { localView, type MetricsView } from './metrics/cluster';
+import { createProcessMetrics } from './metrics/registry';
+import type { ServiceMetrics } from './metrics/types';
+import { createBatchHandler, extractPoolFor } from './modules/batch';
 import { DETECT_ROUTE, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
 import { healthModule } from './modules/health';
+import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { getQuotaState, rateLimitHeaders } from './modules/quota';
 import { webRoutes } from './modules/web';
@@ -22,6 +26,14 @@ export interface AppDeps {
   logger?: Logger;
   /** Batch mode (default: src/modules/batch with its extraction pool). */
   handleBatch?: HandleBatch;
+  /** Counters and what GET /metrics shows (default: this process alone; serve.ts gives the WORKERS-wide view). */
+  metrics?: { metrics: ServiceMetrics; view: MetricsView };
+}
+
+/** Metrics of an app that runs alone: its own registry, rendered as is. */
+function ownMetrics(config: Config): { metrics: ServiceMetrics; view: MetricsView } {
+  const { registry, metrics } = createProcessMetrics({ extractionQueue: () => extractPoolFor(config).pending });
+  return { metrics, view: localView(registry) };
 }
 
 /**
@@ -31,6 +43,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
   const { keys, quota, usage } = deps.store;
+  const { metrics, view } = deps.metrics ?? ownMetrics(deps.config);
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
   const table: { routes: readonly RouteEntry[] } = { routes: [] };
   const app = new Elysia()
@@ -43,9 +56,12 @@ export function createApp(deps: AppDeps) {
         usage,
         quotaHeaders: async (key) => rateLimitHeaders(await getQuotaState(quota, key)),
         routes: () => table.routes,
+        metrics,
       }),
     )
+    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [DETECT_ROUTE] }))
     .use(healthModule({ storeHealth: () => deps.store.health() }))
+    .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
     .use(webRoutes)
     .use(
@@ -56,6 +72,7 @@ export function createApp(deps: AppDeps) {
         detector: deps.detector,
         logger,
         handleBatch: deps.handleBatch ?? createBatchHandler(),
+        metrics,
       }),
     );
   table.routes = app.routes;

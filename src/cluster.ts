@@ -6,7 +6,9 @@
  *
  * The primary (the process started as `serve`) migrates the database, listens, then starts
  * WORKERS - 1 copies of this program with WORKER_ENV set. It restarts a worker that dies and
- * stops them all on shutdown; a worker also exits on its own if the primary disappears.
+ * stops them all on shutdown; a worker also exits on its own if the primary disappears. Each
+ * worker has an IPC channel to its primary (Bun.spawn's `ipc`): the metrics use it to show one
+ * view of every process (src/metrics/cluster.ts).
  */
 import type { Subprocess } from 'bun';
 import type { Logger } from './http/logger';
@@ -40,6 +42,8 @@ export function selfCommand(args: string[]): string[] {
 export interface WorkerSet {
   /** Process ids of the running workers. */
   pids(): number[];
+  /** Sends a message to a running worker over its IPC channel; false when there is no such worker. */
+  send(pid: number, message: unknown): boolean;
   /** Sends `signal` to every worker and resolves when all have exited; no worker is restarted after this. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -53,10 +57,14 @@ export interface WorkerOptions {
   logger: Logger;
   /** How to start one worker (default: this program's `serve`). */
   command?: string[];
+  /** A message a worker sent over its IPC channel. */
+  onMessage?: (message: unknown, pid: number) => void;
+  /** A worker exited (before it is restarted). */
+  onExit?: (pid: number) => void;
 }
 
 /** Starts `count` worker processes serving on `port`, restarting any that exits before stop(). */
-export function startWorkers({ count, port, logger, command = selfCommand(['serve']) }: WorkerOptions): WorkerSet {
+export function startWorkers({ count, port, logger, command = selfCommand(['serve']), onMessage, onExit }: WorkerOptions): WorkerSet {
   const running = new Map<number, Subprocess>();
   const quickFailures = new Map<number, number>();
   let stopping = false;
@@ -67,10 +75,12 @@ export function startWorkers({ count, port, logger, command = selfCommand(['serv
       stdin: 'ignore',
       stdout: 'inherit',
       stderr: 'inherit',
+      ipc: (message, child) => onMessage?.(message, child.pid),
     });
     running.set(index, proc);
     void proc.exited.then((code) => {
       if (running.get(index) === proc) running.delete(index);
+      onExit?.(proc.pid);
       if (stopping) return;
       // A worker that cannot start (bad file permissions, a full disk) is retried ever more slowly.
       const failures = performance.now() - startedAt < HEALTHY_LIFETIME_MS ? (quickFailures.get(index) ?? 0) + 1 : 1;
@@ -85,12 +95,38 @@ export function startWorkers({ count, port, logger, command = selfCommand(['serv
   for (let index = 1; index <= count; index++) start(index);
   return {
     pids: () => [...running.values()].map((proc) => proc.pid),
+    send(pid, message) {
+      const proc = [...running.values()].find((p) => p.pid === pid);
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return false;
+      try {
+        proc.send(message);
+        return true;
+      } catch {
+        // The channel closed between the check and the send: the worker is exiting.
+        return false;
+      }
+    },
     async stop(signal = 'SIGTERM') {
       stopping = true;
       const procs = [...running.values()];
       for (const proc of procs) proc.kill(signal);
       await Promise.all(procs.map((proc) => proc.exited));
     },
+  };
+}
+
+/** In a worker: the IPC channel to the primary, or null when this process was not started by startWorkers. */
+export function primaryChannel(): { send(message: unknown): void; onMessage(handler: (message: unknown) => void): void } | null {
+  if (!isWorkerProcess() || typeof process.send !== 'function') return null;
+  return {
+    send(message) {
+      try {
+        process.send?.(message);
+      } catch {
+        // The primary is gone; watchPrimary ends this process shortly.
+      }
+    },
+    onMessage: (handler) => void process.on('message', handler),
   };
 }
 

@@ -4,9 +4,12 @@
  */
 import { createApp, type App } from './app';
 import { keysCommandLine, printBootstrapKey, printStartBanner, serviceUrl } from './cli/console';
-import { isWorkerProcess, startWorkers, watchPrimary, type WorkerSet } from './cluster';
+import { isWorkerProcess, primaryChannel, startWorkers, watchPrimary, type WorkerSet } from './cluster';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
 import { createJsonLogger, type Logger } from './http/logger';
+import { serveView } from './metrics/cluster';
+import { createProcessMetrics } from './metrics/registry';
+import { extractPoolFor } from './modules/batch';
 import { VERSION } from './modules/health';
 import { createKey, type CreatedKey } from './modules/keys';
 import { assertPortFree, claimPort, PortTakenError } from './port-claim';
@@ -92,7 +95,10 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   // Loaded here, not at the top: `keys` and `--help` should not pay for starting the engine.
   const { createDetector } = await import('./detector');
   const detector = await createDetector();
-  const app = createApp({ config, store, detector, logger });
+  // One registry per process; GET /metrics on any of them shows every process (src/metrics/cluster.ts).
+  const { registry, metrics } = createProcessMetrics({ extractionQueue: () => extractPoolFor(config).pending });
+  const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());
+  const app = createApp({ config, store, detector, logger, metrics: { metrics, view } });
   options.extraRoutes?.(app);
   let workers: WorkerSet | null = null;
   let stopping = false;
@@ -142,5 +148,14 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   if (created) printBootstrapKey(created, url, keysCommand);
   printStartBanner({ version: VERSION, url, host: config.host, workers: config.workers, store: `${store.dialect} ${store.location}`, keysCommand });
   logger.info('listening', { host: config.host, port, version: VERSION, store: store.dialect, database: store.location, workers: config.workers });
-  if (config.workers > 1) workers = startWorkers({ count: config.workers - 1, port, logger });
+  if (config.workers > 1) {
+    workers = startWorkers({
+      count: config.workers - 1,
+      port,
+      logger,
+      onMessage: (message, pid) => primaryMetrics?.onMessage(message, pid),
+      onExit: (pid) => void primaryMetrics?.onExit(pid),
+    });
+    primaryMetrics?.attach(workers);
+  }
 }

@@ -8,7 +8,8 @@ import { ApiError, type ErrorBody } from './errors';
 import { requestLang } from './lang';
 import type { Logger } from './logger';
 import { CLIENT_CLOSED_STATUS, observeRequest, type RequestFacts } from './observe';
-import { allowedMethods, type RouteEntry } from './routes';
+import type { ServiceMetrics } from '../metrics/types';
+import { allowedMethods, routePattern, type RouteEntry } from './routes';
 import { addVary } from './vary';
 
 /** Dependencies of the mapper; `routes` is read lazily to answer 405 with an Allow header. */
@@ -18,6 +19,8 @@ export interface ErrorMapperOptions {
   /** X-RateLimit-* headers of a key (read from the store). */
   quotaHeaders: (key: ApiKey) => Promise<Record<string, string>>;
   routes: () => readonly RouteEntry[];
+  /** Counters for GET /metrics. */
+  metrics?: ServiceMetrics;
 }
 
 /** Elysia's own error codes and the store's failures, translated; anything else unknown is a 500. */
@@ -42,13 +45,14 @@ function toApiError(code: string | number, error: unknown, request: Request, rou
 type ErrorContext = RequestFacts & { lang?: LabelLang };
 
 /** Elysia plugin registering the global error mapper. */
-export function errorMapper({ logger, usage, quotaHeaders, routes }: ErrorMapperOptions) {
+export function errorMapper({ logger, usage, quotaHeaders, routes, metrics }: ErrorMapperOptions) {
+  const observe = { usage, logger, metrics };
   return new Elysia({ name: 'error-mapper' }).onError({ as: 'global' }, async function mapError(context): Promise<ErrorBody | Response> {
     const { code, error, request, set } = context;
     const facts = context as unknown as ErrorContext;
     // The client hung up (mid-body, mid-extraction): nobody reads an answer; log it, charge and record nothing.
     if (request.signal.aborted) {
-      observeRequest({ usage, logger }, facts, { status: CLIENT_CLOSED_STATUS, code: 'client_closed', words: 0 });
+      observeRequest(observe, facts, { status: CLIENT_CLOSED_STATUS, code: 'client_closed', words: 0 });
       return new Response(null, { status: CLIENT_CLOSED_STATUS });
     }
     const apiError = toApiError(code, error, request, routes(), facts.path);
@@ -73,7 +77,9 @@ export function errorMapper({ logger, usage, quotaHeaders, routes }: ErrorMapper
     const lang = facts.lang ?? requestLang(request);
     set.headers['content-language'] ??= lang;
     set.headers.vary = addVary(set.headers.vary, 'Accept-Language');
-    observeRequest({ usage, logger }, facts, { status: apiError.status, code: apiError.code });
+    // A 405 is counted under the path's route pattern; Elysia names no route when none took the method.
+    const route = apiError.code === 'method_not_allowed' ? (routePattern(routes(), facts.path) ?? undefined) : facts.route;
+    observeRequest(observe, { ...facts, route }, { status: apiError.status, code: apiError.code });
     return { success: false, error: { code: apiError.code, message: t(lang, `errors.${apiError.code}`, apiError.params) } };
   });
 }

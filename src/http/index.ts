@@ -6,4 +6,12 @@ export { isJsonType, isMultipartType, parseJson, readBodyBytes, readBodyText } f
 export { errorMapper } from './error-mapper';
 export { langPlugin, requestLang } from './lang';
 export { createJsonLogger, silentLogger, type Logger, type LogFields } from './logger';
-export { CLIENT_CLOSED_STATUS, observeRequest, type ObserveDeps, type RequestFacts, type RequestOutcome } from './observe';
+export {
+  CLIENT_CLOSED_STATUS,
+  observePlugin,
+  observeRequest,
+  UNMATCHED_ROUTE,
+  type ObserveDeps,
+  type RequestFacts,
+  type RequestOutcome,
+} from './observe';

@@ -1,17 +1,30 @@
 /**
- * End-of-request bookkeeping shared by success and error paths: one usage event and one log
- * line. The one place every finished request passes through (a metrics counter belongs here).
+ * End-of-request bookkeeping shared by success and error paths: one usage event, one log line
+ * and the metrics. The one place every finished request passes through.
  */
+import { Elysia } from 'elysia';
+import type { ServiceMetrics } from '../metrics/types';
 import type { ApiKey, UsageSink } from '../store/types';
 import type { Logger } from './logger';
 
 /** Status logged when the client went away before its answer (nginx's "client closed request"); never sent. */
 export const CLIENT_CLOSED_STATUS = 499;
 
-/** What the hooks know about a request: Elysia's context (`path`, and `key`, `startedAt`, `words` derived by the plugins). */
+/** Route label of requests no route matched: a raw path would give metrics one series per URL anyone sends. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Methods counted by name in the metrics; any other is counted as OTHER (a method is any token a client sends). */
+const COUNTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * What the hooks know about a request: Elysia's context (`path`, `route`, and `key`,
+ * `startedAt`, `words` derived by the plugins).
+ */
 export interface RequestFacts {
   request: Request;
   path: string;
+  /** The matched route's pattern (Elysia's `route`); absent when no route matched. */
+  route?: string;
   key?: ApiKey | null;
   startedAt?: number;
   words?: number;
@@ -30,12 +43,14 @@ export interface RequestOutcome {
 export interface ObserveDeps {
   usage: UsageSink;
   logger: Logger;
+  /** Counters for GET /metrics (absent: nothing is counted). */
+  metrics?: ServiceMetrics;
 }
 
 /**
- * Records a usage event (when a key was authenticated) and logs metadata; never throws. A client
- * that went away without being charged leaves no usage event: it is logged (499 client_closed)
- * but is no request of the key's.
+ * Records a usage event (when a key was authenticated), logs metadata and counts the request;
+ * never throws. A client that went away without being charged leaves no usage event: it is
+ * logged (499 client_closed) but is no request of the key's.
  */
 export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: RequestOutcome): void {
   const durationMs = facts.startedAt === undefined ? 0 : Math.round((performance.now() - facts.startedAt) * 1000) / 1000;
@@ -62,5 +77,38 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
     words,
     score: outcome.score ?? undefined,
     durationMs,
+  });
+  const method = facts.request.method;
+  deps.metrics?.request({
+    route: facts.route || UNMATCHED_ROUTE,
+    method: COUNTED_METHODS.has(method) ? method : 'OTHER',
+    status: outcome.status,
+    durationSeconds: durationMs / 1000,
+    mode: outcome.mode,
+    // Words of texts that were analysed and handed over: a 200 of single mode, or what a batch delivered (even if cut short).
+    analysedWords: outcome.status === 200 || outcome.mode === 'batch' ? (outcome.words ?? 0) : 0,
+    code: outcome.code ?? null,
+  });
+}
+
+/** Options of observePlugin. */
+export interface ObservePluginOptions {
+  observe: ObserveDeps;
+  /** "METHOD /route" pairs whose handlers call observeRequest themselves (POST /api/detect: its outcome has words and a score). */
+  selfObserved: readonly string[];
+}
+
+/**
+ * Elysia plugin: observes every request the other routes answer without an error (GET /health,
+ * the pages, the documents, /metrics). Errors are observed by the error mapper.
+ */
+export function observePlugin({ observe, selfObserved }: ObservePluginOptions) {
+  const skip = new Set(selfObserved);
+  return new Elysia({ name: 'observe' }).onAfterHandle({ as: 'global' }, function observeAnswer(context) {
+    const facts = context as unknown as RequestFacts;
+    if (skip.has(`${facts.request.method} ${facts.route}`)) return;
+    const { response, set } = context;
+    const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200;
+    observeRequest(observe, facts, { status });
   });
 }

@@ -24,3 +24,8 @@ export function allowedMethods(routes: readonly RouteEntry[], path: string): str
   for (const route of routes) if (route.method !== 'ALL' && matches(route.path, path)) methods.add(route.method);
   return [...methods].sort();
 }
+
+/** The pattern of the first mounted route matching `path` with any method (for a 405's metrics label), or null. */
+export function routePattern(routes: readonly RouteEntry[], path: string): string | null {
+  return routes.find((route) => route.method !== 'ALL' && matches(route.path, path))?.path ?? null;
+}

@@ -139,9 +139,18 @@ describe('ai-detector binary', () => {
       body: JSON.stringify({ text: PROSE }),
     });
     expect(single.status).toBe(200);
+    // Both processes report to one scrape over the binary's own IPC channel.
+    const metrics = await (await fetch(`${server.base}/metrics`)).text();
+    expect(metrics).toContain('\nai_detector_processes 2\n');
+    expect(metrics).toContain('ai_detector_http_requests_total{route="/api/detect",method="POST",status="200"} 1\n');
     expect(await server.stop()).toBe(0);
     expect(server.lines.filter((l) => l.includes('"event":"stopped"')).length).toBe(2);
-    expect(await server.stderr).not.toContain('rror');
+    const stderr = await server.stderr;
+    expect(stderr).not.toContain('rror');
+    // The banner names the binary (run from another folder: its full path), not `bun run keys`.
+    expect(stderr).toContain(`listening on http://127.0.0.1:${server.port}: 2 processes`);
+    expect(stderr).toContain(`Keys:        ${binary} keys create --plan free`);
+    expect(stderr).not.toContain('bun run');
   });
 
   it.if(!POSTGRES_MISSING)('migrates a PostgreSQL database at start and serves from it (DATABASE_URL, WORKERS=2)', async () => {

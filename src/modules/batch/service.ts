@@ -44,7 +44,7 @@ export async function chargeBatch(quota: QuotaStore, key: ApiKey, words: number,
 /** Runs one batch request with `pool`; see BatchRequest for the contract with the detect route. */
 export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Response> {
   const { request, key, config, quota, detector, logger } = ctx;
-  const observe = { usage: ctx.usage, logger };
+  const observe = { usage: ctx.usage, logger, metrics: ctx.metrics };
   const initial = await checkQuotaFirst(quota, key);
 
   const form = await readBatchForm(request, config);
@@ -80,6 +80,7 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
     budget,
     budgetSeconds,
     logger,
+    onFile: (outcome) => ctx.metrics?.batchFile(outcome),
     onEnd({ deliveredWords, completed }) {
       // Words of files not scored, or scored but never handed to the client, are given back.
       void refundOrRetry(quota, key, words - deliveredWords, chargedAt, 0, onRefundEvent);

@@ -26,6 +26,8 @@ export interface BatchStreamOptions {
   budget: AbortSignal;
   budgetSeconds: number;
   logger: Logger;
+  /** Each file's outcome as its line is handed over: `result`, or the code of its error line (the metrics count them). */
+  onFile?(outcome: string): void;
   onEnd(end: StreamEnd): void;
 }
 
@@ -46,10 +48,12 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
       await nextTurn();
       if (o.client.aborted) return;
       if (!file.ok) {
+        o.onFile?.(file.failure.code);
         yield errorLine(file, file.failure, o.lang);
         continue;
       }
       if (o.budget.aborted) {
+        o.onFile?.('batch_timeout');
         yield errorLine(file, { code: 'batch_timeout', params: { seconds: o.budgetSeconds } }, o.lang);
         continue;
       }
@@ -69,6 +73,7 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         if (o.client.aborted) return;
         deliveredWords += file.words;
       }
+      o.onFile?.(line.type === 'result' ? 'result' : line.code);
       yield line;
     }
     completed = true;

@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import type { Detector, LabelLang } from '../../engine/types';
 import type { Logger } from '../../http/logger';
 import type { RequestFacts } from '../../http/observe';
+import type { ServiceMetrics } from '../../metrics/types';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
 
 /**
@@ -29,6 +30,8 @@ export interface BatchRequest {
   usage: UsageSink;
   detector: Detector;
   logger: Logger;
+  /** Counters for GET /metrics: the request (through observeRequest) and each file's outcome. */
+  metrics?: ServiceMetrics;
 }
 
 /** Signature of the batch handler app.ts gives the detect route (src/modules/batch createBatchHandler). */

@@ -13,6 +13,7 @@ import {
   type Logger,
   type RequestFacts,
 } from '../../http';
+import type { ServiceMetrics } from '../../metrics/types';
 import type { QuotaStore, UsageSink } from '../../store/types';
 import { rateLimitHeaders } from '../quota';
 import type { HandleBatch } from './batch-contract';
@@ -36,6 +37,8 @@ export interface DetectModuleOptions {
   logger: Logger;
   /** Multipart requests go here (src/modules/batch): injected, so detect does not import batch. */
   handleBatch: HandleBatch;
+  /** Counters for GET /metrics. */
+  metrics?: ServiceMetrics;
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
@@ -43,8 +46,8 @@ type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> };
 
 /** Elysia plugin mounting POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, logger, handleBatch } = deps;
-  const observe = { usage, logger };
+  const { config, quota, usage, detector, logger, handleBatch, metrics } = deps;
+  const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
   return new Elysia({ name: 'detect' }).post(
     '/api/detect',
@@ -70,6 +73,7 @@ export function detectModule(deps: DetectModuleOptions) {
           usage,
           detector,
           logger,
+          metrics,
         });
       }
       if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
@@ -78,7 +82,7 @@ export function detectModule(deps: DetectModuleOptions) {
         ctx.words = words;
       });
       Object.assign(ctx.set.headers, rateLimitHeaders(outcome.state));
-      observeRequest(observe, ctx, { status: 200, score: outcome.body.score, words: outcome.words });
+      observeRequest(observe, ctx, { status: 200, mode: 'single', score: outcome.body.score, words: outcome.words });
       return outcome.body;
     },
     { parse: 'none', detail: detectOperation },
