@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 /** Command-line entry: dispatches `serve` (default), `keys`, `detect`, `--version` and `--help`. */
 import { keysIo } from './cli/console';
-import { runKeysCli } from './cli/keys';
+import { missingDatabase, runKeysCli } from './cli/keys';
+import type { Store } from './store';
 import { VERSION } from './modules/health';
 import { loadConfigOrExit, openStoreOrExit, serve } from './serve';
 
@@ -33,11 +34,18 @@ export async function main(argv: string[]): Promise<number | undefined> {
       await serve();
       return undefined;
     case 'keys': {
-      const store = await openStoreOrExit(loadConfigOrExit());
+      const config = loadConfigOrExit();
+      const missing = missingDatabase(rest[0], config);
+      if (missing) {
+        console.error(missing);
+        return 1;
+      }
+      // Opened only by a command that needs it: `keys help` creates no database either.
+      let store: Store | null = null;
       try {
-        return await runKeysCli(rest, store, keysIo());
+        return await runKeysCli(rest, async () => (store ??= await openStoreOrExit(config)), keysIo());
       } finally {
-        await store.close();
+        await (store as Store | null)?.close();
       }
     }
     case 'detect': {

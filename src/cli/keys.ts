@@ -1,5 +1,8 @@
 /** The `keys` subcommand: create, list, revoke and inspect API keys (the secret is printed once, last). */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Config } from '../config';
 import { AmbiguousKeyError, createKey, keyUsage, listKeys, resolveKey, revokeKey, type KeyAdminStores, type KeySummary } from '../modules/keys';
 import { isPlanId, PLAN_IDS } from '../plans';
 import { StoreUnavailableError } from '../store/errors';
@@ -10,12 +13,33 @@ export interface CliIo {
   err(line: string): void;
 }
 
+/** Commands that only work on keys that exist: on a missing SQLite file they stop rather than create an empty one. */
+const READ_COMMANDS = new Set(['list', 'revoke', 'usage']);
+
+/**
+ * Why `keys <command>` cannot run on this configuration, or null: list/revoke/usage on a SQLite
+ * file that does not exist (run from another directory, or a typo in DATABASE_PATH) would
+ * otherwise create an empty database and report no keys. `keys create` may create it.
+ */
+export function missingDatabase(command: string | undefined, config: Pick<Config, 'databasePath' | 'databaseUrl'>): string | null {
+  if (command === undefined || !READ_COMMANDS.has(command) || config.databaseUrl !== null) return null;
+  const path = config.databasePath;
+  if (path === ':memory:' || path.startsWith('file:') || existsSync(path)) return null;
+  return (
+    `keys ${command}: there is no database at ${resolve(path)} (DATABASE_PATH=${path}). ` +
+    'Run this where the server runs, or set DATABASE_PATH (or DATABASE_URL) to its database; nothing was created.'
+  );
+}
+
+/** The stores, or how to open them when a command needs them (help and usage errors open nothing). */
+export type StoreSource = KeyAdminStores | (() => Promise<KeyAdminStores>);
+
 /** Usage text of `keys`. */
 export const KEYS_USAGE = `Usage:
   keys create --plan <${PLAN_IDS.join('|')}> [--name NAME]   prints the new key as the last line
   keys list                                   id, name, plan, prefix, words this month, status
-  keys revoke <id-or-prefix>
-  keys usage <id-or-prefix>`;
+  keys revoke <id-or-prefix>                  a prefix is any start of one: ak_3kQ9, or ak_ for all
+  keys usage <id-or-prefix>                   (one key must match; several are listed)`;
 
 function table(rows: KeySummary[]): string[] {
   const header = ['ID', 'NAME', 'PLAN', 'PREFIX', 'WORDS_THIS_MONTH', 'STATUS'];
@@ -61,29 +85,34 @@ async function withKey(ref: string | undefined, command: string, io: CliIo, acti
 }
 
 /** Runs `keys <command> ...` against the store (SQLite or PostgreSQL); returns the process exit code. */
-export async function runKeysCli(args: string[], store: KeyAdminStores, io: CliIo): Promise<number> {
+export async function runKeysCli(args: string[], source: StoreSource, io: CliIo): Promise<number> {
   const [command, ...rest] = args;
+  const open = async () => (typeof source === 'function' ? source() : source);
   try {
     switch (command) {
       case 'create':
-        return await create(store, rest, io);
+        return await create(await open(), rest, io);
       case 'help':
       case '--help':
       case '-h':
         io.out(KEYS_USAGE);
         return 0;
       case 'list':
-        for (const line of table(await listKeys(store))) io.out(line);
+        for (const line of table(await listKeys(await open()))) io.out(line);
         return 0;
       case 'revoke':
         return await withKey(rest[0], 'revoke', io, async (ref) => {
-          const row = await revokeKey(store.keys, ref);
-          if (!row) return notFound(io, 'revoke', ref);
-          io.out(`Revoked key #${row.id} (${row.prefix}).`);
+          const revoked = await revokeKey((await open()).keys, ref);
+          if (!revoked) return notFound(io, 'revoke', ref);
+          const { key, alreadyRevoked } = revoked;
+          // Idempotent, so exit 0 either way; the message says whether anything changed.
+          if (alreadyRevoked) io.out(`Key #${key.id} (${key.prefix}) was already revoked on ${new Date(key.revokedAt ?? 0).toISOString()}.`);
+          else io.out(`Revoked key #${key.id} (${key.prefix}).`);
           return 0;
         });
       case 'usage':
         return await withKey(rest[0], 'usage', io, async (ref) => {
+          const store = await open();
           const row = await resolveKey(store.keys, ref);
           if (!row) return notFound(io, 'usage', ref);
           const { key, quota, requests } = await keyUsage(store, row);

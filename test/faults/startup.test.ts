@@ -32,7 +32,7 @@ describe.if(CAN_DROP)('starting on a database that cannot be written', () => {
     // An existing database in a directory this user cannot write: SQLite cannot create its WAL.
     const foreign = join(dir, 'foreign');
     mkdirSync(foreign, { mode: 0o755 });
-    expect(runCommand(['bun', 'src/main.ts', 'keys', 'list'], ROOT, { DATABASE_PATH: join(foreign, 'x.sqlite') }).code).toBe(0);
+    expect(runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'free'], ROOT, { DATABASE_PATH: join(foreign, 'x.sqlite') }).code).toBe(0);
     if (!IS_ROOT) chmodSync(foreign, 0o555);
     for (const [path, cause] of [
       [join(readOnly, 'data', 'detector.sqlite'), 'permission denied'],

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runKeysCli } from '../../src/cli/keys';
@@ -104,6 +104,21 @@ describe('keys CLI', () => {
     expect(text).toContain('Requests recorded: 2');
   });
 
+  it('says so when a key was already revoked, and lists the keys an ambiguous prefix matches', async () => {
+    const store = freshStore();
+    const first = (await cli(store, 'create', '--plan', 'free')).out.at(-1)!;
+    await cli(store, 'create', '--plan', 'free');
+    expect(await cli(store, 'revoke', '1')).toMatchObject({ code: 0, out: [`Revoked key #1 (${first.slice(0, 11)}).`] });
+    const again = await cli(store, 'revoke', first.slice(0, 11));
+    expect(again.code).toBe(0);
+    expect(again.out[0]).toMatch(new RegExp(`^Key #1 \\(${first.slice(0, 11)}\\) was already revoked on \\d{4}-\\d\\d-\\d\\dT`));
+    // `ak_` starts every key: both are named, revoked or not; nothing is "not found".
+    const usage = await cli(store, 'usage', 'ak_');
+    expect(usage.code).toBe(1);
+    expect(usage.err[0]).toStartWith(`keys usage: "ak_" matches 2 keys: #1 ${first.slice(0, 11)} (revoked), #2 ak_`);
+    expect(usage.err[0]).toEndWith('use the id or a longer prefix');
+  });
+
   it('runs as `bun run keys create` against DATABASE_PATH, key on the last stdout line', async () => {
     const env = { ...process.env, DATABASE_PATH: join(dir, 'cli', 'keys.sqlite') };
     const created = Bun.spawnSync(['bun', 'run', 'keys', 'create', '--plan', 'enterprise', '--name', 'ops'], {
@@ -122,5 +137,24 @@ describe('keys CLI', () => {
     });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr.toString()).toContain('Configuration error: PORT');
+  });
+
+  it('list, revoke and usage on a missing database exit 1 naming DATABASE_PATH and create nothing; create does create it', () => {
+    const empty = join(dir, 'elsewhere');
+    mkdirSync(empty);
+    const run = (...args: string[]) => Bun.spawnSync(['bun', join(import.meta.dir, '../../src/main.ts'), 'keys', ...args], { cwd: empty, env: { PATH: process.env.PATH ?? '' } });
+    for (const args of [['list'], ['revoke', '1'], ['usage', 'ak_']]) {
+      const result = run(...args);
+      expect([args[0], result.exitCode]).toEqual([args[0], 1]);
+      expect(result.stderr.toString().trim()).toBe(
+        `keys ${args[0]}: there is no database at ${join(empty, 'data', 'detector.sqlite')} (DATABASE_PATH=./data/detector.sqlite). ` +
+          'Run this where the server runs, or set DATABASE_PATH (or DATABASE_URL) to its database; nothing was created.',
+      );
+    }
+    expect(run('help').exitCode).toBe(0);
+    expect(readdirSync(empty)).toEqual([]);
+    expect(run('create', '--plan', 'free').exitCode).toBe(0);
+    expect(readdirSync(join(empty, 'data'))).toContain('detector.sqlite');
+    expect(run('list').exitCode).toBe(0);
   });
 });

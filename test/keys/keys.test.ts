@@ -39,5 +39,12 @@ describe('keys service', () => {
     const shared = all.find((a) => all.some((b) => b !== a && b.prefix[3] === a.prefix[3]))!;
     await expect(resolveKey(keys, shared.prefix.slice(0, 4))).rejects.toThrow(AmbiguousKeyError);
     expect(await resolveKey(keys, 'ak_%')).toBeNull();
+    // `ak_` is the start of every prefix: ambiguous, naming the first keys by id, not "no key matches".
+    const every = await resolveKey(keys, 'ak_').catch((error: unknown) => error);
+    expect(every).toBeInstanceOf(AmbiguousKeyError);
+    const ambiguous = every as AmbiguousKeyError;
+    expect(ambiguous.matches.map((key) => key.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(ambiguous.more).toBe(true);
+    expect(ambiguous.message).toStartWith(`"ak_" matches more than 10 keys: #1 ${all[0].prefix}, #2 ${all[1].prefix},`);
   });
 });

@@ -39,9 +39,23 @@ export interface KeyAdminStores {
   usage: UsageSink;
 }
 
-/** Raised by resolveKey when a prefix matches several keys. */
+/** How many of the keys an ambiguous prefix matches are named in the error. */
+export const AMBIGUOUS_LISTED = 10;
+
+/** Raised by resolveKey when a prefix matches several keys; names them (by id, up to AMBIGUOUS_LISTED). */
 export class AmbiguousKeyError extends Error {
   override name = 'AmbiguousKeyError';
+
+  constructor(
+    readonly ref: string,
+    /** The first matches by id. */
+    readonly matches: readonly ApiKey[],
+    /** True when more keys match than are listed. */
+    readonly more: boolean,
+  ) {
+    const listed = matches.map((key) => `#${key.id} ${key.prefix}${key.status === 'revoked' ? ' (revoked)' : ''}`).join(', ');
+    super(`"${ref}" matches ${more ? `more than ${matches.length}` : matches.length} keys: ${listed}${more ? ', ...' : ''}; use the id or a longer prefix`);
+  }
 }
 
 /** Creates a key on a plan and returns its secret (shown once). */
@@ -76,23 +90,33 @@ export async function listKeys(stores: Pick<KeyAdminStores, 'keys' | 'quota'>, n
   return Promise.all(rows.map((row) => summarize(stores.quota, row, now)));
 }
 
-/** The key with this numeric id, display prefix (or start of one) or full secret; null if none. */
+/**
+ * The key with this numeric id, full secret, or display prefix or any start of one (`ak_3kQ9`,
+ * even `ak_`); null if none. A start several keys share throws AmbiguousKeyError naming them.
+ */
 export async function resolveKey(keys: KeyStore, idOrPrefix: string): Promise<ApiKey | null> {
   const ref = idOrPrefix.trim();
   if (/^\d+$/.test(ref)) return Number.isSafeInteger(Number(ref)) ? keys.byId(Number(ref)) : null;
   if (looksLikeKey(ref) && ref.length > keyPrefix(ref).length) return keys.byHash(hashKey(ref));
-  if (!/^ak_[0-9A-Za-z]*$/.test(ref) || ref.length < 4) return null;
-  const rows = await keys.byPrefixStart(ref, 2);
-  if (rows.length > 1) throw new AmbiguousKeyError(`"${ref}" matches more than one key; use the id or a longer prefix`);
+  if (!/^ak_[0-9A-Za-z]*$/.test(ref)) return null;
+  const rows = (await keys.byPrefixStart(ref, AMBIGUOUS_LISTED + 1)).sort((a, b) => a.id - b.id);
+  if (rows.length > 1) throw new AmbiguousKeyError(ref, rows.slice(0, AMBIGUOUS_LISTED), rows.length > AMBIGUOUS_LISTED);
   return rows[0] ?? null;
 }
 
-/** Revokes a key (idempotent); returns the updated row, or null when no key matches. */
-export async function revokeKey(keys: KeyStore, idOrPrefix: string, now: number = Date.now()): Promise<ApiKey | null> {
+/** Outcome of revokeKey: the row after, and whether it had been revoked before (nothing changed then). */
+export interface Revoked {
+  key: ApiKey;
+  alreadyRevoked: boolean;
+}
+
+/** Revokes a key (idempotent: an already revoked key keeps its time); null when no key matches. */
+export async function revokeKey(keys: KeyStore, idOrPrefix: string, now: number = Date.now()): Promise<Revoked | null> {
   const row = await resolveKey(keys, idOrPrefix);
   if (!row) return null;
-  if (row.status === 'revoked') return row;
-  return keys.revoke(row.id, now);
+  if (row.status === 'revoked') return { key: row, alreadyRevoked: true };
+  const revoked = await keys.revoke(row.id, now);
+  return revoked ? { key: revoked, alreadyRevoked: false } : null;
 }
 
 /** Quota and request count of a key. */
