@@ -1,6 +1,9 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
 import type { Detector, LabelLang, Sensitivity } from '../engine/types';
+import { ApiError } from '../http/errors';
 import { t } from '../i18n';
+import { validateDetectBody } from '../modules/detect/model';
+import { MIN_WORDS } from '../modules/detect/service';
 
 /** Output is handed to the writer once this many characters are buffered (and after every input chunk). */
 export const OUT_BUFFER_CHARS = 64 * 1024;
@@ -17,11 +20,11 @@ export interface JsonlResult {
   words: number;
 }
 
-/** One input line that could not be scored. */
+/** One input line that could not be scored: the API's code and message for the same body. */
 export interface JsonlError {
   line: number;
   id?: unknown;
-  error: { code: 'invalid_json' | 'text_required'; message: string };
+  error: { code: 'invalid_json' | 'text_required' | 'invalid_sensitivity' | 'text_too_short'; message: string };
 }
 
 /** What the JSONL mode needs. */
@@ -33,37 +36,41 @@ export interface JsonlOptions {
   write(chunk: string): void | Promise<void>;
 }
 
-/** Scores one input line (without its newline); never throws. */
-export function scoreJsonLine(raw: string, line: number, o: Pick<JsonlOptions, 'detector' | 'sensitivity' | 'lang'>): JsonlResult | JsonlError {
+/**
+ * Scores one input line (without its newline) as POST /api/detect would a body: what the API
+ * refuses (no string `text`, a bad `sensitivity`, fewer than MIN_WORDS words) gets the API's
+ * error code and message. A line's own `sensitivity` wins over --sensitivity. Blank lines give
+ * null (skipped). Never throws.
+ */
+export function scoreJsonLine(raw: string, line: number, o: Pick<JsonlOptions, 'detector' | 'sensitivity' | 'lang'>): JsonlResult | JsonlError | null {
+  const source = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (source.trim() === '') return null;
   let value: unknown;
   try {
-    value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
+    value = JSON.parse(source);
   } catch {
     return { line, error: { code: 'invalid_json', message: t(o.lang, 'errors.invalid_json') } };
   }
   const record = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  const id = record.id;
-  const text = record.text;
-  if (typeof text !== 'string' || text.trim() === '') {
-    return { line, ...(id !== undefined && { id }), error: { code: 'text_required', message: t(o.lang, 'errors.text_required') } };
+  const withId = record.id === undefined ? {} : { id: record.id };
+  try {
+    const input = validateDetectBody(value);
+    const sensitivity = record.sensitivity == null ? o.sensitivity : input.sensitivity;
+    const words = o.detector.countWords(input.text);
+    if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
+    const a = o.detector.analyze(input.text, { sensitivity, labelLang: o.lang, words });
+    return { line, ...withId, score: a.score, probability: a.probability, verdict: a.verdictKey, ai: a.ai, lang: a.language, words: a.words };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const code = error.code as JsonlError['error']['code'];
+    return { line, ...withId, error: { code, message: t(o.lang, `errors.${code}`, error.params) } };
   }
-  const a = o.detector.analyze(text, { sensitivity: o.sensitivity, labelLang: o.lang });
-  return {
-    line,
-    ...(id !== undefined && { id }),
-    score: a.score,
-    probability: a.probability,
-    verdict: a.verdictKey,
-    ai: a.ai,
-    lang: a.language,
-    words: a.words,
-  };
 }
 
 /**
  * Reads `input` chunk by chunk (never the whole stream), splits it on `\n` (a trailing `\r` is
- * dropped), and writes one JSON line per input line, blank ones included, so output line n
- * always answers input line n. Returns the number of error lines.
+ * dropped), and writes one JSON line per non-blank input line, in order; each carries its input
+ * `line` number. Returns the number of error lines.
  */
 export async function runJsonl(o: JsonlOptions): Promise<number> {
   const decoder = new TextDecoder('utf-8');
@@ -74,6 +81,7 @@ export async function runJsonl(o: JsonlOptions): Promise<number> {
   const emit = (raw: string) => {
     line++;
     const result = scoreJsonLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, line, o);
+    if (result === null) return;
     if ('error' in result) errors++;
     out += `${JSON.stringify(result)}\n`;
   };

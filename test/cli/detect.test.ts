@@ -68,7 +68,7 @@ describe('detect FILE...', () => {
 });
 
 describe('detect --jsonl', () => {
-  it('writes one JSON line per input line, in order, with score, probability, verdict, ai and lang; bad lines get an error line', async () => {
+  it('writes one JSON line per non-blank input line, in order, with score, probability, verdict, ai and lang; bad lines get an error line', async () => {
     const spanish = 'El comité revisó los resultados del estudio el lunes por la mañana y aprobó el presupuesto del año que viene.';
     const input = [
       JSON.stringify({ text: PROSE, id: 'a' }),
@@ -82,7 +82,7 @@ describe('detect --jsonl', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(out.length).toBe(6);
+    expect(out.length).toBe(5);
     const a = detector().analyze(PROSE, { sensitivity: 'aggressive' });
     expect(out[0]).toEqual({
       line: 1,
@@ -94,10 +94,42 @@ describe('detect --jsonl', () => {
       lang: a.language,
       words: a.words,
     });
-    expect(out.slice(1, 5).map((o) => o.error.code)).toEqual(['invalid_json', 'invalid_json', 'text_required', 'text_required']);
-    expect(out.slice(1, 5).map((o) => o.line)).toEqual([2, 3, 4, 5]);
+    // The blank line 3 is skipped; every answer names its input line.
+    expect(out.slice(1, 4).map((o) => o.error.code)).toEqual(['invalid_json', 'text_required', 'text_required']);
+    expect(out.slice(1, 4).map((o) => o.line)).toEqual([2, 4, 5]);
     const es = detector().analyze(spanish, { sensitivity: 'aggressive' });
-    expect(out[5]).toMatchObject({ line: 6, score: es.score, verdict: es.verdictKey, ai: es.ai, lang: 'es' });
+    expect(out[4]).toMatchObject({ line: 6, score: es.score, verdict: es.verdictKey, ai: es.ai, lang: 'es' });
+  });
+
+  it('refuses what the API refuses, with its codes and messages (in the --lang language)', async () => {
+    const input = [
+      JSON.stringify({ text: 'Two words', id: 1 }),
+      JSON.stringify({ text: '', id: 2 }),
+      JSON.stringify({ text: '   ', id: 3 }),
+      JSON.stringify({ text: 42, id: 4 }),
+      JSON.stringify({ text: PROSE, sensitivity: 'paranoid', id: 5 }),
+      '   ',
+      JSON.stringify({ text: PROSE, sensitivity: 'balanced', id: 7 }),
+    ].join('\n');
+    const { code, stdout } = await detect(['--jsonl'], input);
+    expect(code).toBe(0);
+    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(out.slice(0, 5)).toEqual([
+      { line: 1, id: 1, error: { code: 'text_too_short', message: 'The text is too short: at least 20 words are needed, 2 found.' } },
+      { line: 2, id: 2, error: { code: 'text_too_short', message: 'The text is too short: at least 20 words are needed, 0 found.' } },
+      { line: 3, id: 3, error: { code: 'text_too_short', message: 'The text is too short: at least 20 words are needed, 0 found.' } },
+      { line: 4, id: 4, error: { code: 'text_required', message: 'The field "text" is required and must be a string.' } },
+      { line: 5, id: 5, error: { code: 'invalid_sensitivity', message: 'The field "sensitivity" must be one of: conservative, balanced, aggressive.' } },
+    ]);
+    // A line's own sensitivity is used, as the API's body field would be.
+    const balanced = detector().analyze(PROSE, { sensitivity: 'balanced' });
+    expect(out[5]).toMatchObject({ line: 7, id: 7, verdict: balanced.verdictKey, ai: balanced.ai });
+    expect(out.length).toBe(6);
+    const spanish = await detect(['--jsonl', '--lang', 'es'], JSON.stringify({ text: 'dos palabras' }));
+    expect(JSON.parse(spanish.stdout).error).toEqual({
+      code: 'text_too_short',
+      message: 'El texto es demasiado corto: se necesitan al menos 20 palabras y se han encontrado 2.',
+    });
   });
 
   it('streams tens of thousands of lines through the real process, CRLF and a missing final newline included', async () => {
