@@ -11,7 +11,7 @@ export const en = {
     payload_too_large: 'The request body is larger than the limit of {limit} bytes.',
     unsupported_media_type: 'Unsupported Content-Type: send application/json (one text) or multipart/form-data (files).',
     quota_exceeded:
-      'Monthly word quota exceeded: this request needs {words} words and {remaining} of {limit} remain. The quota resets at {reset}.',
+      'Not enough words left this month: this request needs {words} words and {remaining} of {limit} remain. The quota resets at {reset}.',
     trial_calls_exhausted: 'This trial key has used all of its {limit} calls. Ask for a key on a paid or free plan.',
     not_found: 'Nothing here: {method} {path} is not a route of this API.',
     method_not_allowed: '{method} is not allowed on {path}. Allowed: {allow}.',

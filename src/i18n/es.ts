@@ -14,7 +14,7 @@ export const es: Catalogue = {
     payload_too_large: 'El cuerpo de la petición supera el límite de {limit} bytes.',
     unsupported_media_type: 'Content-Type no admitido: envía application/json (un texto) o multipart/form-data (archivos).',
     quota_exceeded:
-      'Cuota mensual de palabras agotada: esta petición necesita {words} palabras y quedan {remaining} de {limit}. La cuota se renueva el {reset}.',
+      'No quedan palabras suficientes este mes: esta petición necesita {words} palabras y quedan {remaining} de {limit}. La cuota se renueva el {reset}.',
     trial_calls_exhausted:
       'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
     not_found: 'Aquí no hay nada: {method} {path} no es una ruta de esta API.',

@@ -108,7 +108,7 @@ describe('batch mode: quota', () => {
     const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]], { lang: 'es' }));
     expect(response.status).toBe(429);
     expect(response.headers.get('content-language')).toBe('es');
-    expect((await response.json()).error.message).toStartWith('Cuota mensual de palabras agotada');
+    expect((await response.json()).error.message).toStartWith('No quedan palabras suficientes este mes: esta petición necesita 60 palabras y quedan 25 de 10000.');
   });
 });
 

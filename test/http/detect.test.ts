@@ -39,6 +39,9 @@ describe('POST /api/detect (single mode)', () => {
       expect(Number.isInteger(body[field])).toBe(true);
     expect(typeof body.ms_cost).toBe('number');
     expect(body.ms_cost).toBeGreaterThan(0);
+    // Milliseconds to the microsecond: at most 3 decimals.
+    expect(body.ms_cost).toBe(Math.round(body.ms_cost * 1000) / 1000);
+    expect(String(body.ms_cost)).toMatch(/^\d+(\.\d{1,3})?$/);
     expect(body.sensitivity).toBe('conservative');
     expect(body.words).toBe(60);
     expect(body.rate_limit).toBe(10_000);
@@ -190,7 +193,10 @@ describe('quota (429)', () => {
     expect(response.status).toBe(429);
     const error = await errorOf(response);
     expect(error.code).toBe('quota_exceeded');
-    expect(error.message).toContain('60');
+    // How many words the text needs and how many are left, not just "exceeded".
+    expect(error.message).toStartWith('Not enough words left this month: this request needs 60 words and 50 of 10000 remain. The quota resets at ');
+    const es = await call(app, '/api/detect', { key: created.key, json: { text: PROSE }, headers: { 'accept-language': 'es' } });
+    expect((await errorOf(es)).message).toStartWith('No quedan palabras suficientes este mes: esta petición necesita 60 palabras y quedan 50 de 10000.');
     expectRateHeaders(response, 10_000, 50);
     const retryAfter = Number(response.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);

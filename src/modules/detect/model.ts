@@ -85,7 +85,7 @@ export const DetectResponseSchema = t.Object({
   docTypeLabel: t.String({ description: 'Localized document type.' }),
   totalDimensions: Int({ minimum: 0, description: 'Number of dimensions evaluated.' }),
   activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected.' }),
-  ms_cost: t.Number({ minimum: 0, description: 'Processing time of the analysis in milliseconds (decimal).' }),
+  ms_cost: t.Number({ minimum: 0, description: 'Processing time of the analysis in milliseconds, to 3 decimals.' }),
   rate_limit: Int({ minimum: 0, description: "Words per month of the key's plan." }),
   rate_remaining: Int({ minimum: 0, description: 'Words left this month after this request.' }),
   dimensions: t.Array(DimensionSchema, { description: 'Every dimension, in display order.' }),

@@ -10,6 +10,15 @@ export { validateDetectBody, type DetectInput, type DetectResponse } from './mod
 /** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
 export const MIN_WORDS = 20;
 
+/** Decimals of `ms_cost`: milliseconds to the microsecond; more would be timer noise. */
+const MS_COST_DECIMALS = 3;
+
+/** Rounds a duration in milliseconds to MS_COST_DECIMALS. */
+export function roundMs(ms: number): number {
+  const scale = 10 ** MS_COST_DECIMALS;
+  return Math.round(ms * scale) / scale;
+}
+
 /** Maps an Analysis and the post-charge quota to the response body. */
 export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectResponse {
   return {
@@ -19,7 +28,7 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectR
     docTypeLabel: analysis.docTypeLabel,
     totalDimensions: analysis.totalDimensions,
     activeDimensions: analysis.activeDimensions,
-    ms_cost: analysis.msCost,
+    ms_cost: roundMs(analysis.msCost),
     rate_limit: state.limit,
     rate_remaining: state.remaining,
     dimensions: analysis.dimensions,
