@@ -15,7 +15,7 @@ Usage:
   ai-detector --version | --help
 
 Configuration comes from the environment (PORT, HOST, DATABASE_PATH or DATABASE_URL,
-MAX_BODY_BYTES, BOOTSTRAP_KEY, WORKERS, batch limits); see the README.`;
+MAX_BODY_BYTES, BOOTSTRAP_KEY, WORKERS, CORS_ORIGINS, METRICS_TOKEN, batch limits); see the README.`;
 
 /** Dispatches the command line; returns an exit code for commands that finish. */
 export async function main(argv: string[]): Promise<number | undefined> {

@@ -1,0 +1,54 @@
+/**
+ * Issue 15 item 6: the start banner and the first start's key name the real address, the
+ * playground and the keys command of the way the server was started (the compiled binary's is
+ * checked in test/binary).
+ */
+import { afterAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keysCommandLine, serviceUrl } from '../../src/cli/console';
+import { startServerProcess } from '../fixtures/server-process';
+
+const ROOT = join(import.meta.dir, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'detector-banner-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('start banner', () => {
+  it('shows the real port, the playground and `bun run keys`, and the first key with a curl to the real address', async () => {
+    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env: { DATABASE_PATH: join(dir, 'a.sqlite'), WORKERS: '1' } });
+    const base = `http://127.0.0.1:${server.port}`;
+    const stdout = server.lines.join('\n');
+    expect(stdout).toContain(`Try:  curl -s ${base}/api/detect -H "X-API-Key: <key>"`);
+    expect(stdout).toContain(`Or open the playground: ${base}/`);
+    expect(stdout).toContain('manage keys with `bun run keys`');
+    expect(stdout).not.toContain('localhost:3000');
+    expect(await server.stop()).toBe(0);
+    const banner = (await server.stderr).split('\n');
+    expect(banner.slice(0, 4)).toEqual([
+      expect.stringMatching(new RegExp(`^AI Text Detector \\d+\\.\\d+\\.\\d+ listening on ${base}: 1 process, sqlite `)),
+      `  Playground:  ${base}/`,
+      `  API docs:    ${base}/swagger`,
+      '  Keys:        bun run keys create --plan free   (list | revoke | usage)',
+    ]);
+  }, 30_000);
+
+  it('names localhost when bound to every interface', async () => {
+    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { DATABASE_PATH: join(dir, 'b.sqlite'), WORKERS: '1', HOST: '0.0.0.0', BOOTSTRAP_KEY: '0' },
+    });
+    expect(await server.stop()).toBe(0);
+    expect(await server.stderr).toContain(`listening on http://localhost:${server.port} (all interfaces): 1 process`);
+  }, 30_000);
+
+  it('writes IPv6 hosts in brackets and the binary as it can be typed', () => {
+    expect(serviceUrl('::1', 8080)).toBe('http://[::1]:8080');
+    expect(serviceUrl('::', 8080)).toBe('http://localhost:8080');
+    expect(serviceUrl('10.0.0.5', 80)).toBe('http://10.0.0.5:80');
+    expect(keysCommandLine(false)).toBe('bun run keys');
+    expect(keysCommandLine(true, '/srv/app/ai-detector', '/srv/app')).toBe('./ai-detector keys');
+    expect(keysCommandLine(true, '/srv/app/bin/ai-detector', '/srv/app')).toBe('./bin/ai-detector keys');
+    expect(keysCommandLine(true, '/usr/local/bin/ai-detector', '/home/me')).toBe('/usr/local/bin/ai-detector keys');
+  });
+});
