@@ -18,6 +18,7 @@ export const en = {
     internal_error: 'An unexpected error occurred. It has been logged; please try again.',
     too_many_files: 'Too many files: at most {limit} per request.',
     file_too_large: 'The file is larger than the limit of {limit} bytes.',
+    extract_limit: 'Reading the file went past one of the extraction limits ({limit}).',
     unsupported_format: 'Unsupported file format: send TXT, MD, DOCX or PDF.',
     corrupt_file: 'The file is damaged and could not be read.',
     encrypted_pdf: 'The PDF is encrypted; remove the password and try again.',
@@ -25,6 +26,17 @@ export const en = {
     extract_timeout: 'Reading the file took too long; it may be damaged or unusually complex.',
     extract_failed: 'The file could not be read because of an internal error; please try again.',
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
+  },
+  /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
+  extractLimits: {
+    pdf_pages: 'The PDF has {actual} pages; at most {limit} pages are read.',
+    pdf_stream_bytes: 'A compressed stream in the PDF unpacks to more than {limit} bytes.',
+    pdf_inflated_bytes: 'The compressed streams of the PDF unpack to more than {limit} bytes in total.',
+    pdf_page_operators: 'Page {page} of the PDF has more than {limit} drawing instructions.',
+    pdf_page_chars: 'Page {page} of the PDF has more than {limit} characters of text.',
+    docx_inflated_bytes: 'The DOCX unpacks to more than {limit} bytes.',
+    text_chars: 'The file has more than {limit} characters of text.',
+    memory: 'Reading the file needed more than {limit} MB of memory.',
   },
   verdicts: {
     human: 'Human-written',

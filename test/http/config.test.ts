@@ -17,6 +17,10 @@ describe('config', () => {
       maxBatchBytes: 50 * 1024 * 1024,
       maxPdfPages: 300,
       maxDocxUncompressed: 50 * 1024 * 1024,
+      maxPdfInflated: 256 * 1024 * 1024,
+      maxTextChars: 10 * 1024 * 1024,
+      extractTimeoutMs: 30_000,
+      extractHeapMb: 512,
       batchTimeBudgetMs: 120_000,
       workers: autoWorkers(),
     });

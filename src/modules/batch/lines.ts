@@ -1,7 +1,7 @@
 /** The NDJSON lines of a batch response (issue 5's contract) and their builders. */
 import type { Analysis, LabelLang, Sensitivity, TextLang, VerdictKey } from '../../engine/types';
 import type { FileFormat } from '../../extract';
-import { t } from '../../i18n';
+import { errorMessage } from '../../i18n';
 import type { FileFailure } from './plan';
 
 /** Sent before each file is processed. */
@@ -95,7 +95,7 @@ export function errorLine(file: FileRef, failure: FileFailure, lang: LabelLang):
     index: file.index,
     fileName: file.fileName,
     code: failure.code,
-    message: t(lang, `errors.${failure.code}`, failure.params),
+    message: errorMessage(lang, failure.code, failure.params),
   };
 }
 

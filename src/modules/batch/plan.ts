@@ -53,9 +53,8 @@ async function planFile(
   } catch (error) {
     if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
     if (signals.budget.aborted) return failed(file, 'batch_timeout', { seconds: budgetSeconds });
-    if (error instanceof ExtractError) {
-      return failed(file, error.code, error.code === 'file_too_large' ? { limit: deps.limits.maxFileBytes } : {});
-    }
+    // The error's own params quote the limit that was hit (pages, inflated bytes, ...).
+    if (error instanceof ExtractError) return failed(file, error.code, error.params);
     // Name only: a message could quote file content.
     deps.logger.error('batch_extract_error', { name: (error as Error)?.name ?? 'Error' });
     return failed(file, 'extract_failed');
