@@ -12,6 +12,8 @@ export type ExtractLimits = {
   maxPdfInflatedBytes: number;
   /** Most content-stream tokens (operators and their operands) read for one page, forms and glyph procedures included. */
   maxPdfPageOperators: number;
+  /** Most form XObjects drawn while reading one page (each call re-reads the form: forms calling forms multiply). */
+  maxPdfPageForms: number;
   /** Most characters of text read from one PDF page. */
   maxPdfPageChars: number;
   /** Most characters of text one file may yield (PDF and DOCX: counted while extracting). */
@@ -30,6 +32,7 @@ export type ExtractLimitKind =
   | 'pdf_stream_bytes'
   | 'pdf_inflated_bytes'
   | 'pdf_page_operators'
+  | 'pdf_page_forms'
   | 'pdf_page_chars'
   | 'docx_inflated_bytes'
   | 'text_chars'
@@ -55,6 +58,12 @@ export const DEFAULT_MAX_PDF_INFLATED_BYTES = 256 * MB;
  * ~1M tokens/s here, so a page stays under ~2 s and forms called in a loop are cut short.
  */
 export const DEFAULT_MAX_PDF_PAGE_OPERATORS = 2_000_000;
+/**
+ * 5,000 form calls per page: pdf.js spends ~0.5 ms on each (a fresh parse and several promise
+ * turns), so 9 levels of forms drawing forms 10 times took 9.6 s for 100k characters; a page
+ * rarely calls a form with text more than a few hundred times (forms without text are cached).
+ */
+export const DEFAULT_MAX_PDF_PAGE_FORMS = 5_000;
 /** 100k characters per page: a dense two-column page in 6 pt type holds ~15k. */
 export const DEFAULT_MAX_PDF_PAGE_CHARS = 100_000;
 /** 10M characters per file: as much as the largest accepted plain-text file can hold. */
@@ -68,6 +77,7 @@ export const DEFAULT_EXTRACT_LIMITS: Readonly<ExtractLimits> = Object.freeze({
   maxPdfStreamBytes: DEFAULT_MAX_PDF_STREAM_BYTES,
   maxPdfInflatedBytes: DEFAULT_MAX_PDF_INFLATED_BYTES,
   maxPdfPageOperators: DEFAULT_MAX_PDF_PAGE_OPERATORS,
+  maxPdfPageForms: DEFAULT_MAX_PDF_PAGE_FORMS,
   maxPdfPageChars: DEFAULT_MAX_PDF_PAGE_CHARS,
   maxTextChars: DEFAULT_MAX_TEXT_CHARS,
 });

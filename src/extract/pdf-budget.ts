@@ -6,7 +6,8 @@
  *   ASCII85/Hex, predictors, a page's concatenated contents) and for each chunk the native
  *   DecompressionStream path yields;
  * - `onToken()` for each object the content-stream preprocessor reads (operators and operands;
- *   pages, forms and Type3 glyph procedures alike).
+ *   pages, forms and Type3 glyph procedures alike);
+ * - `onForm()` each time a form XObject is drawn (text and operator-list paths).
  * A hook that throws stops the parse; pdf.js may swallow that error (ignoreErrors), so the first
  * limit hit is kept and every later hook call throws it again until extractPdf reports it.
  */
@@ -18,6 +19,7 @@ import type { ExtractLimits } from './limits.ts';
 export interface PdfjsBudgetHooks {
   onInflate(streamBytes: number, grownBy: number): void;
   onToken(): void;
+  onForm(): void;
 }
 
 type BudgetGlobal = { __pdfjsBudget?: PdfjsBudgetHooks };
@@ -31,6 +33,7 @@ const HEAP_CHECK_MIN_GROWTH = 1024 * 1024;
 export class PdfBudget implements PdfjsBudgetHooks {
   private inflated = 0;
   private tokens = 0;
+  private forms = 0;
   private page = 0;
   private exceeded: ExtractError | null = null;
 
@@ -78,10 +81,22 @@ export class PdfBudget implements PdfjsBudgetHooks {
     if (this.tokens % TOKENS_PER_HEAP_CHECK === 0) this.checkHeap();
   }
 
-  /** Starts counting a page's tokens (1-based page number, for the message). */
+  onForm(): void {
+    this.rethrow();
+    if (++this.forms > this.limits.maxPdfPageForms) {
+      this.fail(
+        limitError('pdf_page_forms', this.limits.maxPdfPageForms, `page ${this.page} draws more than ${this.limits.maxPdfPageForms} forms`, {
+          page: this.page,
+        }),
+      );
+    }
+  }
+
+  /** Starts counting a page's tokens and forms (1-based page number, for the message). */
   startPage(page: number): void {
     this.page = page;
     this.tokens = 0;
+    this.forms = 0;
   }
 
   /** Throws the limit that was hit, if any: call it after every pdf.js call, which may have swallowed it. */

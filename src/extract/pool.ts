@@ -57,7 +57,7 @@ type Task = {
 type Slot = { worker: Worker; task: Task | null };
 
 /**
- * A pool of Bun Workers for PDF/DOCX extraction. TXT/MD are extracted inline. Tasks queue when
+ * A pool of Bun Workers for MD/PDF/DOCX extraction. TXT is decoded inline. Tasks queue when
  * every worker is busy; aborting a queued task drops it, aborting a running one terminates its
  * worker (pdf.js cannot be interrupted) and starts a fresh one. A task over its time budget
  * rejects with extract_timeout; a crashed worker rejects with extract_failed and is replaced.

@@ -19,7 +19,14 @@ describe('ExtractPool', () => {
     expect(await pool.extract(makePdf(['One.', 'Two.']), 'a.pdf')).toEqual({ format: 'pdf', text: 'One.\n\nTwo.' });
   });
 
-  it('extracts TXT and MD inline', async () => {
+  it('decodes TXT inline and parses MD in a worker', async () => {
+    const sleepy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/sleep-worker.ts', import.meta.url) });
+    try {
+      expect(await sleepy.extract(new TextEncoder().encode('Hi'), 'a.txt')).toEqual({ format: 'txt', text: 'Hi' });
+      expect(await sleepy.extract(new TextEncoder().encode('# Hi'), 'a.md')).toEqual({ format: 'md', text: 'slept' });
+    } finally {
+      sleepy.close();
+    }
     expect(await pool.extract(new TextEncoder().encode('# Hi'), 'a.md')).toEqual({ format: 'md', text: 'Hi' });
   });
 

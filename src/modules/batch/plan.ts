@@ -62,7 +62,7 @@ async function planFile(
 }
 
 /**
- * Extracts every file concurrently (TXT/MD inline, PDF/DOCX on the pool's workers, queued when
+ * Extracts every file concurrently (TXT inline, MD/PDF/DOCX on the pool's workers, queued when
  * all are busy) and counts words with the detector's one definition. A file under MIN_WORDS is
  * `text_too_short`. Throws ClientGoneError when `client` aborts; files still running when
  * `budget` aborts become `batch_timeout`. The result is in upload order.
