@@ -80,6 +80,10 @@ export function documentXmlToText(xml: string, maxChars = Number.POSITIVE_INFINI
     else if (local === 'noBreakHyphen') append('-');
     else if (local === 'tbl' && !selfClosing) tables.push({ rows: [], cells: [], cellParagraphs: [] });
   }
+  // Malformed input may end inside paragraphs and tables: keep what they hold, as if closed.
+  // (Loops, not push(...list): a spread of a million unclosed paragraphs overflows the stack.)
+  const unclosed = [...tables.flatMap((t) => [t.rows, t.cells, t.cellParagraphs]), outerParagraphs, [paragraph]];
+  for (const list of unclosed) for (const text of list) blocks.push(text);
   return joinNonEmpty(blocks, '\n\n');
 }
 

@@ -29,7 +29,7 @@ export const en = {
   },
   /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
   extractLimits: {
-    pdf_pages: 'The PDF has {actual} pages; at most {limit} pages are read.',
+    pdf_pages: 'The PDF has {actual} pages, more than the limit of {limit}.',
     pdf_stream_bytes: 'A compressed stream in the PDF unpacks to more than {limit} bytes.',
     pdf_inflated_bytes: 'The compressed streams of the PDF unpack to more than {limit} bytes in total.',
     pdf_page_operators: 'Page {page} of the PDF has more than {limit} drawing instructions.',

@@ -32,7 +32,7 @@ export const es: Catalogue = {
     batch_timeout: 'El lote ha agotado su tiempo máximo de {seconds} s antes de procesar este archivo.',
   },
   extractLimits: {
-    pdf_pages: 'El PDF tiene {actual} páginas; se leen como máximo {limit}.',
+    pdf_pages: 'El PDF tiene {actual} páginas, más que el límite de {limit}.',
     pdf_stream_bytes: 'Un flujo comprimido del PDF ocupa más de {limit} bytes al descomprimirlo.',
     pdf_inflated_bytes: 'Los flujos comprimidos del PDF ocupan más de {limit} bytes en total al descomprimirlos.',
     pdf_page_operators: 'La página {page} del PDF tiene más de {limit} instrucciones de dibujo.',

@@ -70,7 +70,7 @@ describe('batch mode: limits', () => {
     expect(errors.map((l) => l.code)).toEqual(['extract_limit', 'extract_limit']);
     // Issue 16 (8): each message names its own limit (it used to quote the 10 MiB byte limit).
     expect(errors[0].message).toMatch(/^El DOCX ocupa más de 2048 bytes al descomprimirlo\.$/);
-    expect(errors[1].message).toBe('El PDF tiene 3 páginas; se leen como máximo 2.');
+    expect(errors[1].message).toBe('El PDF tiene 3 páginas, más que el límite de 2.');
   });
 
   it('rejects a bad sensitivity, a form without files and a form with text in files[]', async () => {

@@ -54,6 +54,11 @@ describe('DOCX XML parsing of hostile markup', () => {
     expect(documentXmlToText(xml)).toBe('a <b> &amp; c');
   });
 
+  it('keeps the text of paragraphs and tables that are never closed', () => {
+    const xml = '<w:p><w:r><w:t>first</w:t></w:r><w:p><w:r><w:t>inner</w:t></w:r><w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p>';
+    expect(documentXmlToText(xml)).toBe('cell\n\nfirst\n\ninner');
+  });
+
   it('ends quietly on an unclosed tag, comment or quote', () => {
     for (const tail of ['<w:t', '<!-- never closed', '<w:t a="open']) {
       expect(documentXmlToText(`<w:p><w:r><w:t>kept</w:t></w:r></w:p>${tail}`)).toBe('kept');
