@@ -35,6 +35,8 @@ export interface Config {
   readonly extractTimeoutMs: number;
   /** Batch: heap ceiling of each extraction worker thread, checked while it reads (EXTRACT_HEAP_MB, default 512). */
   readonly extractHeapMb: number;
+  /** RSS one server process aims to stay under: garbage is collected above half of it, extraction stops above it (MEMORY_LIMIT_MB, default 1024). */
+  readonly memoryLimitMb: number;
   /** Batch: wall-clock budget for one batch in ms (BATCH_TIME_BUDGET_MS, default 120000). */
   readonly batchTimeBudgetMs: number;
   /** Server processes sharing the port (WORKERS: a number, or `auto`, the default: one per core, at most AUTO_WORKERS_MAX). */
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxTextChars: readInt(env, 'MAX_TEXT_CHARS', 10 * MB, 1000, 1024 * MB),
     extractTimeoutMs: readInt(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     extractHeapMb: readInt(env, 'EXTRACT_HEAP_MB', 512, 64, 65_536),
+    memoryLimitMb: readInt(env, 'MEMORY_LIMIT_MB', 1024, 128, 1_048_576),
     batchTimeBudgetMs: readInt(env, 'BATCH_TIME_BUDGET_MS', 120_000, 100, 3_600_000),
     workers: readWorkers(env),
   });

@@ -10,6 +10,7 @@ import { leaveCheckpointsToPrimary, startCheckpointer } from './db/checkpoint';
 import { closeDatabase, openDatabase, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { createJsonLogger } from './http/logger';
+import { startMemoryGovernor } from './memory-governor';
 import { VERSION } from './modules/health';
 import { countKeys, createKey } from './modules/keys';
 
@@ -58,6 +59,8 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const detector = await createDetector();
   const app = createApp({ config, db, detector, logger });
   options.extraRoutes?.(app);
+  // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
+  const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
   let workers: WorkerSet | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -75,6 +78,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     await Promise.all([app.stop(false), workers?.stop('SIGTERM')]);
     clearTimeout(force);
     checkpointer.stop();
+    governor.stop();
     closeDatabase(db);
     logger.info('stopped', { signal });
     process.exit(0);

@@ -190,23 +190,7 @@ function stripPaired(s: string, marker: string): string {
   for (let i = s.length - 1; i >= 1; i--) {
     closer[i] = s.startsWith(marker, i) && !/\s/.test(s[i - 1]) ? i : closer[i + 1];
   }
-  let out = '';
-  for (let i = 0; i < s.length; ) {
-    const at = s.indexOf(marker, i);
-    out += s.slice(i, at < 0 ? s.length : at);
-    if (at < 0) break;
-    i = at;
-    const open = i + 2 < s.length && !/\s/.test(s[i + 2]);
-    const close = open ? closer[i + 3] : -1;
-    if (close < 0) {
-      out += s[i];
-      i++;
-      continue;
-    }
-    out += s.slice(i + 2, close);
-    i = close + 2;
-  }
-  return out;
+  return unwrapMarked(s, marker, (i) => (i + 2 < s.length && !/\s/.test(s[i + 2]) ? closer[i + 3] : -1));
 }
 
 /**
@@ -219,24 +203,34 @@ function stripSingle(s: string, marker: string, wordBoundary: boolean): string {
   if (!s.includes(marker)) return s;
   const next = nextIndexTable(s, (c) => c === marker);
   const boundaryAfter = (close: number) => !wordBoundary || !WORD_CHAR.test(s[close + 1] ?? ' ');
+  return unwrapMarked(s, marker, (i) => {
+    const opens = i + 1 < s.length && !/\s/.test(s[i + 1]) && (!wordBoundary || i === 0 || !WORD_CHAR.test(s[i - 1]));
+    const first = opens ? next[i + 1] : -1;
+    if (first > i + 1 && !/\s/.test(s[first - 1]) && boundaryAfter(first)) return first;
+    if (first > 0 && s[first + 1] === marker && boundaryAfter(first + 1)) return first + 1;
+    return -1;
+  });
+}
+
+/**
+ * One left-to-right pass: at each `marker`, `closeAt(i)` gives the index of its closing marker
+ * (or -1: the character is kept and the scan moves one on); a matched pair is replaced by what
+ * it encloses. Linear as long as closeAt is O(1).
+ */
+function unwrapMarked(s: string, marker: string, closeAt: (i: number) => number): string {
   let out = '';
   for (let i = 0; i < s.length; ) {
     const at = s.indexOf(marker, i);
     out += s.slice(i, at < 0 ? s.length : at);
     if (at < 0) break;
-    i = at;
-    let close = -1;
-    const opens = i + 1 < s.length && !/\s/.test(s[i + 1]) && (!wordBoundary || i === 0 || !WORD_CHAR.test(s[i - 1]));
-    const first = opens ? next[i + 1] : -1;
-    if (first > i + 1 && !/\s/.test(s[first - 1]) && boundaryAfter(first)) close = first;
-    else if (first > 0 && s[first + 1] === marker && boundaryAfter(first + 1)) close = first + 1;
+    const close = closeAt(at);
     if (close < 0) {
-      out += s[i];
-      i++;
+      out += s[at];
+      i = at + 1;
       continue;
     }
-    out += s.slice(i + 1, close);
-    i = close + 1;
+    out += s.slice(at + marker.length, close);
+    i = close + marker.length;
   }
   return out;
 }

@@ -12,16 +12,18 @@ export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 export const DEFAULT_POOL_SIZE = Math.max(1, coreCount() - 1);
 const MB = 1024 * 1024;
 /**
- * 512 MB of heap per worker: the 300-page PDF of the pool test peaks at ~60 MB and a 10 MB DOCX
- * at ~200 MB; the issue-16 bombs went to 1.7-2.9 GB before the budgets stopped them.
+ * 512 MB of heap per worker: the largest legitimate files stay well under it (a DOCX yielding
+ * 10.4M characters, the text limit, took a process from 47 to 154 MB of RSS; a 300-page PDF
+ * leaves 21 MB of heap), while the issue-16 bombs went to 1.7-2.9 GB before the budgets existed.
  */
 export const DEFAULT_HEAP_LIMIT_BYTES = 512 * MB;
 /**
- * The process RSS the pool defends (see rssLimitBytes): each worker's heap ceiling plus this much
- * for the main thread (engine, requests in flight; ~70-250 MB measured) and allocator slack.
+ * The process RSS the pool defends by default (see rssLimitBytes): each worker's heap ceiling plus
+ * this much for the main thread (~70 MB idle; the engine's WebAssembly memory alone grows to
+ * ~290 MB after scoring an 8.5 MB text) and requests in flight.
  */
 export const RSS_HEADROOM_BYTES = 512 * MB;
-/** How often process RSS is sampled while a task runs (RSS growth is ~1 GB/s at worst). */
+/** How often process RSS is sampled while a task runs (a sample costs ~5 us). */
 const RSS_SAMPLE_MS = 100;
 /** A worker whose heap is still above this share of its ceiling after a task is replaced by a fresh one. */
 const RECYCLE_HEAP_SHARE = 0.5;
@@ -43,8 +45,12 @@ export type ExtractPoolOptions = {
   workerUrl?: string | URL;
 };
 
-/** Per-call options: an AbortSignal (e.g. the request's) and limits overriding the pool's. */
-export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits };
+/**
+ * Per-call options: an AbortSignal (e.g. the request's), limits overriding the pool's, and
+ * `transfer` when the caller will not use `bytes` again: their buffer then moves to the worker
+ * (left detached here) instead of being copied.
+ */
+export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits; transfer?: boolean };
 
 type Task = {
   request: WorkerRequest;
@@ -104,7 +110,7 @@ export class ExtractPool {
     const format = checkAndSniff(bytes, fileName, limits);
     const text = INLINE_FORMATS.has(format)
       ? await extractFormat(format, bytes, limits)
-      : await this.runInWorker(format, bytes, limits, options.signal);
+      : await this.runInWorker(format, options.transfer && ownsWholeBuffer(bytes) ? bytes : bytes.slice(), limits, options.signal);
     return finish(format, text);
   }
 
@@ -135,11 +141,11 @@ export class ExtractPool {
     }
   }
 
+  /** `bytes` must be owned by the pool from here on: its buffer is transferred to the worker. */
   private runInWorker(format: FileFormat, bytes: Uint8Array, limits: ExtractLimits, signal?: AbortSignal): Promise<string> {
     if (this.closed) return Promise.reject(new ExtractError('extract_failed', 'the extraction pool was closed'));
     return new Promise<string>((resolve, reject) => {
-      // A copy we own, so its buffer can be transferred instead of cloned.
-      const request: WorkerRequest = { id: this.nextId++, format, bytes: bytes.slice(), limits, heapLimitBytes: this.heapLimitBytes };
+      const request: WorkerRequest = { id: this.nextId++, format, bytes, limits, heapLimitBytes: this.heapLimitBytes };
       const task: Task = { request, signal, resolve, reject };
       if (signal) {
         task.onAbort = () => this.abort(task);
@@ -254,6 +260,11 @@ export class ExtractPool {
     if (error) task.reject(error);
     else task.resolve(text);
   }
+}
+
+/** True when `bytes` spans its whole buffer (a view into a shared slab must never be transferred). */
+function ownsWholeBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 }
 
 /** Bun's Worker has ref()/unref() (like Node's); the DOM typings in lib do not know them. */

@@ -21,6 +21,7 @@ describe('config', () => {
       maxTextChars: 10 * 1024 * 1024,
       extractTimeoutMs: 30_000,
       extractHeapMb: 512,
+      memoryLimitMb: 1024,
       batchTimeBudgetMs: 120_000,
       workers: autoWorkers(),
     });

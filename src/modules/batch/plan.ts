@@ -46,7 +46,8 @@ async function planFile(
   if (file.file.size > deps.limits.maxFileBytes) return failed(file, 'file_too_large', { limit: deps.limits.maxFileBytes });
   try {
     const bytes = new Uint8Array(await file.file.arrayBuffer());
-    const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits });
+    // `bytes` is ours alone: the pool may hand its buffer to a worker instead of copying it.
+    const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits, transfer: true });
     const words = deps.detector.countWords(text);
     if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });
     return { ...file, ok: true, format, text, words };

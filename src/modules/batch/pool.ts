@@ -39,6 +39,7 @@ export function extractPoolFor(config: Config): ExtractPool {
       size: extractWorkersPerProcess(config.workers),
       taskTimeoutMs: config.extractTimeoutMs,
       heapLimitBytes: config.extractHeapMb * MB,
+      rssLimitBytes: config.memoryLimitMb * MB,
     });
     pools.set(config, pool);
   }
