@@ -47,15 +47,20 @@ export const DEFAULT_MAX_PDF_PAGES = 300;
 /** 50 MB uncompressed: issue 5's zip-bomb guard; a 300-page DOCX body is a few MB of XML. */
 export const DEFAULT_MAX_DOCX_UNCOMPRESSED_BYTES = 50 * MB;
 /**
- * 32 MB per stream: a text page's content stream is 5-200 KB and a whole embedded CJK font is
- * ~16 MB; the 196 KB bomb of issue 16 inflates one stream to 64 MB (1.7 GB RSS, 19 s).
+ * 32 MB per stream: room for the largest legitimate streams (a complete embedded CJK font
+ * program is ~16 MB); the 196 KB bomb of issue 16 inflates one stream to 64 MB (1.7 GB RSS, 19 s
+ * before this limit; stopped in ~0.3 s with it).
  */
 export const DEFAULT_MAX_PDF_STREAM_BYTES = 32 * MB;
-/** 256 MB per file: 300 pages x ~200 KB of content plus fonts is ~70 MB; inflating 256 MB takes ~1 s. */
+/**
+ * 256 MB per file: eight times the stream limit, for 300 pages of content plus fonts; reading a
+ * PDF of 12 pages of 24 MB each (no text, no operators) was stopped by it after 2.6 s.
+ */
 export const DEFAULT_MAX_PDF_INFLATED_BYTES = 256 * MB;
 /**
- * 2M tokens per page: a page of prose is ~10-30k, a dense vector chart ~500k. pdf.js reads
- * ~1M tokens/s here, so a page stays under ~2 s and forms called in a loop are cut short.
+ * 2M tokens (operators and operands) per page: the 300-word pages the bench writes take ~100 and
+ * generators that position every glyph use a few per character; pdf.js parsed 2M tokens of
+ * `q Q` or `null` in 0.6-1.2 s here, so one page costs at most about a second.
  */
 export const DEFAULT_MAX_PDF_PAGE_OPERATORS = 2_000_000;
 /**
@@ -64,7 +69,7 @@ export const DEFAULT_MAX_PDF_PAGE_OPERATORS = 2_000_000;
  * rarely calls a form with text more than a few hundred times (forms without text are cached).
  */
 export const DEFAULT_MAX_PDF_PAGE_FORMS = 5_000;
-/** 100k characters per page: a dense two-column page in 6 pt type holds ~15k. */
+/** 100k characters per page: about seven times a dense page (2 columns x 120 lines x 60 characters = 14,400). */
 export const DEFAULT_MAX_PDF_PAGE_CHARS = 100_000;
 /** 10M characters per file: as much as the largest accepted plain-text file can hold. */
 export const DEFAULT_MAX_TEXT_CHARS = 10 * MB;
