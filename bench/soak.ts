@@ -4,7 +4,7 @@
  * Markdown, DOCX and 300-page PDFs), phase 2 large single texts (0.85 MB of JSON each), both a
  * few at a time; every server process's RSS is sampled throughout. Prints a Markdown summary and
  * exits 1 when a process passed the ceiling or a request failed. Not part of `bun test` (the full
- * run takes ~30-60 min on 2 cores); flags shorten it:
+ * run took 18 min on 2 cores: 209 s of batches, 879 s of texts); flags shorten it:
  *   bun run soak [--batches 50] [--texts 10000] [--concurrency 4] [--workers 1] [--ceiling-mb 1024]
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -7,18 +7,16 @@
  * promptly, and the server's peak RSS under the 1 GB issue 16 asks for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { EXTRACT_ERROR_CODES } from '../../src/extract/errors.ts';
 import { PROSE } from '../http/helpers.ts';
 import { hostileDocxFiles } from '../fixtures/hostile-docx.ts';
 import { HOSTILE_MARKDOWN } from '../fixtures/hostile-md.ts';
 import { flateBombPdf, hostilePdfs } from '../fixtures/hostile-pdf.ts';
 import { makePdf } from '../fixtures/make.ts';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process.ts';
+import type { ServerProcess } from '../fixtures/server-process.ts';
+import { startFaultServer, type FaultServer } from './fault-server.ts';
 
-const ROOT = join(import.meta.dir, '..', '..');
 const MB = 1024 * 1024;
 /** Issue 16's ceiling for one server process. */
 const MAX_RSS_BYTES = 1024 * MB;
@@ -47,24 +45,19 @@ function proseLines(text: string): string[] {
 }
 const LEGIT_NAME = 'legit.pdf';
 
-let dir = '';
+let fault: FaultServer;
 let server: ServerProcess;
 let key = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'hostile-files-'));
-  const env = { DATABASE_PATH: join(dir, 'db.sqlite'), BOOTSTRAP_KEY: '0', WORKERS: '1' };
-  const created = runCommand(['bun', 'run', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise', '--name', 'hostile'], ROOT, env);
-  expect(created.code).toBe(0);
-  key = created.out.trim().split('\n').at(-1)!;
-  server = await startServerProcess(['bun', 'run', 'src/main.ts', 'serve'], { cwd: ROOT, env });
+  fault = await startFaultServer('hostile-files');
+  ({ server, key } = fault);
 }, TEST_TIMEOUT_MS);
 
 afterAll(async () => {
-  await server?.stop();
+  await fault?.stop();
   const stderr = await server?.stderr;
   if (stderr) console.error(`[hostile-files] server stderr:\n${stderr.slice(-4000)}`);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** POSTs a batch; resolves with its status, NDJSON lines and wall time. */

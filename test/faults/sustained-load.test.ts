@@ -5,13 +5,11 @@
  * ~0.5 MB per 0.85 MB text and was only returned when the process went idle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { corpusText } from '../../bench/corpus.ts';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process.ts';
+import type { ServerProcess } from '../fixtures/server-process.ts';
+import { startFaultServer, type FaultServer } from './fault-server.ts';
 
-const ROOT = join(import.meta.dir, '..', '..');
 const MB = 1024 * 1024;
 /** The ceiling given to the server: its governor collects above half of it. */
 const MEMORY_LIMIT_MB = 256;
@@ -22,22 +20,17 @@ const CONCURRENCY = 4;
 const TEXT_WORDS = 140_000;
 const TEST_TIMEOUT_MS = 120_000;
 
-let dir = '';
+let fault: FaultServer;
 let server: ServerProcess;
 let key = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sustained-load-'));
-  const env = { DATABASE_PATH: join(dir, 'db.sqlite'), BOOTSTRAP_KEY: '0', WORKERS: '1', MEMORY_LIMIT_MB: String(MEMORY_LIMIT_MB) };
-  const created = runCommand(['bun', 'run', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise', '--name', 'load'], ROOT, env);
-  expect(created.code).toBe(0);
-  key = created.out.trim().split('\n').at(-1)!;
-  server = await startServerProcess(['bun', 'run', 'src/main.ts', 'serve'], { cwd: ROOT, env });
+  fault = await startFaultServer('sustained-load', { MEMORY_LIMIT_MB: String(MEMORY_LIMIT_MB) });
+  ({ server, key } = fault);
 }, TEST_TIMEOUT_MS);
 
 afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await fault?.stop();
 });
 
 /** Current RSS of the server process, from /proc. */
