@@ -31,6 +31,16 @@ export interface Config {
   readonly maxPdfPages: number;
   /** Batch: largest declared uncompressed size of a DOCX, checked before inflating (MAX_DOCX_UNCOMPRESSED, default 50 MiB). */
   readonly maxDocxUncompressed: number;
+  /** Batch: total bytes one PDF's streams may inflate to, counted while pdf.js reads it (MAX_PDF_INFLATED, default 256 MiB). */
+  readonly maxPdfInflated: number;
+  /** Batch: most characters of text one PDF or DOCX may yield, counted while reading it (MAX_TEXT_CHARS, default 10 Mi). */
+  readonly maxTextChars: number;
+  /** Batch: time one PDF/DOCX may take in an extraction worker before it is stopped (EXTRACT_TIMEOUT_MS, default 30000). */
+  readonly extractTimeoutMs: number;
+  /** Batch: heap ceiling of each extraction worker thread, checked while it reads (EXTRACT_HEAP_MB, default 512). */
+  readonly extractHeapMb: number;
+  /** RSS one server process aims to stay under: garbage is collected above half of it, extraction stops above it (MEMORY_LIMIT_MB, default 1024). */
+  readonly memoryLimitMb: number;
   /** Batch: wall-clock budget for one batch in ms (BATCH_TIME_BUDGET_MS, default 120000). */
   readonly batchTimeBudgetMs: number;
   /** Server processes sharing the port (WORKERS: a number, or `auto`, the default: one per core, at most AUTO_WORKERS_MAX). */
@@ -152,6 +162,11 @@ export function loadConfig(env: Env = process.env): Config {
     maxBatchBytes: readInt(env, 'MAX_BATCH_BYTES', 50 * MB, 1, 4096 * MB),
     maxPdfPages: readInt(env, 'MAX_PDF_PAGES', 300, 1, 100_000),
     maxDocxUncompressed: readInt(env, 'MAX_DOCX_UNCOMPRESSED', 50 * MB, 1, 4096 * MB),
+    maxPdfInflated: readInt(env, 'MAX_PDF_INFLATED', 256 * MB, 1 * MB, 16384 * MB),
+    maxTextChars: readInt(env, 'MAX_TEXT_CHARS', 10 * MB, 1000, 1024 * MB),
+    extractTimeoutMs: readInt(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    extractHeapMb: readInt(env, 'EXTRACT_HEAP_MB', 512, 64, 65_536),
+    memoryLimitMb: readInt(env, 'MEMORY_LIMIT_MB', 1024, 128, 1_048_576),
     batchTimeBudgetMs: readInt(env, 'BATCH_TIME_BUDGET_MS', 120_000, 100, 3_600_000),
     workers: readWorkers(env),
     corsOrigins: readCorsOrigins(env),

@@ -10,6 +10,7 @@ import { createJsonLogger, type Logger } from './http/logger';
 import { serveView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import { extractPoolFor } from './modules/batch';
+import { startMemoryGovernor } from './memory-governor';
 import { VERSION } from './modules/health';
 import { createKey, type CreatedKey } from './modules/keys';
 import { assertPortFree, claimPort, PortTakenError } from './port-claim';
@@ -100,6 +101,8 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());
   const app = createApp({ config, store, detector, logger, metrics: { metrics, view } });
   options.extraRoutes?.(app);
+  // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
+  const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
   let workers: WorkerSet | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -116,6 +119,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     // stop(false): refuse new connections, let in-flight requests finish (here and in every worker).
     await Promise.all([app.stop(false), workers?.stop('SIGTERM')]);
     clearTimeout(force);
+    governor.stop();
     await store.close();
     logger.info('stopped', { signal });
     process.exit(0);

@@ -2,8 +2,11 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SENSITIVITY, SENSITIVITIES, type Analysis, type Detector, type LabelLang, type Sensitivity } from '../engine/types';
-import { DEFAULT_EXTRACT_LIMITS, ExtractError, extractText, type FileFormat } from '../extract';
-import { matchLang, t } from '../i18n';
+import { loadConfig } from '../config';
+import { ExtractError, type FileFormat } from '../extract';
+import type { ExtractPool } from '../extract/pool';
+import { errorMessage, matchLang } from '../i18n';
+import { extractPoolFor } from '../modules/batch/pool';
 import { isSensitivity } from '../modules/detect/model';
 import { MIN_WORDS } from '../modules/detect/service';
 import { runJsonl } from './detect-jsonl';
@@ -17,6 +20,8 @@ MODE: ${SENSITIVITIES.join(' | ')} (default ${DEFAULT_SENSITIVITY}).`;
 /** Injectable I/O and detector (tests); defaults are the process's stdin/stdout/stderr and createDetector(). */
 export interface DetectCliDeps {
   detector?: Detector;
+  /** Extraction pool; default: the server's, from the environment (same limits, timeout and heap ceiling). */
+  pool?: ExtractPool;
   stdin?: AsyncIterable<Uint8Array>;
   out?: (chunk: string) => void | Promise<void>;
   err?: (line: string) => void;
@@ -41,8 +46,8 @@ export function formatFileLine(name: string, format: FileFormat, a: Analysis): s
   return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}${short}`;
 }
 
-async function scoreFile(path: string, detector: Detector, sensitivity: Sensitivity, lang: LabelLang): Promise<string> {
-  const { format, text } = await extractText(await Bun.file(path).bytes(), basename(path), DEFAULT_EXTRACT_LIMITS);
+async function scoreFile(path: string, pool: ExtractPool, detector: Detector, sensitivity: Sensitivity, lang: LabelLang): Promise<string> {
+  const { format, text } = await pool.extract(await Bun.file(path).bytes(), basename(path));
   return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang }));
 }
 
@@ -90,17 +95,41 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
     // Bad lines are answered in the output itself; only a usage error fails the command.
     return 0;
   }
+  // PDF/DOCX go through the server's worker pool: a hostile file meets the same budgets, the
+  // same timeout and the same heap ceiling as on the server, instead of this process's heap.
+  const pool = deps.pool ?? extractPoolFor(loadConfig());
   let failures = 0;
-  for (const path of positionals) {
-    try {
-      await out(`${await scoreFile(path, detector, mode, lang)}\n`);
-    } catch (error) {
-      failures++;
-      if (error instanceof ExtractError) err(`${path}\terror\t${error.code}\t${t(lang, `errors.${error.code}`)}`);
-      else if ((error as NodeJS.ErrnoException).code === 'ENOENT') err(`${path}\terror\tnot_found\tno such file`);
-      // A directory, a permission problem: the system's own message names it.
-      else err(`${path}\terror\tunreadable\t${(error as Error).message}`);
+  try {
+    for (const path of positionals) {
+      const line = await scoreOrExplain(path, pool, detector, mode, lang);
+      if (line.ok) await out(`${line.text}\n`);
+      else {
+        failures++;
+        err(line.text);
+      }
     }
+  } finally {
+    if (!deps.pool) pool.close();
   }
   return failures > 0 ? 1 : 0;
+}
+
+/** One file's output line, or its error line for stderr. */
+async function scoreOrExplain(
+  path: string,
+  pool: ExtractPool,
+  detector: Detector,
+  mode: Sensitivity,
+  lang: LabelLang,
+): Promise<{ ok: boolean; text: string }> {
+  try {
+    return { ok: true, text: await scoreFile(path, pool, detector, mode, lang) };
+  } catch (error) {
+    if (error instanceof ExtractError) {
+      return { ok: false, text: `${path}\terror\t${error.code}\t${errorMessage(lang, error.code, error.params)}` };
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, text: `${path}\terror\tnot_found\tno such file` };
+    // A directory, a permission problem: the system's own message names it.
+    return { ok: false, text: `${path}\terror\tunreadable\t${(error as Error).message}` };
+  }
 }

@@ -1,26 +1,32 @@
 import { ExtractError } from './errors.ts';
-import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits, type ExtractRunOptions } from './limits.ts';
 import { sniffFormat, type FileFormat } from './sniff.ts';
 import { extractTxt } from './txt.ts';
 import { extractMd } from './md.ts';
 import { extractDocx } from './docx.ts';
 import { extractPdf } from './pdf.ts';
 
-export { ExtractError, EXTRACT_ERROR_STATUS, type ExtractErrorCode } from './errors.ts';
-export { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
+export { ExtractError, EXTRACT_ERROR_CODES, EXTRACT_ERROR_STATUS, type ExtractErrorCode, type ExtractErrorParams } from './errors.ts';
+export { DEFAULT_EXTRACT_LIMITS, type ExtractLimitKind, type ExtractLimits, type ExtractRunOptions } from './limits.ts';
 export { sniffFormat, type FileFormat } from './sniff.ts';
 
 /** What extraction returns: the detected format and the text a reader sees. */
 export type ExtractResult = { format: FileFormat; text: string };
 
-/** Formats cheap enough to extract on the main thread; the rest go to the worker pool. */
-export const INLINE_FORMATS: ReadonlySet<FileFormat> = new Set(['txt', 'md']);
+/**
+ * Formats cheap enough to extract on the main thread (one native decode); the rest go to the
+ * worker pool. Markdown is parsed in linear time but is still ~100 ns a character of hostile
+ * markup (a 10 MB file: ~1 s), so it runs off the event loop like PDF and DOCX.
+ */
+export const INLINE_FORMATS: ReadonlySet<FileFormat> = new Set(['txt']);
 
 /**
  * Bytes -> text for any supported format, in this thread. Throws ExtractError: file_too_large
- * (bytes over maxFileBytes, PDF pages, DOCX uncompressed size), unsupported_format,
+ * (bytes over maxFileBytes), extract_limit (a limit hit while reading: PDF pages, inflated
+ * bytes, operators or text per page, DOCX inflated size, text per file), unsupported_format,
  * corrupt_file, encrypted_pdf, no_text (nothing but whitespace, e.g. a scanned PDF or an
- * empty file). PDF and DOCX block the event loop: servers should use ExtractPool instead.
+ * empty file). PDF and DOCX block the event loop and have no time limit here: servers and the
+ * CLI use ExtractPool instead.
  */
 export async function extractText(
   bytes: Uint8Array,
@@ -35,24 +41,32 @@ export async function extractText(
 /** Size check + format sniffing, the cheap part done before a task is queued. */
 export function checkAndSniff(bytes: Uint8Array, fileName: string, limits: ExtractLimits): FileFormat {
   if (bytes.byteLength > limits.maxFileBytes) {
-    throw new ExtractError('file_too_large', `the file has ${bytes.byteLength} bytes; the limit is ${limits.maxFileBytes}`);
+    throw new ExtractError('file_too_large', `the file has ${bytes.byteLength} bytes; the limit is ${limits.maxFileBytes}`, {
+      limit: limits.maxFileBytes,
+      actual: bytes.byteLength,
+    });
   }
   if (bytes.byteLength === 0) throw new ExtractError('no_text', 'the file is empty');
   return sniffFormat(bytes, fileName);
 }
 
 /** Runs the extractor for an already sniffed format (no size or empty-text checks). */
-export async function extractFormat(format: FileFormat, bytes: Uint8Array, limits: ExtractLimits): Promise<string> {
+export async function extractFormat(
+  format: FileFormat,
+  bytes: Uint8Array,
+  limits: ExtractLimits,
+  options: ExtractRunOptions = {},
+): Promise<string> {
   switch (format) {
     case 'txt':
       return extractTxt(bytes);
     case 'md':
       return extractMd(bytes);
     case 'docx':
-      return extractDocx(bytes, limits);
+      return extractDocx(bytes, limits, options);
     case 'pdf':
       // pdf.js itself is imported on first use (pdfjs.ts): TXT/MD-only callers never load it.
-      return extractPdf(bytes, limits);
+      return extractPdf(bytes, limits, options);
   }
 }
 

@@ -1,5 +1,5 @@
 import { coreCount } from '../cores.ts';
-import { ExtractError } from './errors.ts';
+import { ExtractError, limitError } from './errors.ts';
 import { checkAndSniff, extractFormat, finish, INLINE_FORMATS, type ExtractResult } from './index.ts';
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from './limits.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -10,18 +10,47 @@ import { resolveWorkerUrl } from './worker-url.ts';
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 /** One core is left to the event loop so single-text requests keep their latency. */
 export const DEFAULT_POOL_SIZE = Math.max(1, coreCount() - 1);
+const MB = 1024 * 1024;
+/**
+ * 512 MB of heap per worker: the largest legitimate files stay well under it (a DOCX yielding
+ * 10.4M characters, the text limit, took a process from 47 to 154 MB of RSS; a 300-page PDF
+ * leaves 21 MB of heap), while the issue-16 bombs went to 1.7-2.9 GB before the budgets existed.
+ */
+export const DEFAULT_HEAP_LIMIT_BYTES = 512 * MB;
+/**
+ * The process RSS the pool defends by default (see rssLimitBytes): each worker's heap ceiling plus
+ * this much for the main thread (~70 MB idle; the engine's WebAssembly memory alone grows to
+ * ~290 MB after scoring an 8.5 MB text) and requests in flight.
+ */
+export const RSS_HEADROOM_BYTES = 512 * MB;
+/** How often process RSS is sampled while a task runs (a sample costs ~5 us). */
+const RSS_SAMPLE_MS = 100;
+/** A worker whose heap is still above this share of its ceiling after a task is replaced by a fresh one. */
+const RECYCLE_HEAP_SHARE = 0.5;
 
 /** Options for ExtractPool. */
 export type ExtractPoolOptions = {
   size?: number;
   taskTimeoutMs?: number;
   limits?: ExtractLimits;
+  /** Heap ceiling of each worker thread, checked from inside the parsers (default DEFAULT_HEAP_LIMIT_BYTES). */
+  heapLimitBytes?: number;
+  /**
+   * Last resort against allocations the in-thread checks cannot see: while tasks run, process RSS
+   * above this terminates the running workers (their files fail with extract_limit `memory`).
+   * Default: size x heapLimitBytes + RSS_HEADROOM_BYTES.
+   */
+  rssLimitBytes?: number;
   /** Defaults to resolveWorkerUrl(): works under `bun run` and in a compiled binary. */
   workerUrl?: string | URL;
 };
 
-/** Per-call options: an AbortSignal (e.g. the request's) and limits overriding the pool's. */
-export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits };
+/**
+ * Per-call options: an AbortSignal (e.g. the request's), limits overriding the pool's, and
+ * `transfer` when the caller will not use `bytes` again: their buffer then moves to the worker
+ * (left detached here) instead of being copied.
+ */
+export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits; transfer?: boolean };
 
 type Task = {
   request: WorkerRequest;
@@ -34,29 +63,42 @@ type Task = {
 type Slot = { worker: Worker; task: Task | null };
 
 /**
- * A pool of Bun Workers for PDF/DOCX extraction. TXT/MD are extracted inline. Tasks queue when
+ * A pool of Bun Workers for MD/PDF/DOCX extraction. TXT is decoded inline. Tasks queue when
  * every worker is busy; aborting a queued task drops it, aborting a running one terminates its
  * worker (pdf.js cannot be interrupted) and starts a fresh one. A task over its time budget
  * rejects with extract_timeout; a crashed worker rejects with extract_failed and is replaced.
+ * Memory: each worker checks its own heap against heapLimitBytes while it parses (extract_limit
+ * `memory`), is replaced when a task leaves its heap above half of that, and the whole process's
+ * RSS is watched while tasks run (rssLimitBytes).
  */
 export class ExtractPool {
   readonly size: number;
   private readonly timeoutMs: number;
   private readonly limits: ExtractLimits;
+  private readonly heapLimitBytes: number;
+  private readonly rssLimitBytes: number;
   private readonly workerUrl: string | URL;
+  private rssTimer: ReturnType<typeof setInterval> | null = null;
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
-  /** Workers terminated and replaced (abort, timeout or crash), for tests and metrics. */
+  /** Workers terminated and replaced (abort, timeout, crash, memory), for tests and metrics. */
   replaced = 0;
+  /** Workers retired after a task because their heap stayed high, for tests and metrics. */
+  recycled = 0;
 
   constructor(options: ExtractPoolOptions = {}) {
-    const { size = DEFAULT_POOL_SIZE, taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS } = options;
+    const { size = DEFAULT_POOL_SIZE, taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS, heapLimitBytes = DEFAULT_HEAP_LIMIT_BYTES } = options;
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be a positive integer, got ${size}`);
     if (!(taskTimeoutMs > 0)) throw new RangeError(`taskTimeoutMs must be positive, got ${taskTimeoutMs}`);
+    if (!(heapLimitBytes > 0)) throw new RangeError(`heapLimitBytes must be positive, got ${heapLimitBytes}`);
+    const rssLimitBytes = options.rssLimitBytes ?? size * heapLimitBytes + RSS_HEADROOM_BYTES;
+    if (!(rssLimitBytes > 0)) throw new RangeError(`rssLimitBytes must be positive, got ${rssLimitBytes}`);
     this.size = size;
     this.timeoutMs = taskTimeoutMs;
+    this.heapLimitBytes = heapLimitBytes;
+    this.rssLimitBytes = rssLimitBytes;
     this.limits = options.limits ?? DEFAULT_EXTRACT_LIMITS;
     this.workerUrl = options.workerUrl ?? resolveWorkerUrl();
   }
@@ -68,7 +110,7 @@ export class ExtractPool {
     const format = checkAndSniff(bytes, fileName, limits);
     const text = INLINE_FORMATS.has(format)
       ? await extractFormat(format, bytes, limits)
-      : await this.runInWorker(format, bytes, limits, options.signal);
+      : await this.runInWorker(format, options.transfer && ownsWholeBuffer(bytes) ? bytes : bytes.slice(), limits, options.signal);
     return finish(format, text);
   }
 
@@ -90,6 +132,7 @@ export class ExtractPool {
   /** Terminates every worker and rejects whatever is queued or running. */
   close(): void {
     this.closed = true;
+    this.watchRss(false);
     const error = new ExtractError('extract_failed', 'the extraction pool was closed');
     for (const task of this.queue.splice(0)) this.settle(task, error);
     for (const slot of this.slots.splice(0)) {
@@ -98,11 +141,11 @@ export class ExtractPool {
     }
   }
 
+  /** `bytes` must be owned by the pool from here on: its buffer is transferred to the worker. */
   private runInWorker(format: FileFormat, bytes: Uint8Array, limits: ExtractLimits, signal?: AbortSignal): Promise<string> {
     if (this.closed) return Promise.reject(new ExtractError('extract_failed', 'the extraction pool was closed'));
     return new Promise<string>((resolve, reject) => {
-      // A copy we own, so its buffer can be transferred instead of cloned.
-      const request: WorkerRequest = { id: this.nextId++, format, bytes: bytes.slice(), limits };
+      const request: WorkerRequest = { id: this.nextId++, format, bytes, limits, heapLimitBytes: this.heapLimitBytes };
       const task: Task = { request, signal, resolve, reject };
       if (signal) {
         task.onAbort = () => this.abort(task);
@@ -123,6 +166,29 @@ export class ExtractPool {
       task.timer = setTimeout(() => this.timeOut(task), this.timeoutMs);
       refWorker(slot.worker, true);
       slot.worker.postMessage(task.request, [task.request.bytes.buffer as ArrayBuffer]);
+    }
+    this.watchRss(this.slots.some((s) => s.task !== null));
+  }
+
+  /** Samples process RSS while any task runs; stops when the pool is idle. */
+  private watchRss(on: boolean): void {
+    if (on && !this.rssTimer) {
+      this.rssTimer = setInterval(() => this.checkRss(), RSS_SAMPLE_MS);
+      // Never keeps a CLI process alive by itself.
+      (this.rssTimer as unknown as { unref?(): void }).unref?.();
+    } else if (!on && this.rssTimer) {
+      clearInterval(this.rssTimer);
+      this.rssTimer = null;
+    }
+  }
+
+  private checkRss(): void {
+    const rss = process.memoryUsage.rss();
+    if (rss <= this.rssLimitBytes) return;
+    // Which thread grew cannot be told from outside: every running task is stopped.
+    const limitMb = Math.round(this.rssLimitBytes / MB);
+    for (const slot of this.slots.filter((s) => s.task !== null)) {
+      this.replace(slot, limitError('memory', limitMb, `the process passed ${limitMb} MB of RSS while extracting`));
     }
   }
 
@@ -145,8 +211,19 @@ export class ExtractPool {
     if (!task || task.request.id !== response.id) return;
     slot.task = null;
     refWorker(slot.worker, false);
-    this.settle(task, response.ok ? null : new ExtractError(response.code, response.message), response.ok ? response.text : '');
+    if (response.heapBytes > this.heapLimitBytes * RECYCLE_HEAP_SHARE) this.retire(slot);
+    if (response.ok) this.settle(task, null, response.text);
+    else this.settle(task, new ExtractError(response.code, response.message, response.params));
     this.dispatch();
+  }
+
+  /** Terminates an idle worker whose heap stayed high; dispatch() spawns a fresh one when needed. */
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    slot.worker.terminate();
+    this.recycled++;
   }
 
   private abort(task: Task): void {
@@ -174,6 +251,7 @@ export class ExtractPool {
     this.replaced++;
     if (slot.task) this.settle(slot.task, error);
     if (!this.closed) this.dispatch();
+    else this.watchRss(false);
   }
 
   private settle(task: Task, error: unknown, text = ''): void {
@@ -182,6 +260,11 @@ export class ExtractPool {
     if (error) task.reject(error);
     else task.resolve(text);
   }
+}
+
+/** True when `bytes` spans its whole buffer (a view into a shared slab must never be transferred). */
+function ownsWholeBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 }
 
 /** Bun's Worker has ref()/unref() (like Node's); the DOM typings in lib do not know them. */

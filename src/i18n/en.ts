@@ -20,6 +20,7 @@ export const en = {
     store_unavailable: 'The key and quota store cannot be reached right now. Nothing was charged; try again in a few seconds.',
     too_many_files: 'Too many files: at most {limit} per request.',
     file_too_large: 'The file is larger than the limit of {limit} bytes.',
+    extract_limit: 'Reading the file went past one of the extraction limits ({limit}).',
     unsupported_format: 'Unsupported file format: send TXT, MD, DOCX or PDF.',
     corrupt_file: 'The file is damaged and could not be read.',
     encrypted_pdf: 'The PDF is encrypted; remove the password and try again.',
@@ -27,6 +28,18 @@ export const en = {
     extract_timeout: 'Reading the file took too long; it may be damaged or unusually complex.',
     extract_failed: 'The file could not be read because of an internal error; please try again.',
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
+  },
+  /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
+  extractLimits: {
+    pdf_pages: 'The PDF has {actual} pages, more than the limit of {limit}.',
+    pdf_stream_bytes: 'A compressed stream in the PDF unpacks to more than {limit} bytes.',
+    pdf_inflated_bytes: 'The compressed streams of the PDF unpack to more than {limit} bytes in total.',
+    pdf_page_operators: 'Page {page} of the PDF has more than {limit} drawing instructions.',
+    pdf_page_forms: 'Page {page} of the PDF draws more than {limit} reusable graphic objects (form XObjects).',
+    pdf_page_chars: 'Page {page} of the PDF has more than {limit} characters of text.',
+    docx_inflated_bytes: 'The DOCX unpacks to more than {limit} bytes.',
+    text_chars: 'The file has more than {limit} characters of text.',
+    memory: 'Reading the file needed more than {limit} MB of memory.',
   },
   verdicts: {
     human: 'Human-written',

@@ -37,6 +37,21 @@ function template(lang: LabelLang, path: string): string {
   return found;
 }
 
+/** The error code whose message depends on `params.kind`. */
+const EXTRACT_LIMIT = 'extract_limit';
+
+/**
+ * An error code's localized message. extract_limit has one message per limit: the one named by
+ * `params.kind` (see extractLimits in the catalogues), so the message quotes the limit that was hit.
+ */
+export function errorMessage(lang: LabelLang, code: string, params: Params = {}): string {
+  const kind = params.kind;
+  if (code === EXTRACT_LIMIT && typeof kind === 'string' && Object.hasOwn(en.extractLimits, kind)) {
+    return t(lang, `extractLimits.${kind}`, params);
+  }
+  return t(lang, `errors.${code}`, params);
+}
+
 /** Localized string at a dotted path with `{name}` placeholders filled; falls back to English, then to the path. */
 export function t(lang: LabelLang, path: string, params: Params = {}): string {
   const text = template(lang, path);

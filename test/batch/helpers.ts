@@ -125,7 +125,7 @@ export async function badBatch(): Promise<{ uploads: Upload[]; codes: string[] }
       ['short.txt', 'Only a few words here.'],
       ['scan.pdf', makePdf([''])],
     ],
-    codes: ['corrupt_file', 'encrypted_pdf', 'file_too_large', 'unsupported_format', 'no_text', 'text_too_short', 'no_text'],
+    codes: ['corrupt_file', 'encrypted_pdf', 'extract_limit', 'unsupported_format', 'no_text', 'text_too_short', 'no_text'],
   };
 }
 

@@ -60,13 +60,17 @@ describe('batch mode: limits', () => {
     expect(lines[3].type).toBe('result');
   });
 
-  it('applies MAX_DOCX_UNCOMPRESSED and MAX_PDF_PAGES per file', async () => {
+  it('applies MAX_DOCX_UNCOMPRESSED and MAX_PDF_PAGES per file, quoting the limit that was hit', async () => {
     const { makeDocx, makePdf } = await import('../fixtures/make');
     const { app, newKey } = makeBatchApp({ MAX_PDF_PAGES: '2', MAX_DOCX_UNCOMPRESSED: '2048' });
     const docx = await makeDocx([PROSE.repeat(10)]);
     const pdf = makePdf(['page one has words', 'page two', 'page three']);
-    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm([['long.docx', docx], ['long.pdf', pdf]])));
-    expect(lines.filter((l) => l.type === 'error').map((l) => l.code)).toEqual(['file_too_large', 'file_too_large']);
+    const form = batchForm([['long.docx', docx], ['long.pdf', pdf]], { lang: 'es' });
+    const errors = (await readLines(await postBatch(app, (await newKey()).key, form))).filter((l) => l.type === 'error');
+    expect(errors.map((l) => l.code)).toEqual(['extract_limit', 'extract_limit']);
+    // Issue 16 (8): each message names its own limit (it used to quote the 10 MiB byte limit).
+    expect(errors[0].message).toMatch(/^El DOCX ocupa más de 2048 bytes al descomprimirlo\.$/);
+    expect(errors[1].message).toBe('El PDF tiene 3 páginas, más que el límite de 2.');
   });
 
   it('rejects a bad sensitivity, a form without files and a form with text in files[]', async () => {

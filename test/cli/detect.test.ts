@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJsonl } from '../../src/cli/detect-jsonl';
+import { flateBombPdf } from '../fixtures/hostile-pdf';
 import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make';
 import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
 import { detector, PROSE } from '../http/helpers';
@@ -20,19 +21,41 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `bun run src/main.ts detect ...args` with `stdin`; returns exit code and output. */
-async function detect(args: string[], stdin?: string | Uint8Array) {
+/** Runs `bun run src/main.ts detect ...args` with `stdin` (and extra `env`); returns exit code, output and peak RSS. */
+async function detect(args: string[], stdin?: string | Uint8Array, env: Record<string, string> = {}) {
   const proc = Bun.spawn(['bun', 'run', 'src/main.ts', 'detect', ...args], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdin: stdin === undefined ? 'ignore' : new Blob([stdin as BlobPart]),
     stdout: 'pipe',
     stderr: 'pipe',
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, maxRssBytes: proc.resourceUsage()?.maxRSS ?? 0 };
 }
 
 describe('detect FILE...', () => {
+  it('quotes the limit that was hit in its error lines (issue 16: it printed a literal {limit})', async () => {
+    const { code, stderr } = await detect([join(dir, 'essay.txt'), join(dir, 'pages.pdf')], undefined, { MAX_FILE_BYTES: '100', MAX_PDF_PAGES: '1' });
+    expect(code).toBe(1);
+    expect(stderr).not.toContain('{');
+    expect(stderr).toContain(`${join(dir, 'essay.txt')}\terror\tfile_too_large\tThe file is larger than the limit of 100 bytes.`);
+    expect(stderr).toContain(`${join(dir, 'pages.pdf')}\terror\tfile_too_large\t`);
+    const pages = await detect([join(dir, 'pages.pdf')], undefined, { MAX_PDF_PAGES: '1' });
+    expect(pages.stderr).toContain(`\terror\textract_limit\tThe PDF has ${SAMPLE_PDF_PAGES.length} pages, more than the limit of 1.`);
+  });
+
+  it('reads PDFs with the budgets and heap ceiling of the server: a decompression bomb fails fast in bounded memory', async () => {
+    // Issue 16: a 1.5 MB bomb took the CLI to 19 GB (the CLI read PDFs in its own thread, without limits).
+    writeFileSync(join(dir, 'bomb.pdf'), flateBombPdf());
+    const started = performance.now();
+    const { code, stderr, maxRssBytes } = await detect([join(dir, 'bomb.pdf'), join(dir, 'essay.txt')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('\terror\textract_limit\tA compressed stream in the PDF unpacks to more than 33554432 bytes.');
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(maxRssBytes).toBeLessThan(600 * 1024 * 1024);
+  });
+
   it('prints score and verdict per file for txt, md, docx and pdf, in argument order', async () => {
     const names = ['essay.txt', 'notes.md', 'informe.docx', 'pages.pdf'];
     const texts = [PROSE, SAMPLE_MARKDOWN_TEXT, DOCX_TEXT, SAMPLE_PDF_TEXT];

@@ -50,20 +50,21 @@ describe('extractDocx', () => {
     const loadAsync = spyOn(JSZip, 'loadAsync');
     const error = await extractDocx(bomb, SMALL_LIMITS).catch((e) => e);
     expect(error).toBeInstanceOf(ExtractError);
-    expect(error.code).toBe('file_too_large');
+    expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'docx_inflated_bytes', limit: 1 * MB } });
+    expect(error.params.actual).toBeGreaterThan(2 * MB);
     expect(error.message).toContain('declares');
     expect(loadAsync).not.toHaveBeenCalled();
   });
 
   it('refuses the default 60 MB bomb under the default 50 MB limit', async () => {
     const bomb = await makeZipBombDocx();
-    expect(await codeOf(extractDocx(bomb, DEFAULT_EXTRACT_LIMITS))).toBe('file_too_large');
+    expect(await codeOf(extractDocx(bomb, DEFAULT_EXTRACT_LIMITS))).toBe('extract_limit');
   });
 
   it('stops inflating when the directory lies about the size', async () => {
     const liar = await makeZipBombDocx(4 * MB, 1000);
     const error = await extractDocx(liar, SMALL_LIMITS).catch((e) => e);
-    expect(error.code).toBe('file_too_large');
+    expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'docx_inflated_bytes', limit: 1 * MB } });
     expect(error.message).toContain('inflates past');
   });
 

@@ -29,9 +29,10 @@ describe('extractPdf', () => {
     expect(await codeOf(extractPdf(garbage, DEFAULT_EXTRACT_LIMITS))).toBe('corrupt_file');
   });
 
-  it('answers file_too_large past the page limit', async () => {
+  it('answers extract_limit naming the page limit (not the byte limit) past maxPdfPages', async () => {
     const pdf = makePdf(['one', 'two', 'three']);
-    expect(await codeOf(extractPdf(pdf, { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 }))).toBe('file_too_large');
+    const error = await extractPdf(pdf, { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 }).catch((e) => e);
+    expect(error).toMatchObject({ code: 'extract_limit', status: 413, params: { kind: 'pdf_pages', limit: 2, actual: 3 } });
   });
 
   it('returns an empty string for pages without a text layer', async () => {

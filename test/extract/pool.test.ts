@@ -1,7 +1,11 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { ExtractPool } from '../../src/extract/pool.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
+import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
+import { flateBombPdf } from '../fixtures/hostile-pdf.ts';
 import { makeDocx, makePdf, makePng } from '../fixtures/make.ts';
+
+const MB = 1024 * 1024;
 import { SLEEP_MS } from '../fixtures/sleep-constants.ts';
 
 const LINES_PER_PAGE = 45;
@@ -19,7 +23,14 @@ describe('ExtractPool', () => {
     expect(await pool.extract(makePdf(['One.', 'Two.']), 'a.pdf')).toEqual({ format: 'pdf', text: 'One.\n\nTwo.' });
   });
 
-  it('extracts TXT and MD inline', async () => {
+  it('decodes TXT inline and parses MD in a worker', async () => {
+    const sleepy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/sleep-worker.ts', import.meta.url) });
+    try {
+      expect(await sleepy.extract(new TextEncoder().encode('Hi'), 'a.txt')).toEqual({ format: 'txt', text: 'Hi' });
+      expect(await sleepy.extract(new TextEncoder().encode('# Hi'), 'a.md')).toEqual({ format: 'md', text: 'slept' });
+    } finally {
+      sleepy.close();
+    }
     expect(await pool.extract(new TextEncoder().encode('# Hi'), 'a.md')).toEqual({ format: 'md', text: 'Hi' });
   });
 
@@ -151,5 +162,63 @@ describe('ExtractPool', () => {
   it('refuses bad configuration', () => {
     expect(() => new ExtractPool({ size: 0 })).toThrow(RangeError);
     expect(() => new ExtractPool({ taskTimeoutMs: 0 })).toThrow(RangeError);
+    expect(() => new ExtractPool({ heapLimitBytes: 0 })).toThrow(RangeError);
+    expect(() => new ExtractPool({ rssLimitBytes: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('ExtractPool memory ceilings', () => {
+  /** Loose per-file limits, so only the memory ceilings can stop a text flood. */
+  const LOOSE = { ...DEFAULT_EXTRACT_LIMITS, maxPdfPageChars: 1e9, maxPdfPageOperators: 1e9 };
+  /** A flood left running by a failed test would skew every memory test after it: generous. */
+  const MEMORY_TEST_TIMEOUT_MS = 30_000;
+
+  /** Waits until process RSS is back under `bytes` (the terminated worker's memory is released). */
+  async function rssBelow(bytes: number): Promise<void> {
+    for (let i = 0; i < 50 && process.memoryUsage.rss() > bytes; i++) {
+      Bun.gc(true);
+      await Bun.sleep(100);
+    }
+  }
+
+  it('stops a file at the worker heap ceiling, checked inside the worker, and keeps working', async () => {
+    const small = new ExtractPool({ size: 1, heapLimitBytes: 64 * MB });
+    try {
+      const error = await small.extract(flateBombPdf(24 * MB), 'flood.pdf', { limits: LOOSE }).catch((e) => e);
+      expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'memory', limit: 64 } });
+      expect((await small.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
+    } finally {
+      small.close();
+    }
+  }, MEMORY_TEST_TIMEOUT_MS);
+
+  it('terminates running workers when the process passes its RSS ceiling', async () => {
+    // The heap ceiling is out of reach; the RSS ceiling is 150 MB above where the process is now.
+    const ceiling = process.memoryUsage.rss() + 150 * MB;
+    const guarded = new ExtractPool({ size: 1, heapLimitBytes: 64 * 1024 * MB, rssLimitBytes: ceiling });
+    try {
+      const error = await guarded.extract(flateBombPdf(24 * MB), 'flood.pdf', { limits: LOOSE }).catch((e) => e);
+      expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'memory', limit: Math.round(ceiling / MB) } });
+      expect(guarded.replaced).toBe(1);
+      await rssBelow(ceiling - 50 * MB);
+      expect((await guarded.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
+    } finally {
+      guarded.close();
+    }
+  }, MEMORY_TEST_TIMEOUT_MS);
+
+  it('retires a worker whose heap stays above half its ceiling after a task', async () => {
+    const heavy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/heavy-worker.ts', import.meta.url) });
+    try {
+      const docx = await makeDocx(['x']);
+      expect((await heavy.extract(docx, 'a.docx')).text).toBe('heavy');
+      expect(heavy.recycled).toBe(1);
+      expect(heavy.workers).toBe(0);
+      expect((await heavy.extract(docx, 'b.docx')).text).toBe('heavy');
+      expect(heavy.recycled).toBe(2);
+      expect(heavy.replaced).toBe(0);
+    } finally {
+      heavy.close();
+    }
   });
 });

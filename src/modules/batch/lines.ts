@@ -1,7 +1,7 @@
 /** Builders of the NDJSON lines of a batch response (their schemas and types: ./model.ts). */
 import type { Analysis, LabelLang } from '../../engine/types';
 import type { FileFormat } from '../../extract';
-import { t } from '../../i18n';
+import { errorMessage } from '../../i18n';
 import type { BatchLine, CompleteLine, ErrorLine, ProgressLine, ResultLine } from './model';
 import type { FileFailure } from './plan';
 
@@ -46,7 +46,7 @@ export function errorLine(file: FileRef, failure: FileFailure, lang: LabelLang):
     index: file.index,
     fileName: file.fileName,
     code: failure.code,
-    message: t(lang, `errors.${failure.code}`, failure.params),
+    message: errorMessage(lang, failure.code, failure.params),
   };
 }
 

@@ -67,7 +67,8 @@ async function planFile(deps: PlanDeps, file: UploadedFile, signals: PlanSignals
   if (file.file.size > deps.limits.maxFileBytes) return failed(file, 'file_too_large', { limit: deps.limits.maxFileBytes });
   try {
     const bytes = new Uint8Array(await file.file.arrayBuffer());
-    const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits });
+    // `bytes` is ours alone: the pool may hand its buffer to a worker instead of copying it.
+    const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits, transfer: true });
     const words = deps.detector.countWords(text);
     if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });
     total.words += words;
@@ -77,9 +78,8 @@ async function planFile(deps: PlanDeps, file: UploadedFile, signals: PlanSignals
     if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
     if (total.stop.signal.aborted) return failed(file, 'extract_failed'); // discarded: the plan throws OverQuotaError
     if (signals.budget.aborted) return failed(file, 'batch_timeout', { seconds: budgetSeconds });
-    if (error instanceof ExtractError) {
-      return failed(file, error.code, error.code === 'file_too_large' ? { limit: deps.limits.maxFileBytes } : {});
-    }
+    // The error's own params quote the limit that was hit (pages, inflated bytes, ...).
+    if (error instanceof ExtractError) return failed(file, error.code, error.params);
     // Name only: a message could quote file content.
     deps.logger.error('batch_extract_error', { name: (error as Error)?.name ?? 'Error' });
     return failed(file, 'extract_failed');
@@ -87,7 +87,7 @@ async function planFile(deps: PlanDeps, file: UploadedFile, signals: PlanSignals
 }
 
 /**
- * Extracts every file concurrently (TXT/MD inline, PDF/DOCX on the pool's workers, queued when
+ * Extracts every file concurrently (TXT inline, MD/PDF/DOCX on the pool's workers, queued when
  * all are busy) and counts words with the detector's one definition. A file under MIN_WORDS is
  * `text_too_short`. Throws ClientGoneError when `client` aborts, and OverQuotaError as soon as
  * the words counted exceed `remaining` (the files still extracting are aborted); files still

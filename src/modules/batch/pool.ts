@@ -1,15 +1,18 @@
 /** The extraction worker pool batch mode uses: one per app configuration, created on first use. */
 import type { Config } from '../../config';
 import { coreCount } from '../../cores';
-import type { ExtractLimits } from '../../extract';
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from '../../extract';
 import { ExtractPool } from '../../extract/pool';
 
 /** Per-file extraction limits from the service configuration. */
 export function extractLimitsOf(config: Config): ExtractLimits {
   return {
+    ...DEFAULT_EXTRACT_LIMITS,
     maxFileBytes: config.maxFileBytes,
     maxPdfPages: config.maxPdfPages,
     maxDocxUncompressedBytes: config.maxDocxUncompressed,
+    maxPdfInflatedBytes: config.maxPdfInflated,
+    maxTextChars: config.maxTextChars,
   };
 }
 
@@ -21,6 +24,8 @@ export function extractWorkersPerProcess(processes: number, cores: number = core
   return Math.max(1, Math.ceil((cores - 1) / processes));
 }
 
+const MB = 1024 * 1024;
+
 // Keyed by the frozen Config that createApp received: one pool per app, no process-wide global.
 // Idle workers are unref'd by the pool, so an unused pool never keeps a process alive.
 const pools = new WeakMap<Config, ExtractPool>();
@@ -29,7 +34,13 @@ const pools = new WeakMap<Config, ExtractPool>();
 export function extractPoolFor(config: Config): ExtractPool {
   let pool = pools.get(config);
   if (!pool) {
-    pool = new ExtractPool({ limits: extractLimitsOf(config), size: extractWorkersPerProcess(config.workers) });
+    pool = new ExtractPool({
+      limits: extractLimitsOf(config),
+      size: extractWorkersPerProcess(config.workers),
+      taskTimeoutMs: config.extractTimeoutMs,
+      heapLimitBytes: config.extractHeapMb * MB,
+      rssLimitBytes: config.memoryLimitMb * MB,
+    });
     pools.set(config, pool);
   }
   return pool;
