@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config'
 import { createJsonLogger, type Logger } from './http/logger';
 import { VERSION } from './modules/health';
 import { createKey } from './modules/keys';
+import { ConnectionDrain, gracefulStop } from './shutdown';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
 /** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
@@ -75,6 +76,9 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const detector = await createDetector();
   const app = createApp({ config, store, detector, logger });
   options.extraRoutes?.(app);
+  // While stopping, every answer says `Connection: close` (src/shutdown).
+  const drain = new ConnectionDrain();
+  app.use(drain.plugin());
   let workers: WorkerSet | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -85,14 +89,14 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     }
     stopping = true;
     logger.info('shutting_down', { signal });
-    // Past the grace period, close what is still open rather than hang a deploy.
-    const force = setTimeout(() => void app.stop(true), SHUTDOWN_GRACE_MS);
-    force.unref();
-    // stop(false): refuse new connections, let in-flight requests finish (here and in every worker).
-    await Promise.all([app.stop(false), workers?.stop('SIGTERM')]);
-    clearTimeout(force);
+    // Refuse new connections, let in-flight requests finish, answer kept-alive connections once more
+    // with `Connection: close`, then close (here and in every worker); past the grace period, close what is left.
+    // The workers are signalled first, so that every process closes its listening socket before any client is sent away.
+    const workersStopped = workers?.stop('SIGTERM');
+    const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: SHUTDOWN_GRACE_MS }) : undefined;
+    await workersStopped;
     await store.close();
-    logger.info('stopped', { signal });
+    logger.info('stopped', { signal, ...outcome });
     process.exit(0);
   };
   // Registered before listening, so a signal right after the "listening" line is handled.
