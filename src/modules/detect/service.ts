@@ -76,7 +76,7 @@ export async function detectText(
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
   let analysis: Analysis;
   try {
-    // The charge waited for a commit: the client may have gone meanwhile (no analysis for nobody).
+    // The charge waited for a commit: the client may have gone meanwhile, and nobody would read the analysis.
     if (deps.signal?.aborted) throw new ApiError('client_closed');
     analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
     if (deps.signal?.aborted) throw new ApiError('client_closed');
