@@ -46,7 +46,9 @@ export function createApp(deps: AppDeps) {
   const { metrics, view } = deps.metrics ?? ownMetrics(deps.config);
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
   const table: { routes: readonly RouteEntry[] } = { routes: [] };
-  const app = new Elysia()
+  // standardHostname off: Elysia otherwise assumes a Host of 4+ characters and, for `Host: app`,
+  // reads /api/detect as /detect (404 instead of 405, wrong paths in messages and logs).
+  const app = new Elysia({ handler: { standardHostname: false } })
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
     .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [DETECT_ROUTE] }))

@@ -14,6 +14,7 @@ import { startMemoryGovernor } from './memory-governor';
 import { VERSION } from './modules/health';
 import { createKey, type CreatedKey } from './modules/keys';
 import { assertPortFree, claimPort, PortTakenError } from './port-claim';
+import { ConnectionDrain, gracefulStop } from './shutdown';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
 /** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
@@ -103,6 +104,9 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   options.extraRoutes?.(app);
   // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
   const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
+  // While stopping, every answer says `Connection: close` (src/shutdown).
+  const drain = new ConnectionDrain();
+  app.use(drain.plugin());
   let workers: WorkerSet | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -113,15 +117,15 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     }
     stopping = true;
     logger.info('shutting_down', { signal });
-    // Past the grace period, close what is still open rather than hang a deploy.
-    const force = setTimeout(() => void app.stop(true), SHUTDOWN_GRACE_MS);
-    force.unref();
-    // stop(false): refuse new connections, let in-flight requests finish (here and in every worker).
-    await Promise.all([app.stop(false), workers?.stop('SIGTERM')]);
-    clearTimeout(force);
+    // Refuse new connections, let in-flight requests finish, answer kept-alive connections once more
+    // with `Connection: close`, then close (here and in every worker); past the grace period, close what is left.
+    // The workers are signalled first, so that every process closes its listening socket before any client is sent away.
+    const workersStopped = workers?.stop('SIGTERM');
+    const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: SHUTDOWN_GRACE_MS }) : undefined;
+    await workersStopped;
     governor.stop();
     await store.close();
-    logger.info('stopped', { signal });
+    logger.info('stopped', { signal, ...outcome });
     process.exit(0);
   };
   // Registered before listening, so a signal right after the "listening" line is handled.

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia';
 import type { ApiKey } from '../store/types';
 import { ApiError } from './errors';
+import { routePath } from './routes';
 
 /** Header carrying the key (matched case-insensitively, as all HTTP field names). */
 export const API_KEY_HEADER = 'X-API-Key';
@@ -37,7 +38,8 @@ export function requireKey(key: ApiKey | null | undefined): ApiKey {
 export function authPlugin({ findKey, protectedRoutes }: AuthOptions) {
   const guarded = new Set(protectedRoutes);
   return new Elysia({ name: 'auth' }).derive({ as: 'global' }, async function checkApiKey({ request, path }) {
-    if (!guarded.has(`${request.method} ${path}`)) return { key: null as ApiKey | null };
+    // The router serves `/api/detect/` as `/api/detect`: the key check must see the same route.
+    if (!guarded.has(`${request.method} ${routePath(path)}`)) return { key: null as ApiKey | null };
     return { key: (await authenticate(findKey, request.headers.get(API_KEY_HEADER))) as ApiKey | null };
   });
 }

@@ -1,5 +1,13 @@
 /** Route table lookups for 405 answers: which methods a path supports. */
 
+/**
+ * The route a request path names: one trailing slash is ignored (`/api/detect/` is `/api/detect`),
+ * as Elysia's router does (strictPath off); `//` and `/x//` stay as they are (404).
+ */
+export function routePath(path: string): string {
+  return /[^/]\/$/.test(path) ? path.slice(0, -1) : path;
+}
+
 /** A mounted route as Elysia lists it in `app.routes`. */
 export interface RouteEntry {
   method: string;
@@ -21,7 +29,8 @@ function matches(pattern: string, path: string): boolean {
 /** Methods mounted on `path` (sorted), e.g. ["GET"]; empty when the path is unknown. */
 export function allowedMethods(routes: readonly RouteEntry[], path: string): string[] {
   const methods = new Set<string>();
-  for (const route of routes) if (route.method !== 'ALL' && matches(route.path, path)) methods.add(route.method);
+  const route = routePath(path);
+  for (const mounted of routes) if (mounted.method !== 'ALL' && matches(mounted.path, route)) methods.add(mounted.method);
   return [...methods].sort();
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { SENT_ERROR_CODES } from '../../src/http/errors';
-import { call, makeApp } from './helpers';
+import { call, makeApp, PROSE } from './helpers';
 
 describe('unknown paths and methods', () => {
   it('answers 404 not_found in the error body shape', async () => {
@@ -27,6 +27,44 @@ describe('unknown paths and methods', () => {
       expect(response.headers.get('allow')).toBe(allow);
       expect((await response.json()).error.code).toBe('method_not_allowed');
     }
+  });
+});
+
+describe('a trailing slash', () => {
+  // Before: POST /api/detect/ with a valid key answered 401 missing_api_key (the router served it,
+  // the key check did not see it as the protected route) and GET /api/detect/ answered 404.
+  it('routes /api/detect/ exactly as /api/detect: key check, detection, errors, 405', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey();
+    for (const path of ['/api/detect', '/api/detect/']) {
+      const ok = await call(app, path, { key, json: { text: PROSE } });
+      expect([path, ok.status]).toEqual([path, 200]);
+      expect(await ok.json()).toMatchObject({ success: true, words: 60 });
+      const outcomes = [
+        [await call(app, path, { json: { text: PROSE } }), 401, 'missing_api_key'],
+        [await call(app, path, { key: 'ak_not-a-real-key', json: { text: PROSE } }), 401, 'invalid_api_key'],
+        [await call(app, path, { key, body: '{"text":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json'],
+        [await call(app, path, { key, method: 'GET' }), 405, 'method_not_allowed'],
+      ] as const;
+      for (const [response, status, code] of outcomes) {
+        expect([path, response.status, (await response.json()).error.code]).toEqual([path, status, code]);
+      }
+      expect((await call(app, path, { method: 'DELETE' })).headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('serves the other routes with or without it, and leaves double slashes and the document alone', async () => {
+    const { app } = makeApp();
+    for (const path of ['/health', '/swagger', '/swagger/json', '/assets/app.js']) {
+      expect([path, (await call(app, `${path}/`)).status]).toEqual([path, 200]);
+      const wrongMethod = await call(app, `${path}/`, { method: 'PUT' });
+      expect([path, wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([path, 405, 'GET']);
+    }
+    for (const path of ['//', '/api/detect//', '/health//']) {
+      expect([path, (await call(app, path, { method: path === '/api/detect//' ? 'POST' : 'GET' })).status]).toEqual([path, 404]);
+    }
+    const spec = await (await call(app, '/swagger/json')).json();
+    expect(Object.keys(spec.paths).sort()).toEqual(['/api/detect', '/health']);
   });
 });
 

@@ -78,7 +78,7 @@ export function detectModule(deps: DetectModuleOptions) {
       }
       if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
       const input = validateDetectBody(parseJson(await readBodyText(request, config.maxBodyBytes)));
-      const outcome = await detectText({ quota, detector, onRefundEvent }, key, input, ctx.lang, (words) => {
+      const outcome = await detectText({ quota, detector, onRefundEvent, signal: request.signal }, key, input, ctx.lang, (words) => {
         ctx.words = words;
       });
       Object.assign(ctx.set.headers, rateLimitHeaders(outcome.state));

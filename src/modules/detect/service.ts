@@ -49,6 +49,11 @@ export interface DetectDeps {
   detector: Detector;
   /** Where a refund that cannot be written at once is reported. */
   onRefundEvent: RefundReport;
+  /**
+   * Aborts when the client's connection is gone (a hang-up, or Bun dropping a connection that
+   * pipelined a second request behind this one): its charge is then given back, as nobody reads the answer.
+   */
+  signal?: AbortSignal;
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -62,8 +67,8 @@ export interface DetectOutcome {
  * Runs one detection for a key. Words are counted once with the detector's definition, then
  * charged atomically BEFORE the analysis (one statement decides and charges, so parallel requests
  * cannot overspend and an exhausted key costs no analysis; the stores commit the charges of one
- * event-loop turn together); if the analysis fails, the charge is given back, so only successful
- * detections are charged.
+ * event-loop turn together); if the analysis fails or the client has gone, the charge is given
+ * back, so only detections that are answered are charged.
  */
 export async function detectText(
   deps: DetectDeps,
@@ -80,7 +85,10 @@ export async function detectText(
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
   let analysis: Analysis;
   try {
+    // The charge waited for a commit: the client may have gone meanwhile, and nobody would read the analysis.
+    if (deps.signal?.aborted) throw new ApiError('client_closed');
     analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
+    if (deps.signal?.aborted) throw new ApiError('client_closed');
   } catch (error) {
     await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
     throw error;
