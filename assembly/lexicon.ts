@@ -18,6 +18,8 @@ export namespace Lex {
   export const FUNC: u32 = 512;
   /** The word starts a multi-word lexicon phrase: only then are longer phrases looked up. */
   export const PHRASE_START: u32 = 1024;
+  /** A contraction (don't, it's, I'm): a possessive ("today's") is not one. */
+  export const CONTRACTION: u32 = 2048;
 }
 
 /** Salts that keep each language's entries apart; index = language id (0 en, 1 es, 2 any). */

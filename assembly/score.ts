@@ -135,8 +135,13 @@ function prepareScoring(tokens: u32): void {
   store<f32>(a, load<f32>(a) + v);
 }
 
-/** Style lexicon hits for the word at t and the phrases that start there; returns the OR of their bits. */
-function phraseBits(t: u32, t1: u32, salt: u32, s: u32): u32 {
+/**
+ * Style lexicon hits for the word at t and the phrases that start there; returns the OR of their
+ * bits. `numeral`: the word is a capital I after a capitalised word inside the sentence ("Table I",
+ * "World War I"), not the writer. `shortCapital`: a one- or two-letter word in capitals ("U.S."),
+ * which is never the informal "u" or "ur".
+ */
+function phraseBits(t: u32, t1: u32, salt: u32, s: u32, numeral: bool, shortCapital: bool): u32 {
   let h = tokHash(t);
   let all = lexGet(h ^ salt);
   let words: u32 = (all & Lex.PHRASE_START) != 0 ? 1 : MAX_PHRASE_WORDS;
@@ -151,8 +156,9 @@ function phraseBits(t: u32, t1: u32, salt: u32, s: u32): u32 {
   if ((all & Lex.STOCK) != 0) addFeat(s, SF.STOCK, 1);
   if ((all & Lex.TRANSITION) != 0) addFeat(s, SF.TRANSITION, 1);
   if ((all & Lex.HEDGE) != 0) addFeat(s, SF.HEDGE, 1);
-  if ((all & Lex.PERSONAL) != 0) addFeat(s, SF.PERSONAL, 1);
-  if ((all & Lex.INFORMAL) != 0) addFeat(s, SF.INFORMAL, 1);
+  if ((all & Lex.PERSONAL) != 0 && !numeral) addFeat(s, SF.PERSONAL, 1);
+  if ((all & Lex.INFORMAL) != 0 && !shortCapital) addFeat(s, SF.INFORMAL, 1);
+  if ((all & Lex.CONTRACTION) != 0) addFeat(s, SF.CONTRACTION, 1);
   return all;
 }
 
@@ -177,6 +183,8 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
     let c3: u32 = 0;
     let c4: u32 = 0;
     let firstWord = true;
+    /** The previous word was capitalised and not the sentence's first. */
+    let prevInnerCapital = false;
     sum = 0;
     grams = 0;
     setSentField(s, SR.FIRST, 0);
@@ -189,16 +197,17 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
       let coarse: u32 = 0;
       if (kind == Kind.WORD) {
         const h = tokHash(t);
-        const bits = phraseBits(t, t1, salt, s);
+        const letters = info >>> Info.LETTERS_SHIFT;
+        const capital = (info & Info.CAP) != 0;
+        const bits = phraseBits(t, t1, salt, s, letters == 1 && capital && prevInnerCapital, letters <= 2 && capital);
+        prevInnerCapital = capital && !firstWord;
         const common = (bits & Lex.VOCAB) != 0;
         id = common ? h : tokShape(t);
         coarse = (bits & Lex.FUNC) != 0 ? h : COARSE_X;
-        const letters = info >>> Info.LETTERS_SHIFT;
         addFeat(s, SF.WORDS, 1);
         addFeat(s, SF.LETTERS, <f32>letters);
         if (common) addFeat(s, SF.VOCAB, 1);
         if (letters >= LONG_WORD_LETTERS) addFeat(s, SF.LONG, 1);
-        if ((info & Info.APOS) != 0) addFeat(s, SF.CONTRACTION, 1);
         if ((info & Info.ALLCAPS) != 0) addFeat(s, SF.ALLCAPS, 1);
         if (firstWord) {
           setSentField(s, SR.FIRST, h);
@@ -209,6 +218,7 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
         } else if ((info & Info.CAP) != 0 && !common) addFeat(s, SF.PROPER, 1);
         firstWord = false;
       } else if (kind == Kind.NUM) {
+        prevInnerCapital = false;
         id = NUM_ID;
         addFeat(s, SF.WORDS, 1);
         addFeat(s, SF.NUMBERS, 1);

@@ -2,7 +2,7 @@
 // Mirrored on the host side in src/engine/layout.ts: change both together (and FEATURE_VERSION).
 
 /** Bumped whenever tokenization or feature hashing changes; the model records the version it was trained with. */
-export const FEATURE_VERSION: u32 = 5;
+export const FEATURE_VERSION: u32 = 6;
 
 export namespace Kind {
   export const WORD: u32 = 1;
@@ -56,6 +56,8 @@ export namespace Doc {
   export const CAP_WORDS: u32 = 17;
   export const SCORE_BITS: u32 = 18;
   export const OTHER_STOP: u32 = 19;
+  /** Invisible characters between words (only those inside words count as INVISIBLES). */
+  export const STRAY_INVISIBLES: u32 = 20;
 }
 
 /** Per-sentence feature slots. */

@@ -124,7 +124,15 @@ export function scanWord(i: u32, end: u32): u32 {
       continue;
     }
     if (cls == Cls.MARK) { j += n; continue; }
-    if (cls == Cls.INVISIBLE) { info |= Info.INVISIBLE; j += n; continue; }
+    if (cls == Cls.INVISIBLE) {
+      // Only between two letters is it a disguise ("wo\u200Brd"); at a word's end it is stray.
+      if (j + n < end) {
+        const after = clsOf(cpAt(j + n));
+        if (after == Cls.LETTER || after == Cls.DIGIT || after == Cls.MARK) info |= Info.INVISIBLE;
+      }
+      j += n;
+      continue;
+    }
     // Inner joiners: apostrophes and hyphens between letters, '.' and ',' between digits.
     if (j + n < end) {
       const next = clsOf(cpAt(j + n));
@@ -326,7 +334,8 @@ export function tokenize(n: u32): u32 {
     prevWasCR = false;
     if (cls == Cls.SPACE) { sawSpace = true; i += n1; continue; }
     if (cls == Cls.INVISIBLE) {
-      if (!(i == 0 && c == 0xfeff)) docInc(Doc.INVISIBLES);
+      // Between words: stray (a zero-width space pasted from the web), not a disguise.
+      if (!(i == 0 && c == 0xfeff)) docInc(Doc.STRAY_INVISIBLES);
       i += n1;
       continue;
     }

@@ -21,7 +21,7 @@ import type { Store } from '../src/store/types';
 /** Where the examples are committed. */
 export const EXAMPLES_PATH = new URL('../src/modules/detect/examples.json', import.meta.url).pathname;
 
-/** The single-mode example: stock phrases and transitions, typical of generated prose. */
+/** The single-mode example (150+ words, where a conservative verdict can be AI): stock phrases and transitions, typical of generated prose. */
 const ESSAY =
   'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. ' +
   'Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. ' +
@@ -29,7 +29,11 @@ const ESSAY =
   'Additionally, educators must adopt comprehensive strategies to ensure that every student benefits from these transformative resources. ' +
   'However, it is essential to strike a balance between screen time and meaningful human interaction. ' +
   'In conclusion, embracing this transformation responsibly is essential for long-term success in a competitive landscape, ' +
-  'and it will pave the way for a more inclusive and dynamic society for everyone.';
+  'and it will pave the way for a more inclusive and dynamic society for everyone.\n\n' +
+  'Furthermore, schools play a pivotal role in this journey. By fostering digital literacy, they empower students to navigate ' +
+  'an ever-evolving landscape with confidence. Moreover, teachers who leverage innovative tools can create engaging and ' +
+  'personalized learning experiences that cater to a wide range of needs. Ultimately, a holistic approach that combines ' +
+  'technology with meaningful human connection will ensure that every learner can thrive in the years to come.';
 
 /** A batch file a person plausibly wrote: specific, uneven, first person. */
 const TRIP_NOTES = `# Saturday ride

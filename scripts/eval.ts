@@ -1,24 +1,42 @@
 /**
  * bun run eval [files...] [--json] [--dimensions]: scores labelled JSON lines (default: the shared
- * dev split) with the committed model, through the same Detector the API uses, and prints AUROC,
- * TPR at 1%/5% FPR, each mode's measured FPR/TPR per language and per source, the false-positive
- * rate of non-native writers beside native ones, doc-type accuracy, and (--dimensions) how often
- * each explanation dimension fires on human and on AI texts.
+ * dev split, every round) with the committed model, through the same Detector the API uses, and
+ * prints AUROC, TPR at 1%/5% FPR, each mode's measured FPR/TPR (flagged = an AI-side verdict) per
+ * language and per source, the catch rate on long texts and modern generators, the false-positive
+ * rate of non-native writers beside native ones, document-type accuracy with its confusion matrix,
+ * and (--dimensions) how often each explanation dimension fires on human and on AI texts.
+ *
+ * bun run eval --loso: retrains one lexical model per left-out source family and reports every
+ * source as never seen (scripts/lib/eval-loso.ts); about 5 minutes on 2 cores.
+ * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed.ts).
  */
 import { parseArgs } from 'node:util';
 import { createDetector } from '../src/detector';
 import { SENSITIVITIES, type Analysis } from '../src/engine/types';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, rateAbove, tprAtFpr } from './lib/metrics';
-import { BASELINE_AUROC, DOMAIN_TO_DOCTYPE, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
-import { MODEL } from '../src/engine/load';
-import { decideVerdict, isAiVerdict } from '../src/engine/verdict';
+import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
+import { confusion } from './lib/eval-loso';
+import type { DocType } from '../src/engine/doctype';
 import { MIN_STYLE_WORDS } from '../src/explain/dimensions';
 
 const { values: opt, positionals } = parseArgs({
-  options: { json: { type: 'boolean', default: false }, dimensions: { type: 'boolean', default: false } },
+  options: {
+    json: { type: 'boolean', default: false },
+    dimensions: { type: 'boolean', default: false },
+    loso: { type: 'boolean', default: false },
+    mixed: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
+if (opt.loso) {
+  await import('./lib/eval-loso-main');
+  process.exit(0);
+}
+if (opt.mixed) {
+  await import('./lib/eval-mixed-main');
+  process.exit(0);
+}
 if (!positionals.length && !hasData()) {
   console.error(`eval: no files given and no shared data at ${dataDir()} (set DATA_DIR or pass files)`);
   process.exit(2);
@@ -38,7 +56,7 @@ interface Item {
 const items: Item[] = rows.map((row) => {
   const a: Analysis = detector.analyze(row.text, { sensitivity: 'conservative' });
   const ai: Record<string, boolean> = {};
-  for (const m of SENSITIVITIES) ai[m] = isAiVerdict(decideVerdict(MODEL, a.probability, a.language, m));
+  for (const m of SENSITIVITIES) ai[m] = m === 'conservative' ? a.ai : detector.analyze(row.text, { sensitivity: m }).ai;
   const dims: Record<string, boolean> = {};
   for (const d of a.dimensions) dims[d.id] = d.detected;
   return { row, p: a.probability, ai, dims, docType: a.docType, annotations: a.textAnnotations.length, words: a.words };
@@ -84,8 +102,11 @@ const nativeness = Object.fromEntries(
     return [l, Object.fromEntries(SENSITIVITIES.map((m) => [m, { nonNative: rate(nn, (i) => i.ai[m]), native: rate(nat, (i) => i.ai[m]), nNonNative: nn.length, nNative: nat.length }]))];
   }),
 );
-const mapped = items.filter((i) => DOMAIN_TO_DOCTYPE[i.row.domain]);
-const docTypeAccuracy = { n: mapped.length, accuracy: rate(mapped, (i) => i.docType === DOMAIN_TO_DOCTYPE[i.row.domain]) };
+const docTypes = confusion(items.flatMap((i) => { const t = docTypeOf(i.row); return t ? [[t, i.docType as DocType] as [DocType, DocType]] : []; }), 'dev split');
+const docTypeAccuracy = { n: items.filter((i) => docTypeOf(i.row)).length, accuracy: docTypes.accuracy };
+const ai150 = items.filter((i) => i.row.label === 'ai' && i.words >= 150);
+/** Generators of 2023-24 in dev: AlpacaEval's chat models, and GPT-4o, Gemini 1.5 and Llama 3 in L2R. */
+const modern = items.filter((i) => i.row.label === 'ai' && (i.row.source === 'alpaca_eval_modern' || (i.row.source === 'l2r_rewrites_2024' && /gpt-4o|gemini|llama-3/.test(i.row.model ?? ''))));
 const humanNoAnnotations = Object.fromEntries(langs.map((l) => [l, rate(humans.filter((i) => i.row.lang === l), (i) => i.annotations === 0)]));
 const dimIds = Object.keys(items[0]?.dims ?? {});
 /** Fire rate of each dimension on human and AI texts per language (optionally only texts of minWords+). */
@@ -121,7 +142,9 @@ for (const l of langs) for (const m of SENSITIVITIES) {
   const v = nativeness[l][m];
   console.log(`  ${l} ${m.padEnd(12)} non-native ${fmt(v.nonNative)} (n=${v.nNonNative})  native ${fmt(v.native)} (n=${v.nNative})`);
 }
-console.log(`\nDocument type accuracy on dev rows whose domain maps to a type: ${fmt(docTypeAccuracy.accuracy)} (n=${docTypeAccuracy.n})`);
+console.log(`\nAI texts of 150+ words caught: ${SENSITIVITIES.map((m) => `${m} ${fmt(rate(ai150, (i) => i.ai[m]))}`).join(', ')} (n=${ai150.length})`);
+console.log(`Modern generators caught: ${SENSITIVITIES.map((m) => `${m} ${fmt(rate(modern, (i) => i.ai[m]))}`).join(', ')} (n=${modern.length})`);
+console.log(`\n${docTypes.markdown}`);
 console.log(`Human texts with no flagged sentence at conservative: ${langs.map((l) => `${l} ${fmt(humanNoAnnotations[l])}`).join(', ')}`);
 if (opt.dimensions) {
   for (const [title, rows] of [[`all texts`, dimensions], [`texts of ${MIN_STYLE_WORDS}+ words (where style dimensions judge)`, dimensionsLong]] as const) {

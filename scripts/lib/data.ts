@@ -1,6 +1,17 @@
-/** The shared labelled data: discovery, loading and the training-time clean-up of known artifacts. */
+/** The shared labelled data: discovery, loading, source families and the training-time clean-up of known artifacts. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+/** What a round-3 row says about mixed or edited text (MANIFEST.md, "Extra field mix"). */
+export interface MixInfo {
+  type: string;
+  /** Index in text.split(/\s+/) of the first machine-written word (human prefix, then LLM continuation). */
+  human_end_word?: number;
+  ai_fraction_words?: number;
+  /** [start, end) character offsets of the words an editor inserted or replaced. */
+  edited_spans?: [number, number][];
+  changed_word_fraction?: number;
+}
 
 export interface Row {
   text: string;
@@ -10,6 +21,7 @@ export interface Row {
   domain: string;
   model: string | null;
   variant: string | null;
+  mix?: MixInfo;
 }
 
 /** Where the shared data lives: $DATA_DIR, else ../shared/data beside the repo. */
@@ -22,10 +34,17 @@ export function hasData(): boolean {
   return existsSync(join(dataDir(), 'MANIFEST.md'));
 }
 
-/** The split's files (`train` or `dev`), sorted for reproducibility. */
+/** Sub-folders holding later rounds of sources, read like the top level (MANIFEST.md: round 3 is in round3/). */
+const ROUND_DIRS = ['', 'round3'];
+
+/** The split's files (`train` or `dev`) of every round, sorted for reproducibility. */
 export function splitFiles(split: 'train' | 'dev'): string[] {
   const dir = dataDir();
-  return readdirSync(dir).filter((f) => f.endsWith(`.${split}.jsonl`)).sort().map((f) => join(dir, f));
+  return ROUND_DIRS.flatMap((sub) => {
+    const d = join(dir, sub);
+    if (!existsSync(d)) return [];
+    return readdirSync(d).filter((f) => f.endsWith(`.${split}.jsonl`)).sort().map((f) => join(d, f));
+  });
 }
 
 /** Read JSON lines rows from files. */
@@ -37,6 +56,26 @@ export function loadRows(files: string[]): Row[] {
     }
   }
   return rows;
+}
+
+/**
+ * Sources that share their texts or their generators with another source are left out together
+ * when a source is held out: AuTexTification's attribution set comes from the same generators and
+ * domains as its detection set; MixSet's edited texts and APT-Eval's polished texts are edits of
+ * MixSet's human texts; the USE/COWSL2H essays share COWSL2H's human essays. Holding out one of a
+ * family alone would leave its twin in training and make the held-out score look better (or, for
+ * a label-confounded twin, worse) than a truly new source.
+ */
+const FAMILY_OF: Record<string, string> = {
+  autextification2023_attribution_ai: 'autextification2023',
+  mixset_llm_edited: 'mixset_pure',
+  apt_eval_polished: 'mixset_pure',
+  use_cowsl2h_chatgpt_essays: 'cowsl2h_spanish_learner_essays',
+};
+
+/** The family a source is held out with (its own name for most sources). */
+export function familyOf(source: string): string {
+  return FAMILY_OF[source] ?? source;
 }
 
 /** Chat preambles ("Sure, here's...") occur in AI rows only: a label leak the model must not learn. */

@@ -1,37 +1,100 @@
-/** Train the document-type naive Bayes model on rows whose `domain` maps to a type. */
-import type { DocType, DocTypeModel } from '../../src/explain/doctype';
-import { DOCTYPE_MAX_WORDS } from '../../src/explain/doctype';
-import { DOMAIN_TO_DOCTYPE } from './doctype-map';
-import type { Doc } from './featurize';
+/**
+ * Train the document-type classifier (src/engine/doctype.ts): a softmax regression over the
+ * distinct feature buckets of each text (words and layout tokens, binary, L2-normalised), by
+ * AdaGrad. Every type weighs the same in total, and within a type every source weighs the same,
+ * so one large source cannot make its topic the type's signature (leave-one-source-out accuracy
+ * 0.55 with 1/sqrt(n) source weights, 0.61 with 1/n; see the model card).
+ */
+import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/engine/doctype';
+import { rng } from './metrics';
 
-/** 2^14 word buckets per type: 16 KB a type. */
-const BITS = 14;
-/** Laplace smoothing. */
-const ALPHA = 0.5;
+/** One training text: its feature buckets, its type and its source. */
+export interface DocTypeSample {
+  buckets: Uint32Array;
+  type: DocType;
+  source: string;
+}
 
-/** Multinomial naive Bayes over distinct word buckets, uniform prior over types, quantised to bytes. */
-export function trainDocTypes(docs: Doc[]): DocTypeModel {
-  const size = 1 << BITS;
-  const types = [...new Set(docs.map((d) => DOMAIN_TO_DOCTYPE[d.row.domain]).filter(Boolean))].sort() as DocType[];
-  const counts = types.map(() => new Float64Array(size));
-  // Each type's documents weigh the same in total, whatever the size of its sources.
-  const perType = types.map((t) => docs.filter((d) => DOMAIN_TO_DOCTYPE[d.row.domain] === t).length);
-  for (const d of docs) {
-    const c = types.indexOf(DOMAIN_TO_DOCTYPE[d.row.domain]);
-    if (c < 0) continue;
-    const seen = new Set<number>();
-    for (let i = 0; i < Math.min(d.words.length, DOCTYPE_MAX_WORDS); i++) seen.add(d.words[i] & (size - 1));
-    for (const b of seen) counts[c][b] += 1000 / perType[c];
+/** 2^16 buckets per type: 64 KB a type as int8. Fewer (2^14) cost 0.01 leave-one-source-out accuracy. */
+export const DOCTYPE_BITS = 16;
+/** AdaGrad step and passes: a small step over more passes generalised best across sources (0.636 vs 0.609 at step 0.3). */
+const LEARNING_RATE = 0.1;
+const EPOCHS = 8;
+const BIAS_RATE = 0.05;
+
+/** The distinct feature buckets of one analysed text. */
+export function docTypeBuckets(text: string, r: DocTypeInput): Uint32Array {
+  const set = new Set<number>();
+  forEachDocTypeFeature(text, r, DOCTYPE_BITS, (b) => set.add(b));
+  return Uint32Array.from(set).sort();
+}
+
+/** Train the table; `minConfidence` is decided by the caller (scripts/train.ts) from held-out sources. */
+export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfidence = 0): DocTypeModel {
+  const types = [...new Set(samples.map((s) => s.type))].sort() as DocType[];
+  const C = types.length;
+  const size = 1 << DOCTYPE_BITS;
+  const w = new Float32Array(C * size);
+  const g2 = new Float32Array(C * size).fill(1e-6);
+  const bias = new Float64Array(C);
+  const y = samples.map((s) => types.indexOf(s.type));
+  // Sample weights: 1/n per (type, source), then each type sums to the same total.
+  const perSource = new Map<string, number>();
+  for (let i = 0; i < samples.length; i++) perSource.set(`${y[i]}|${samples[i].source}`, (perSource.get(`${y[i]}|${samples[i].source}`) ?? 0) + 1);
+  const raw = samples.map((s, i) => 1 / perSource.get(`${y[i]}|${s.source}`)!);
+  const perType = new Float64Array(C);
+  raw.forEach((v, i) => (perType[y[i]] += v));
+  const weight = raw.map((v, i) => (v / perType[y[i]]) * (samples.length / C));
+  const order = samples.map((_, i) => i);
+  const rand = rng(seed);
+  const z = new Float64Array(C);
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const i of order) {
+      const f = samples[i].buckets;
+      const norm = 1 / Math.sqrt(Math.max(1, f.length));
+      let max = -Infinity;
+      for (let c = 0; c < C; c++) {
+        let s = 0;
+        const o = c * size;
+        for (let k = 0; k < f.length; k++) s += w[o + f[k]];
+        z[c] = s * norm + bias[c];
+        if (z[c] > max) max = z[c];
+      }
+      let sum = 0;
+      for (let c = 0; c < C; c++) sum += (z[c] = Math.exp(z[c] - max));
+      for (let c = 0; c < C; c++) {
+        const g = (z[c] / sum - (c === y[i] ? 1 : 0)) * weight[i];
+        const gi = g * norm;
+        const o = c * size;
+        for (let k = 0; k < f.length; k++) {
+          const idx = o + f[k];
+          g2[idx] += gi * gi;
+          w[idx] -= (LEARNING_RATE * gi) / Math.sqrt(g2[idx]);
+        }
+        bias[c] -= BIAS_RATE * g;
+      }
+    }
   }
-  const logp = counts.map((row) => {
-    const total = row.reduce((a, v) => a + v, 0) + ALPHA * size;
-    return row.map((v) => Math.log((v + ALPHA) / total));
-  });
-  let min = Infinity;
-  let max = -Infinity;
-  for (const row of logp) for (const v of row) [min, max] = [Math.min(min, v), Math.max(max, v)];
-  const step = (max - min) / 255;
-  const table = new Uint8Array(types.length * size);
-  logp.forEach((row, c) => row.forEach((v, b) => (table[c * size + b] = Math.round((v - min) / step))));
-  return { types, bits: BITS, min, step, table };
+  let max = 0;
+  for (let i = 0; i < w.length; i++) max = Math.max(max, Math.abs(w[i]));
+  const scale = max > 0 ? max / 127 : 1;
+  const table = new Int8Array(w.length);
+  for (let i = 0; i < w.length; i++) table[i] = Math.round(w[i] / scale);
+  return { types, bits: DOCTYPE_BITS, scale, bias: Array.from(bias, (b) => Math.round(b * 1e6) / 1e6), minConfidence, table };
+}
+
+/**
+ * Below this softmax probability the type is `other`. Held out by source, the classifier was
+ * right 25% of the time under 0.3 and 30% at 0.3-0.4 (model card): a guess that poor is not shown.
+ */
+export const DOCTYPE_MIN_CONFIDENCE = 0.3;
+
+/** The shipped classifier from featurized training texts whose domain maps to a type. */
+export function trainDocTypeClassifier(docs: { docType: { buckets: Uint32Array; type: DocType } | null; row: { source: string } }[], seed: number): DocTypeModel {
+  const samples = docs.flatMap((d) => (d.docType ? [{ buckets: d.docType.buckets, type: d.docType.type, source: d.row.source }] : []));
+  return trainDocTypes(samples, seed, DOCTYPE_MIN_CONFIDENCE);
 }

@@ -1,26 +1,47 @@
 /** Turn labelled rows into training documents with the real engine (so training and scoring share every step). */
 import { Engine } from '../../src/engine/engine';
-import { COMBINER_FEATURES } from '../../src/engine/style';
-import { SF } from '../../src/engine/layout';
+import { LENGTH_BUCKETS } from '../../src/engine/calibration';
 import type { ModelFile } from '../../src/engine/model';
-import type { Row } from './data';
+import { docTypeBuckets } from './doctype-train';
+import { docTypeOf } from './doctype-map';
+import { cleanForTraining, familyOf, type Row } from './data';
+import { excerptsOf } from './excerpts';
 import { dimensionMeasures } from '../../src/explain/dimensions';
+import { ruleDocType, type DocType } from '../../src/engine/doctype';
 
-/** One featurized document. */
+/**
+ * The text an AI training row teaches: without a chat preamble, and for a human opening continued
+ * by an LLM only the LLM's part (its human opening is a human row of another source).
+ */
+export function trainingText(row: Row): string {
+  const boundary = row.mix?.human_end_word;
+  if (boundary !== undefined) {
+    const words = [...row.text.matchAll(/\S+/g)];
+    if (boundary > 0 && boundary < words.length) return row.text.slice(words[boundary].index!);
+  }
+  return cleanForTraining(row.text);
+}
+
+/** A labelled row and where it came from in the data. */
+export interface SplitRow extends Row {
+  split: 'train' | 'dev';
+}
+
+/** One featurized document: a whole row, or an excerpt of one (`excerpt` true). */
 export interface Doc {
-  row: Row;
+  row: SplitRow;
+  excerpt: boolean;
+  /** Distinct hashed n-gram indexes of the text (the lexical model's features). */
   feats: Uint32Array;
-  /** n-gram count of each sentence, in order (to split feats per sentence). */
-  sentGrams: Uint32Array;
-  sentWords: Uint16Array;
-  /** Style features in COMBINER_FEATURES order (NaN where not measurable). */
-  style: Float64Array;
+  /** Words as the scorer counts them (letters, numbers, CJK): what picks the calibration length bucket. */
+  words: number;
   /** Explanation dimension measures by id. */
   measures: Record<string, number>;
-  /** Word hashes of the first words (document-type training). */
-  words: Uint32Array;
-  y: number;
+  /** Document-type features, the layout rules' answer and the data's type (whole rows whose domain maps to a type). */
+  docType: { buckets: Uint32Array; rule: DocType | null; type: DocType } | null;
+  y: 0 | 1;
   lang: 0 | 1;
+  family: string;
   weight: number;
 }
 
@@ -32,56 +53,48 @@ export function blankModel(
   weightBits: number,
   featureVersion: number,
 ): ModelFile {
-  const zeroComb = { wLex: 1, b: 0, style: { rate: 0, trees: [] } };
   const modes = { conservative: 1, balanced: 1, aggressive: 1 };
+  // Identity calibration until scripts/train.ts fits the cells: featurizing needs no probability.
+  const cell = () => ({ platt: { a: 1, b: 0 }, thresholds: modes, conclusive: { conservative: false, balanced: false, aggressive: false }, heldOutTpr: { conservative: 0, balanced: 0, aggressive: 0 }, texts: { human: 0, ai: 0 } });
   return {
-    format: 1, featureVersion, weightBits, weightScale: 1, weightsSha256: '',
+    format: 2, featureVersion, weightBits, weightScale: 1, weightsSha256: '',
     trainedWith: { command: '', seed: 0, trainFiles: [] }, channels, vocab, funcWords,
     lexicalBias: { en: 0, es: 0 },
-    combiner: { features: [...COMBINER_FEATURES], en: zeroComb, es: zeroComb },
-    calibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },
+    cells: { en: LENGTH_BUCKETS.map(cell), es: LENGTH_BUCKETS.map(cell) },
     sentenceCalibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },
-    thresholds: { en: modes, es: modes },
     sentenceThresholds: { en: modes, es: modes },
+    segments: { en: null, es: null },
     dimensionThresholds: { en: {}, es: {} },
   };
 }
 
-/** Featurize rows with the engine, scoring each in its labelled language. */
-export function featurize(engine: Engine, rows: Row[], clean: (t: string) => string): Doc[] {
-  return rows.map((row) => {
-    const r = engine.analyze(clean(row.text), row.lang, true);
-    const style = new Float64Array(COMBINER_FEATURES.length);
-    COMBINER_FEATURES.forEach((k, i) => (style[i] = r.style[k]));
-    return {
+/**
+ * Featurize rows (each scored in its labelled language) and, for each row, `excerpts` excerpts of
+ * it. AI texts of the training split lose a chat preamble first (cleanForTraining); dev texts are
+ * read as submitted.
+ */
+export function featurize(engine: Engine, rows: SplitRow[], excerpts: number): Doc[] {
+  const docs: Doc[] = [];
+  const add = (row: SplitRow, text: string, excerpt: boolean) => {
+    const r = engine.analyze(text, row.lang, true);
+    const type = excerpt ? null : docTypeOf(row);
+    docs.push({
       row,
+      excerpt,
       feats: r.feats!,
-      sentGrams: Uint32Array.from(r.sentences.map((s) => s.f[SF.NGRAMS])),
-      sentWords: Uint16Array.from(r.sentences.map((s) => Math.min(65535, s.words))),
-      style,
+      words: r.style.words,
       measures: dimensionMeasures(r),
-      words: r.words,
+      docType: type ? { buckets: docTypeBuckets(text, r), rule: ruleDocType(text, r), type } : null,
       y: row.label === 'ai' ? 1 : 0,
       lang: row.lang === 'es' ? 1 : 0,
+      family: familyOf(row.source),
       weight: 1,
-    };
-  });
-}
-
-/**
- * Sample weights: within each language both labels weigh the same in total. (Weighting sources by
- * the square root of their size instead cost 0.005 dev AUROC in English and was dropped.)
- */
-export function balanceWeights(docs: Doc[]): void {
-  for (const d of docs) d.weight = 1;
-  for (const lang of [0, 1]) {
-    const tot = [0, 0];
-    for (const d of docs) if (d.lang === lang) tot[d.y] += d.weight;
-    const n = tot[0] + tot[1];
-    for (const d of docs) if (d.lang === lang && tot[d.y] > 0) d.weight *= n / (2 * tot[d.y]);
+    });
+  };
+  for (const row of rows) {
+    const text = row.split === 'train' && row.label === 'ai' ? trainingText(row) : row.text;
+    add(row, text, false);
+    for (const piece of excerptsOf(text, excerpts)) add(row, piece, true);
   }
-  let mean = 0;
-  for (const d of docs) mean += d.weight;
-  mean /= docs.length;
-  for (const d of docs) d.weight /= mean;
+  return docs;
 }

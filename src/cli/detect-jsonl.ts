@@ -18,6 +18,8 @@ export interface JsonlResult {
   ai: boolean;
   lang: string;
   words: number;
+  /** Words in AI passages over all words (mixed authorship). */
+  aiShare: number;
 }
 
 /** One input line that could not be scored: the API's code and message for the same body. */
@@ -59,7 +61,7 @@ export function scoreJsonLine(raw: string, line: number, o: Pick<JsonlOptions, '
     const words = o.detector.countWords(input.text);
     if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
     const a = o.detector.analyze(input.text, { sensitivity, labelLang: o.lang, words });
-    return { line, ...withId, score: a.score, probability: a.probability, verdict: a.verdictKey, ai: a.ai, lang: a.language, words: a.words };
+    return { line, ...withId, score: a.score, probability: a.probability, verdict: a.verdictKey, ai: a.ai, lang: a.language, words: a.words, aiShare: a.aiShare };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const code = error.code as JsonlError['error']['code'];

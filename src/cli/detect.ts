@@ -43,7 +43,7 @@ function stdoutWriter(): (chunk: string) => Promise<void> {
 /** One file's line in file mode. */
 export function formatFileLine(name: string, format: FileFormat, a: Analysis): string {
   const short = a.words < MIN_WORDS ? ` (under ${MIN_WORDS} words: unreliable)` : '';
-  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}${short}`;
+  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%${short}`;
 }
 
 async function scoreFile(path: string, pool: ExtractPool, detector: Detector, sensitivity: Sensitivity, lang: LabelLang): Promise<string> {

@@ -1,20 +1,23 @@
 /**
- * The detection engine: normalise, run the wasm core, combine the lexical score with style
- * features, calibrate. Scoring only; verdicts are decided in verdict.ts, explanations in explain/.
+ * The detection engine: normalise, run the wasm core, score the text and each sentence with the
+ * learned lexical model, calibrate by language and length, and measure the style the explanations read.
  */
 import { WasmCore } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
 import { Doc, KIND_MASK, KIND_WORD, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
-import { COMBINER_FEATURES, mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
+import { mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { checkedWeights, sigmoid, weightLut, type ModelFile } from './model';
-import { gbdtValue } from './gbdt';
-import { ABBREVIATIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, NEIGHBOUR_STOP, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
+import { cellFor } from './calibration';
+import { aiShareOf, segmentText, type Segment } from './segments';
+import { ABBREVIATIONS, CONTRACTIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, NEIGHBOUR_STOP, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
 import type { TextLang } from './types';
-import { DOCTYPE_MAX_WORDS, type DocTypeModel } from '../explain/doctype';
+import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
 
 /** A sentence with its calibrated probability and offsets into the submitted text. */
 export interface ScoredSentence extends SentenceRecord {
   words: number;
+  /** The sentence's own lexical logit (its n-grams alone). */
+  logit: number;
   /** Calibrated probability from the sentence's own n-grams. */
   probability: number;
 }
@@ -34,6 +37,10 @@ export interface EngineResult {
   feats?: Uint32Array;
   /** Hashes of the first DOCTYPE_MAX_WORDS words (lower-cased), for the document-type model. */
   words: Uint32Array;
+  /** Human and AI passages (empty when the model has no decoder for the language). */
+  segments: Segment[];
+  /** Words in AI passages over all words, 0 to 1. */
+  aiShare: number;
 }
 
 const LANGS: TextLang[] = ['en', 'es', 'other'];
@@ -53,8 +60,6 @@ export class Engine {
   readonly model: ModelFile;
   /** Document-type model (null while training it). */
   readonly docTypes: DocTypeModel | null;
-  /** Scratch vector of style features in COMBINER_FEATURES order. */
-  private styleVector = new Float64Array(COMBINER_FEATURES.length);
   /** Scratch buffer for word hashes (reused: no allocation per call). */
   private wordHashes = new Uint32Array(4096);
 
@@ -104,6 +109,7 @@ export class Engine {
         firstTwo: views.sentences[r + SR.FIRST_TWO],
         paragraph: views.sentences[r + SR.PARA],
         words: f[SF.WORDS],
+        logit: lex,
         probability: sigmoid(sc.a * lex + sc.b),
       };
     }
@@ -120,14 +126,19 @@ export class Engine {
     const docScore = new Float32Array(views.doc.buffer, views.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
     const lexical = lexicalLogit(docScore, views.doc[Doc.NGRAMS], bias);
     // Numbers, code or a few words carry too little prose to judge: never call them AI.
-    const calibrated = this.calibrate(lexical, style, ml);
-    const probability = proseWordCount(sentences) < MIN_PROSE_WORDS ? Math.min(calibrated, UNJUDGED_PROBABILITY) : calibrated;
+    const calibrated = this.calibrate(lexical, style.words, ml);
+    const judged = proseWordCount(sentences) >= MIN_PROSE_WORDS;
+    const probability = judged ? calibrated : Math.min(calibrated, UNJUDGED_PROBABILITY);
+    const decoder = this.model.segments[ml];
+    const segments = decoder && judged ? segmentText(sentences.map(segmentInput), lexical, decoder) : [];
     return {
       language, probability, score: Math.round(probability * 100), lexicalLogit: lexical, sentences, paragraphs, style,
       obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
       markdown,
       feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
       words: this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS)),
+      segments,
+      aiShare: aiShareOf(segments),
     };
   }
 
@@ -142,18 +153,20 @@ export class Engine {
     return n;
   }
 
-  /** The combiner's logit: linear in the lexical logit, plus boosted trees over the style features. */
-  combinedLogit(lexicalLogit: number, style: StyleFeatures, ml: 'en' | 'es'): number {
-    const c = this.model.combiner[ml];
-    for (let k = 0; k < COMBINER_FEATURES.length; k++) this.styleVector[k] = style[COMBINER_FEATURES[k]];
-    return c.b + c.wLex * lexicalLogit + gbdtValue(c.style, this.styleVector);
+  /**
+   * Calibrated probability: the Platt scaling of the text's (language, length) cell, fitted on
+   * held-out sources. Style measures explain the score but are not in it: a combiner over them
+   * learned each source's conventions and lost 0.02-0.5 AUROC on sources it had not seen (model card).
+   */
+  calibrate(lexicalLogit: number, words: number, ml: 'en' | 'es'): number {
+    const { platt } = cellFor(this.model.cells[ml], words);
+    return sigmoid(platt.a * lexicalLogit + platt.b);
   }
+}
 
-  /** Calibrated probability (Platt scaling fitted on the dev split). */
-  calibrate(lexicalLogit: number, style: StyleFeatures, ml: 'en' | 'es'): number {
-    const cal = this.model.calibration[ml];
-    return sigmoid(cal.a * this.combinedLogit(lexicalLogit, style, ml) + cal.b);
-  }
+/** What the mixed-authorship decoder reads of a sentence. */
+export function segmentInput(s: ScoredSentence) {
+  return { start: s.start, end: s.end, words: s.words, logit: s.logit, grams: s.f[SF.NGRAMS] };
 }
 
 /** Words of a text that are not numbers (letters, CJK). */
@@ -187,6 +200,7 @@ function loadLexicons(core: WasmCore, model: ModelFile): void {
     add(HEDGES[lang], id, LexBit.HEDGE);
     add(PERSONAL[lang], id, LexBit.PERSONAL);
     add(INFORMAL[lang], id, LexBit.INFORMAL);
+    add(CONTRACTIONS[lang], id, LexBit.CONTRACTION);
     add(model.vocab[lang], id, LexBit.VOCAB);
     add(model.funcWords[lang], id, LexBit.FUNC);
   }

@@ -17,6 +17,7 @@ export const LexBit = {
   INFORMAL: 128,
   TITLE: 256,
   FUNC: 512,
+  CONTRACTION: 2048,
 } as const;
 
 /** Lexicon language slots: 0 English, 1 Spanish, 2 any language. */
@@ -80,6 +81,20 @@ export const HEDGES: Record<'en' | 'es', string[]> = {
 export const PERSONAL: Record<'en' | 'es', string[]> = {
   en: words(`i|me|my|mine|myself|i'm|i've|i'd|i'll`),
   es: words(`yo|mi|mis|conmigo|mío|mía|míos|mías`),
+};
+
+/**
+ * Real contractions: a possessive ("today's", "the writer's") is not one. The apostrophe-less forms
+ * are those that are not also words ("dont", not "cant" or "wont"): one source strips apostrophes.
+ * Spanish has no contractions that carry voice ("al", "del" are grammar).
+ */
+export const CONTRACTIONS: Record<'en' | 'es', string[]> = {
+  en: words(`don't|doesn't|didn't|isn't|aren't|wasn't|weren't|haven't|hasn't|hadn't|won't|wouldn't|can't|couldn't|
+    shouldn't|mustn't|needn't|ain't|i'm|i've|i'd|i'll|you're|you've|you'd|you'll|we're|we've|we'd|we'll|they're|
+    they've|they'd|they'll|he's|she's|it's|that's|there's|here's|what's|who's|where's|how's|let's|he'd|she'd|he'll|
+    she'll|it'll|that'll|there'll|y'all|dont|doesnt|didnt|isnt|arent|wasnt|werent|havent|hasnt|hadnt|wouldnt|couldnt|
+    shouldnt|youre|theyre|thats|whats|ive|youve`),
+  es: [],
 };
 
 /** Casual markers (slang, interjections) rare in LLM output. */

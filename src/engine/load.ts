@@ -8,7 +8,7 @@ import docTypePath from '../../model/doctype.bin' with { type: 'file' };
 import modelJson from '../../model/model.json' with { type: 'json' };
 import { Engine } from './engine';
 import type { ModelFile } from './model';
-import { parseDocTypeModel } from '../explain/doctype';
+import { parseDocTypeModel } from './doctype';
 
 /** The committed model's metadata (weights excluded). */
 export const MODEL = modelJson as unknown as ModelFile;

@@ -1,26 +1,15 @@
 /** The trained model's file format (model/model.json + model/weights.bin) and its loader. */
+import type { CellCalibration, Platt } from './calibration';
+import type { SegmentParams } from './segments';
 import type { Sensitivity } from './types';
-import type { Gbdt } from './gbdt';
 
-export interface Platt {
-  a: number;
-  b: number;
-}
-
-/** logit = b + wLex * lexical logit + boosted trees over the style features. */
-export interface CombinerWeights {
-  /** Weight of the lexical logit (positive: the score is monotone in it). */
-  wLex: number;
-  b: number;
-  /** Trees over the style features, in the order of `combiner.features`. */
-  style: Gbdt;
-}
-
+export type { Platt } from './calibration';
 export type ModeThresholds = Record<Sensitivity, number>;
 
 /** Everything but the weight table; language keys are 'en' and 'es' ('other' reads 'en'). */
 export interface ModelFile {
-  format: 1;
+  /** 2: calibration per (language, length bucket) cell, no style combiner in the score. */
+  format: 2;
   featureVersion: number;
   weightBits: number;
   /** Largest |weight|: the scale of the companded int8 weights (see decodeWeights). */
@@ -34,13 +23,13 @@ export interface ModelFile {
   /** Function words of the coarse channel; all other words become one placeholder there. */
   funcWords: { en: string[]; es: string[] };
   lexicalBias: { en: number; es: number };
-  combiner: { features: string[]; en: CombinerWeights; es: CombinerWeights };
-  calibration: { en: Platt; es: Platt };
+  /** Per length bucket (src/engine/calibration.ts LENGTH_BUCKETS): probability calibration and mode thresholds. */
+  cells: { en: CellCalibration[]; es: CellCalibration[] };
   sentenceCalibration: { en: Platt; es: Platt };
-  /** Minimum calibrated probability for an AI verdict, per language and mode. */
-  thresholds: { en: ModeThresholds; es: ModeThresholds };
   /** Per-sentence probability above which a sentence is flagged by the lexical fingerprint, per mode. */
   sentenceThresholds: { en: ModeThresholds; es: ModeThresholds };
+  /** Mixed-authorship decoder (src/engine/segments.ts); null until trained. */
+  segments: { en: SegmentParams | null; es: SegmentParams | null };
   /** Document threshold of each explanation dimension (src/explain/dimensions.ts) per language; null = off there. */
   dimensionThresholds: { en: Record<string, number | null>; es: Record<string, number | null> };
 }

@@ -1,6 +1,6 @@
 /**
  * Document-level style features computed from the core's per-sentence counts. Pure functions:
- * the combiner scores with them and the explanation dimensions decide with them.
+ * the explanation dimensions and the document-type classifier read them; the score does not.
  */
 import { SF, SentFlag } from './layout';
 
@@ -158,11 +158,3 @@ export function styleFeatures(
     lexicalDiversity,
   };
 }
-
-/** Style features the combiner uses, in a fixed order (the model stores weights in this order). */
-export const COMBINER_FEATURES: (keyof StyleFeatures)[] = [
-  'sentenceCV', 'meanSentenceWords', 'paragraphCV', 'transitionRate', 'openingTransitionShare',
-  'stockRate', 'hedgeRate', 'personalRate', 'contractionRate', 'informalRate', 'numberRate',
-  'properRate', 'commonWordShare', 'longWordShare', 'meanWordLength', 'commasPerSentence', 'dashRate',
-  'questionExclaimRate', 'semicolonColonRate', 'allCapsRate', 'openingRepeatShare', 'lexicalDiversity',
-];

@@ -9,8 +9,11 @@ export const SENSITIVITIES = ['conservative', 'balanced', 'aggressive'] as const
 export type Sensitivity = (typeof SENSITIVITIES)[number];
 export const DEFAULT_SENSITIVITY: Sensitivity = 'conservative';
 
-/** Verdict keys, from most human to most AI. */
-export const VERDICT_KEYS = ['human', 'likely_human', 'mixed', 'likely_ai', 'ai'] as const;
+/**
+ * Verdict keys, from most human to most AI. `inconclusive`: not enough evidence either way (a
+ * short text, or a score between the human and AI thresholds). `mixed`: human and AI passages.
+ */
+export const VERDICT_KEYS = ['human', 'likely_human', 'inconclusive', 'mixed', 'likely_ai', 'ai'] as const;
 export type VerdictKey = (typeof VERDICT_KEYS)[number];
 
 /** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
@@ -36,10 +39,24 @@ export interface TextAnnotation extends Span {
   dims: DimensionRef[];
 }
 
+/** Which way a bullet's signal points. */
+export const BULLET_LEANINGS = ['ai', 'human', 'neutral'] as const;
+export type BulletLeaning = (typeof BULLET_LEANINGS)[number];
+
 export interface Bullet extends Span {
+  /** The signal: a dimension id, or a human-side or neutral signal (`personal_voice`, `short_text`...). */
+  id: string;
+  leaning: BulletLeaning;
   text: string;
   /** A passage of the submitted text: text.slice(start, end) === example. */
   example: string;
+}
+
+/** A passage of one author (mixed authorship), in text order; UTF-16 offsets like the annotations. */
+export interface TextSegment extends Span {
+  label: 'ai' | 'human';
+  /** 0-100: the passage's mean AI probability. */
+  score: number;
 }
 
 /** Everything the HTTP response and the CLI need about one text. */
@@ -50,7 +67,7 @@ export interface Analysis {
   probability: number;
   verdictKey: VerdictKey;
   verdict: string;
-  /** True when the verdict at this sensitivity calls the text AI or likely AI. */
+  /** True when the verdict at this sensitivity says the text is, or contains, AI writing (ai, likely_ai, mixed). */
   ai: boolean;
   language: TextLang;
   sensitivity: Sensitivity;
@@ -61,6 +78,10 @@ export interface Analysis {
   dimensions: DimensionResult[];
   textAnnotations: TextAnnotation[];
   bullets: Bullet[];
+  /** Human and AI passages covering the text from its first word to its last. */
+  segments: TextSegment[];
+  /** Words in AI passages over all words, 0 to 1. */
+  aiShare: number;
   /** Words by the project's one word definition (see countWords). */
   words: number;
   /** Processing time in milliseconds (decimal). */

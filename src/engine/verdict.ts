@@ -1,34 +1,54 @@
 /**
- * Deciding, kept apart from scoring: the calibrated probability does not depend on the mode; the
- * mode only picks the threshold, calibrated on human dev texts per language (see model card).
+ * Deciding, kept apart from scoring: the calibrated probability p does not depend on the mode; the
+ * mode only picks the threshold T of the text's (language, length) cell, set on held-out sources
+ * so that at most 1% / 3% / 10% of human texts reach it (src/engine/calibration.ts). p is
+ * calibrated at even odds, so p < 0.5 means "more likely human than AI":
  *
- *   p >= T_mode and p >= AI_FLOOR  -> ai
- *   p >= T_mode                    -> likely_ai
- *   p >= T_mode * MIXED_SHARE      -> mixed
- *   p >= T_mode * HUMAN_SHARE      -> likely_human
- *   otherwise                      -> human
+ *   p >= max(T, 0.5), cell conclusive at the mode, p >= AI_FLOOR  -> ai
+ *   p >= max(T, 0.5), cell conclusive at the mode                 -> likely_ai
+ *   p >= 0.5 (AI-leaning, but the mode cannot keep its promise)    -> inconclusive
+ *   p >= HUMAN_BELOW                                                -> likely_human
+ *   otherwise                                                       -> human
+ *
+ * `mixed` (human and AI passages) is decided from the segments, in src/explain.
  */
+import { cellFor, type CellCalibration } from './calibration';
 import { modelLang } from './engine';
 import type { ModelFile } from './model';
 import type { Sensitivity, TextLang, VerdictKey } from './types';
 
 /** Above the mode threshold, a probability this high is called plainly AI. */
 export const AI_FLOOR = 0.9;
-/** Below the threshold, from this share of it the evidence is "mixed". */
-export const MIXED_SHARE = 0.5;
-/** Below MIXED_SHARE, from this share of the threshold the text is "likely human". */
-export const HUMAN_SHARE = 0.2;
+/** Even odds: from here up the evidence leans AI. */
+export const EVEN_ODDS = 0.5;
+/** Below this probability the text is called plainly human (4:1 odds for a person). */
+export const HUMAN_BELOW = 0.2;
 
-/** Verdict for a calibrated probability at a sensitivity, with the language's thresholds. */
-export function decideVerdict(model: ModelFile, probability: number, lang: TextLang, mode: Sensitivity): VerdictKey {
-  const t = model.thresholds[modelLang(lang)][mode];
-  if (probability >= t) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
-  if (probability >= t * MIXED_SHARE) return 'mixed';
-  if (probability >= t * HUMAN_SHARE) return 'likely_human';
+/** The calibration cell a text falls in. */
+export function cellOf(model: ModelFile, lang: TextLang, words: number): CellCalibration {
+  return cellFor(model.cells[modelLang(lang)], words);
+}
+
+/** The smallest probability called AI in a cell at a mode (never below even odds). */
+export function aiThreshold(cell: CellCalibration, mode: Sensitivity): number {
+  return Math.max(cell.thresholds[mode], EVEN_ODDS);
+}
+
+/** Verdict for a calibrated probability of a text of `words` words at a sensitivity. */
+export function decideVerdict(model: ModelFile, probability: number, lang: TextLang, words: number, mode: Sensitivity): VerdictKey {
+  const cell = cellOf(model, lang, words);
+  if (probability >= aiThreshold(cell, mode) && cell.conclusive[mode]) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
+  if (probability >= EVEN_ODDS) return 'inconclusive';
+  if (probability >= HUMAN_BELOW) return 'likely_human';
   return 'human';
 }
 
-/** True when a verdict calls the text AI-generated or likely AI-generated. */
+/** True when a verdict says the text is, or contains, AI-generated writing. */
 export function isAiVerdict(v: VerdictKey): boolean {
-  return v === 'ai' || v === 'likely_ai';
+  return v === 'ai' || v === 'likely_ai' || v === 'mixed';
+}
+
+/** True when a verdict points to a human writer. */
+export function isHumanVerdict(v: VerdictKey): boolean {
+  return v === 'human' || v === 'likely_human';
 }

@@ -19,23 +19,32 @@ export function shorten(s: string, max = MAX_SENTENCE_CHARS): string {
   return s.slice(0, cut).trimEnd() + '…';
 }
 
-/** Build annotations for sentences given each sentence's triggered dimensions. */
+/**
+ * Build annotations from each sentence's triggered (detected) dimensions, in text order. `fallback`
+ * (AI-side verdicts): the sentence to highlight with the lexical fingerprint when no sentence
+ * qualified, so an AI verdict always shows where it comes from. `where`: the sentences that may be
+ * highlighted (a mixed text's AI passages).
+ */
 export function buildAnnotations(
   text: string,
   sentences: ScoredSentence[],
   triggered: DimensionRef[][],
   mode: Sensitivity,
-  allowed: boolean,
+  fallback: { sentence: ScoredSentence; dims: DimensionRef[] } | null,
+  where: (s: ScoredSentence) => boolean = () => true,
 ): TextAnnotation[] {
-  if (!allowed) return [];
   const out: TextAnnotation[] = [];
   sentences.forEach((s, i) => {
     const dims = triggered[i];
-    if (!dims.length) return;
+    if (!dims.length || !where(s)) return;
     const lexical = dims.some((d) => d.id === 'lexical_fingerprint');
     const style = dims.length - (lexical ? 1 : 0);
     if (!lexical && style < STYLE_TRIGGERS_NEEDED[mode]) return;
     out.push({ sentence: shorten(text.slice(s.start, s.end)), start: s.start, end: s.end, dims });
   });
+  if (!out.length && fallback) {
+    const s = fallback.sentence;
+    out.push({ sentence: shorten(text.slice(s.start, s.end)), start: s.start, end: s.end, dims: fallback.dims });
+  }
   return out;
 }

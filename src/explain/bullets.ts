@@ -1,65 +1,59 @@
-/** Bullets: 2 to 6 plain-language findings, strongest first, each with an example passage. */
-import type { Bullet, LabelLang } from '../engine/types';
-import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { SF } from '../engine/layout';
+/**
+ * Bullets: 2 to 6 plain-language findings, each with an example passage. The first one always
+ * supports the verdict (AI-leaning for an AI-side verdict, human-leaning for a human-side one, a
+ * neutral reason for `inconclusive`); the others follow by strength, whichever way they point.
+ */
+import type { Bullet, LabelLang, VerdictKey } from '../engine/types';
+import type { EngineResult } from '../engine/engine';
 import { t } from '../i18n';
+import type { Finding } from './findings';
 
 export const MIN_BULLETS = 2;
 export const MAX_BULLETS = 6;
 /** Longest example passage; longer sentences are cut at a word boundary. */
 const MAX_EXAMPLE_CHARS = 200;
 
-/** A candidate finding before ranking. */
-export interface Finding {
-  key: string;
-  params: Record<string, string | number>;
-  strength: number;
-  sentence: ScoredSentence | null;
-}
-
 /** A passage of the text (at most MAX_EXAMPLE_CHARS) with offsets: text.slice(start, end) === example. */
-export function passage(text: string, s: ScoredSentence | null): { example: string; start: number; end: number } {
-  if (!s) {
+export function passage(text: string, span: { start: number; end: number } | null): { example: string; start: number; end: number } {
+  if (!span) {
     const end = Math.min(text.length, MAX_EXAMPLE_CHARS);
     return { example: text.slice(0, end), start: 0, end };
   }
-  let end = s.end;
-  if (end - s.start > MAX_EXAMPLE_CHARS) {
-    const cut = text.lastIndexOf(' ', s.start + MAX_EXAMPLE_CHARS);
-    end = cut > s.start ? cut : s.start + MAX_EXAMPLE_CHARS;
+  let end = span.end;
+  if (end - span.start > MAX_EXAMPLE_CHARS) {
+    const cut = text.lastIndexOf(' ', span.start + MAX_EXAMPLE_CHARS);
+    end = cut > span.start ? cut : span.start + MAX_EXAMPLE_CHARS;
     const c = text.charCodeAt(end - 1);
     if (c >= 0xd800 && c <= 0xdbff) end--; // never split a surrogate pair
   }
-  return { example: text.slice(s.start, end), start: s.start, end };
+  return { example: text.slice(span.start, end), start: span.start, end };
 }
 
-/** Human-side findings: evidence that points toward a person. */
-export function humanFindings(r: EngineResult, sentCV: number, cvThreshold: number): Finding[] {
-  const out: Finding[] = [];
-  const find = (k: number) => r.sentences.find((s) => s.f[k] > 0) ?? null;
-  if (Number.isFinite(sentCV) && Number.isFinite(cvThreshold) && sentCV >= cvThreshold * 1.8) {
-    const longest = r.sentences.reduce<ScoredSentence | null>((a, s) => (!a || s.words > a.words ? s : a), null);
-    out.push({ key: 'human_bursty', params: {}, strength: Math.min(2, sentCV / cvThreshold - 1), sentence: longest });
-  }
-  const voice = r.style.contractionRate + r.style.personalRate;
-  if (voice >= 1.5) {
-    out.push({ key: 'human_voice', params: {}, strength: Math.min(2, voice / 3), sentence: find(SF.PERSONAL) ?? find(SF.CONTRACTION) });
-  }
-  const specific = r.style.numberRate + r.style.properRate;
-  if (r.style.words >= 40 && specific >= 4) {
-    out.push({ key: 'human_specific', params: {}, strength: Math.min(2, specific / 8), sentence: find(SF.NUMBERS) ?? find(SF.PROPER) });
-  }
-  if (r.style.informalRate >= 0.5) {
-    out.push({ key: 'human_informal', params: {}, strength: Math.min(2, r.style.informalRate), sentence: find(SF.INFORMAL) });
-  }
-  return out;
+/** The leaning the first bullet must have for a verdict. */
+export function leaningOf(verdict: VerdictKey): Finding['leaning'] {
+  if (verdict === 'ai' || verdict === 'likely_ai' || verdict === 'mixed') return 'ai';
+  if (verdict === 'human' || verdict === 'likely_human') return 'human';
+  return 'neutral';
 }
 
-/** Rank findings and render them as bullets in the label language (always 2-6). */
-export function renderBullets(text: string, findings: Finding[], r: EngineResult, lang: LabelLang): Bullet[] {
-  const ranked = [...findings].sort((a, b) => b.strength - a.strength).slice(0, MAX_BULLETS);
-  if (ranked.length < MIN_BULLETS) {
-    ranked.push({ key: 'length_note', params: { words: r.style.words, sentences: r.sentences.length }, strength: 0, sentence: r.sentences[0] ?? null });
-  }
-  return ranked.map((f) => ({ text: t(lang, `bullets.${f.key}`, f.params), ...passage(text, f.sentence) }));
+/**
+ * Order findings (`lead` first: the finding that supports the verdict, chosen by the caller),
+ * drop the rest beyond MAX_BULLETS, pad to MIN_BULLETS with `filler`, and render.
+ */
+export function renderBullets(text: string, lead: Finding, others: Finding[], filler: Finding, lang: LabelLang): Bullet[] {
+  const ranked = [lead, ...others.filter((f) => f !== lead && f.id !== lead.id).sort((a, b) => b.strength - a.strength)].slice(0, MAX_BULLETS);
+  if (ranked.length < MIN_BULLETS) ranked.push(filler);
+  return ranked.map((f) => ({ id: f.id, leaning: f.leaning, text: t(lang, `bullets.${f.key}`, f.params), ...passage(text, f.cite) }));
+}
+
+/** The strongest finding with this leaning, if any. */
+export function strongestWith(findings: Finding[], leaning: Finding['leaning']): Finding | null {
+  let best: Finding | null = null;
+  for (const f of findings) if (f.leaning === leaning && (!best || f.strength > best.strength)) best = f;
+  return best;
+}
+
+/** Words of the text as the scorer counts them (what the length notes quote). */
+export function wordsOf(r: EngineResult): number {
+  return r.style.words;
 }

@@ -24,6 +24,10 @@ export interface DimensionContext {
   medianWords: number;
   /** How many sentences open with each first-two-words hash (computed once per document). */
   openings: Map<number, number>;
+  /** The verdict is `mixed`: the fingerprint is found in part of the text. */
+  mixed: boolean;
+  /** Whether a sentence lies in a passage read as AI-written (every sentence when the text has no passages). */
+  inAiPassage(s: ScoredSentence): boolean;
 }
 
 /** Per-document facts several dimensions read; computed once, not per sentence. */
@@ -59,7 +63,10 @@ const COMMON_WORD_SENTENCE_SHARE = 0.85;
 /** A sentence within this relative distance of the median length counts as "uniform". */
 const UNIFORM_LENGTH_BAND = 0.15;
 
-const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E\u202A-\u202E\u2066-\u2069]/;
+/** An invisible character between two letters: a word broken to hide it from a detector. */
+const INVISIBLE_IN_WORD = /\p{L}[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E\u202A-\u202E\u2066-\u2069]+\p{L}/u;
+/** A letter NFKC reads as another (full-width, mathematical alphanumerics). */
+const COMPAT_LETTER = /[\uFF21-\uFF3A\uFF41-\uFF5A]|[\u{1D400}-\u{1D7FF}]/u;
 /** A Latin letter next to a Cyrillic/Greek one: a disguised word. No nested quantifier: linear time. */
 const MIXED_SCRIPT = /\p{Script=Latin}[\p{Script=Cyrillic}\p{Script=Greek}]|[\p{Script=Cyrillic}\p{Script=Greek}]\p{Script=Latin}/u;
 
@@ -71,8 +78,8 @@ export const DIMENSIONS: Dimension[] = [
     id: 'lexical_fingerprint',
     direction: 'high',
     measure: (r) => r.probability,
-    detect: (v, ctx) => v >= ctx.docThreshold,
-    triggers: (s, ctx) => s.probability >= ctx.sentenceThreshold,
+    detect: (v, ctx) => v >= ctx.docThreshold || ctx.mixed,
+    triggers: (s, ctx, detected) => detected && s.probability >= ctx.sentenceThreshold && ctx.inAiPassage(s),
   },
   {
     id: 'low_burstiness',
@@ -93,7 +100,7 @@ export const DIMENSIONS: Dimension[] = [
     id: 'stock_phrases',
     direction: 'high',
     measure: (r) => r.style.stockRate,
-    triggers: (s) => f(s, SF.STOCK) > 0,
+    triggers: (s, _ctx, detected) => detected && f(s, SF.STOCK) > 0,
   },
   {
     id: 'transition_overuse',
@@ -139,17 +146,20 @@ export const DIMENSIONS: Dimension[] = [
     id: 'hedged_framing',
     direction: 'high',
     measure: (r) => r.style.hedgeRate,
-    triggers: (s) => f(s, SF.HEDGE) > 0,
+    triggers: (s, _ctx, detected) => detected && f(s, SF.HEDGE) > 0,
   },
   {
     id: 'obfuscation',
     direction: 'high',
+    // Only characters changed inside words: look-alike letters in Latin words, invisible characters
+    // between letters, disguised compatibility letters. A stray zero-width space between words (11 of
+    // 300 human Wikipedia texts) is not a trick.
     measure: (r) => r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters,
     detect: (v) => v > 0,
     triggers: (s, ctx, detected) => {
       if (!detected) return false;
       const span = ctx.text.slice(s.start, s.end);
-      return INVISIBLE.test(span) || MIXED_SCRIPT.test(span);
+      return INVISIBLE_IN_WORD.test(span) || MIXED_SCRIPT.test(span) || COMPAT_LETTER.test(span);
     },
   },
 ];

@@ -1,26 +1,33 @@
 /**
- * Explanations for an engine result: verdict, document type, dimensions, sentence annotations and
- * bullets, in the caller's label language. Pure: no wasm, no I/O.
+ * Explanations for an engine result: verdict, document type, dimensions, sentence annotations,
+ * segments and bullets, in the caller's label language. Pure: no wasm, no I/O. The rules that make
+ * them trustworthy (test/explain/invariants.test.ts checks them on every dev text): no highlight
+ * cites a dimension that was not detected; an AI-side verdict highlights at least one sentence and
+ * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is what it
+ * counted and its example one of those sentences.
  */
 import type { EngineResult, ScoredSentence } from '../engine/engine';
 import { modelLang } from '../engine/engine';
 import type { ModelFile } from '../engine/model';
-import { decideVerdict, isAiVerdict, MIXED_SHARE, HUMAN_SHARE } from '../engine/verdict';
-import type { Analysis, DimensionRef, DimensionResult, LabelLang, Sensitivity } from '../engine/types';
+import { aiThreshold, cellOf, decideVerdict, isAiVerdict, isHumanVerdict, EVEN_ODDS } from '../engine/verdict';
+import type { Analysis, DimensionRef, DimensionResult, LabelLang, Sensitivity, VerdictKey } from '../engine/types';
+import { detectDocType, type DocTypeModel } from '../engine/doctype';
+import { MIN_STYLE_WORDS } from './dimensions';
 import { t } from '../i18n';
-import { DIMENSIONS, TOTAL_DIMENSIONS, beyond, documentFacts, MIN_STYLE_WORDS, MIN_TRIGGER_WORDS, type DimensionContext } from './dimensions';
 import { buildAnnotations } from './annotations';
-import { humanFindings, renderBullets, type Finding } from './bullets';
-import { detectDocType, type DocTypeModel } from './doctype';
+import { leaningOf, renderBullets, strongestWith } from './bullets';
+import { dimensionFindings } from './dimension-findings';
+import { finding, humanFindings, strongest, type Finding } from './findings';
+import { mixedPassage } from './mixed';
 
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
-export { DOC_TYPES } from './doctype';
+export { DOC_TYPES } from '../engine/doctype';
 
 /** The part of an Analysis the explanations produce. */
 export type Explanation = Pick<
   Analysis,
   | 'verdictKey' | 'verdict' | 'ai' | 'docType' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions'
-  | 'dimensions' | 'textAnnotations' | 'bullets'
+  | 'dimensions' | 'textAnnotations' | 'bullets' | 'segments' | 'aiShare'
 >;
 
 /** Explain an engine result for a text at a sensitivity, with labels in `lang`. */
@@ -33,79 +40,97 @@ export function explain(
   lang: LabelLang,
 ): Explanation {
   const ml = modelLang(r.language);
-  const verdictKey = decideVerdict(model, r.probability, r.language, mode);
-  const docThreshold = model.thresholds[ml][mode];
-  const base = { result: r, text, mode, sentenceThreshold: model.sentenceThresholds[ml][mode], docThreshold, ...documentFacts(r) };
-  const label = (id: string): DimensionRef => ({ id, label: t(lang, `dimensions.${id}`) });
-  const dimensions: DimensionResult[] = [];
-  const triggered: DimensionRef[][] = r.sentences.map(() => []);
-  const findings: Finding[] = [];
-  for (const d of DIMENSIONS) {
-    const threshold = model.dimensionThresholds[ml][d.id] ?? NaN;
-    // A trained dimension without a threshold is switched off in this language: no trigger either.
-    const off = !d.detect && !Number.isFinite(threshold);
-    const ctx: DimensionContext = { ...base, threshold };
-    const value = d.measure(r);
-    const measurable = d.detect !== undefined || r.style.words >= MIN_STYLE_WORDS;
-    const detected = !off && measurable && (d.detect ? d.detect(value, ctx) : beyond(d, value, threshold));
-    const ref = label(d.id);
-    dimensions.push({ ...ref, detected });
-    if (off) continue;
-    let first: ScoredSentence | null = null;
-    let firstShort: ScoredSentence | null = null;
-    let count = 0;
-    r.sentences.forEach((s, i) => {
-      if (!d.triggers(s, ctx, detected)) return;
-      count++;
-      firstShort ??= s;
-      // Very short sentences count as evidence but are not annotated on their own.
-      if (s.words < MIN_TRIGGER_WORDS && d.id !== 'obfuscation') return;
-      triggered[i].push(ref);
-      first ??= s;
-    });
-    if (detected && d.id !== 'lexical_fingerprint') {
-      findings.push({ key: d.id, params: { count }, strength: findingStrength(value, threshold), sentence: first ?? firstShort ?? r.sentences[0] ?? null });
-    }
-  }
-  findings.push(lexicalFinding(r, docThreshold));
-  findings.push(...humanFindings(r, r.style.sentenceCV, model.dimensionThresholds[ml].low_burstiness ?? NaN));
-  const allowAnnotations = r.probability >= docThreshold * HUMAN_SHARE;
-  const docType = docTypes ? detectDocType(text, r, r.words, docTypes) : 'other';
+  const cell = cellOf(model, r.language, r.style.words);
+  const passage = mixedPassage(model, r, mode);
+  let verdictKey: VerdictKey = passage ? 'mixed' : decideVerdict(model, r.probability, r.language, r.style.words, mode);
+  const dims = dimensionFindings(model, text, r, mode, passage !== null, lang);
+  const obfuscated = dims.dimensions.some((d) => d.id === 'obfuscation' && d.detected);
+  // Changed letters mean the reading cannot be trusted to clear the text: never plainly human.
+  if (obfuscated && isHumanVerdict(verdictKey)) verdictKey = 'inconclusive';
+
+  const findings: Finding[] = [...dims.findings, ...humanFindings(r, model.dimensionThresholds[ml].low_burstiness ?? NaN)];
+  const lexical = lexicalFinding(r);
+  findings.push(lexical);
+  const words = r.style.words;
+  const lead = leadFinding(verdictKey, findings, lexical, passage ? { share: r.aiShare, start: passage.start, end: passage.end } : null, {
+    percent: Math.round(r.probability * 100),
+    words,
+    short: !cell.conclusive[mode] && r.probability >= EVEN_ODDS,
+    obfuscated,
+    sentences: r.sentences,
+  });
+  const filler = words < MIN_STYLE_WORDS
+    ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
+    : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
+  const annotations = isHumanVerdict(verdictKey)
+    ? []
+    : buildAnnotations(text, r.sentences, dims.triggered, mode, isAiVerdict(verdictKey) ? fallbackHighlight(r, dims.inAiPassage, dims.fingerprint) : null, dims.inAiPassage);
+  const docType = detectDocType(docTypes, text, r).type;
   return {
     verdictKey,
     verdict: t(lang, `verdicts.${verdictKey}`),
     ai: isAiVerdict(verdictKey),
     docType,
     docTypeLabel: t(lang, `docTypes.${docType}`),
-    totalDimensions: TOTAL_DIMENSIONS,
-    activeDimensions: dimensions.filter((d) => d.detected).length,
-    dimensions,
-    textAnnotations: buildAnnotations(text, r.sentences, triggered, mode, allowAnnotations),
-    bullets: renderBullets(text, findings, r, lang),
+    totalDimensions: dims.dimensions.length,
+    activeDimensions: dims.dimensions.filter((d) => d.detected).length,
+    dimensions: dims.dimensions,
+    textAnnotations: annotations,
+    bullets: renderBullets(text, lead, findings, filler, lang),
+    segments: r.segments.map(({ start, end, label, score }) => ({ start, end, label, score })),
+    aiShare: Math.round(r.aiShare * 1000) / 1000,
   };
-}
-
-/** Rule-based dimensions (obfuscation) have no threshold: their finding ranks near the top. */
-const RULE_FINDING_STRENGTH = 2.5;
-
-/** How far a measure lies beyond its threshold, as a bullet's rank (0.5 to 3). */
-function findingStrength(value: number, threshold: number): number {
-  if (!Number.isFinite(threshold)) return RULE_FINDING_STRENGTH;
-  return Math.min(3, 0.5 + Math.abs(value - threshold) / (Math.abs(threshold) + 1e-3));
 }
 
 /** The learned model's overall reading, pointing either way, with its most telling sentence. */
-function lexicalFinding(r: EngineResult, docThreshold: number): Finding {
-  const aiSide = r.probability >= docThreshold * MIXED_SHARE;
-  let pick: ScoredSentence | null = null;
-  for (const s of r.sentences) {
-    if (s.words < MIN_TRIGGER_WORDS) continue;
-    if (!pick || (aiSide ? s.probability > pick.probability : s.probability < pick.probability)) pick = s;
-  }
-  return {
-    key: aiSide ? 'lexical_ai' : 'lexical_human',
-    params: { percent: Math.round(r.probability * 100) },
-    strength: 1 + Math.abs(r.probability - 0.5) * 2,
-    sentence: pick ?? r.sentences[0] ?? null,
-  };
+function lexicalFinding(r: EngineResult): Finding {
+  const aiSide = r.probability >= EVEN_ODDS;
+  const counted = r.sentences.filter((s) => s.words >= 5);
+  const pick = strongest(counted.length ? counted : r.sentences, (s) => (aiSide ? s.probability : -s.probability));
+  return finding(
+    'lexical_fingerprint',
+    aiSide ? 'ai' : 'human',
+    { percent: Math.round(r.probability * 100) },
+    1 + Math.abs(r.probability - 0.5) * 2,
+    pick ? [pick] : [],
+    pick,
+    aiSide ? 'lexical_ai' : 'lexical_human',
+  );
 }
+
+/** Facts the lead bullet may quote. */
+interface LeadFacts {
+  percent: number;
+  words: number;
+  /** The cell cannot give an AI verdict at this mode although the score leans AI. */
+  short: boolean;
+  obfuscated: boolean;
+  sentences: ScoredSentence[];
+}
+
+/** The finding that supports the verdict: it becomes the first bullet. */
+function leadFinding(verdict: VerdictKey, findings: Finding[], lexical: Finding, mixed: { share: number; start: number; end: number } | null, facts: LeadFacts): Finding {
+  const leaning = leaningOf(verdict);
+  if (verdict === 'mixed' && mixed) {
+    return finding('mixed_authorship', 'ai', { percent: Math.round(mixed.share * 100) }, Infinity, [], { start: mixed.start, end: mixed.end });
+  }
+  if (leaning === 'neutral') {
+    const first = facts.sentences[0] ?? null;
+    if (facts.obfuscated) return finding('obfuscation', 'neutral', {}, Infinity, [], findings.find((f) => f.id === 'obfuscation')?.cite ?? first, 'obfuscation_unsure');
+    if (facts.short) return finding('short_text', 'neutral', { words: facts.words }, Infinity, [], first);
+    return finding('uncertain_score', 'neutral', { percent: facts.percent }, Infinity, [], lexical.cite);
+  }
+  // The lexical reading always points the verdict's way (AI verdicts need p >= 0.5, human ones p < 0.5).
+  return lexical.leaning === leaning ? lexical : (strongestWith(findings, leaning) ?? lexical);
+}
+
+/** The sentence to highlight when an AI-side verdict's triggers highlighted none: the most AI-like one. */
+function fallbackHighlight(r: EngineResult, inAiPassage: (s: ScoredSentence) => boolean, fingerprint: DimensionRef) {
+  const candidates = r.sentences.filter((s) => inAiPassage(s));
+  const long = candidates.filter((s) => s.words >= 5);
+  const pick = strongest(long.length ? long : candidates, (s) => s.probability);
+  return pick ? { sentence: pick, dims: [fingerprint] } : null;
+}
+
+export type { DimensionResult };
+export { aiThreshold };

@@ -52,9 +52,30 @@ export function errorMessage(lang: LabelLang, code: string, params: Params = {})
   return t(lang, `errors.${code}`, params);
 }
 
-/** Localized string at a dotted path with `{name}` placeholders filled; falls back to English, then to the path. */
+/** Plural rules per label language (Intl.PluralRules: "1 sentence", "2 sentences"; "1 frase", "2 frases"). */
+const pluralRules: Record<LabelLang, Intl.PluralRules> = { en: new Intl.PluralRules('en'), es: new Intl.PluralRules('es') };
+
+/** `{name, plural, one {…} other {…}}` (ICU's plural syntax, without nesting; `#` is the number). */
+const PLURAL = /\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other) \{[^{}]*\})+)\s*\}/g;
+const BRANCH = /(zero|one|two|few|many|other) \{([^{}]*)\}/g;
+
+function plural(lang: LabelLang, text: string, params: Params): string {
+  return text.replace(PLURAL, (whole, name: string, branches: string) => {
+    const n = Number(params[name]);
+    if (!Number.isFinite(n)) return whole;
+    const category = (Object.hasOwn(pluralRules, lang) ? pluralRules[lang] : pluralRules.en).select(n);
+    const forms = new Map([...branches.matchAll(BRANCH)].map((m) => [m[1], m[2]] as const));
+    return (forms.get(category) ?? forms.get('other') ?? whole).replace(/#/g, String(n));
+  });
+}
+
+/**
+ * Localized string at a dotted path with `{name}` placeholders and `{name, plural, one {…} other {…}}`
+ * forms filled; falls back to English, then to the path.
+ */
 export function t(lang: LabelLang, path: string, params: Params = {}): string {
   const text = template(lang, path);
   if (!text.includes('{')) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  const chosen = text.includes(', plural,') ? plural(lang, text, params) : text;
+  return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -9,7 +9,7 @@ afterAll(closeBatchPools);
 
 const RESULT_KEYS = [
   'type', 'index', 'fileName', 'score', 'verdict', 'words', 'flagged', 'totalDims', 'docType',
-  'verdictKey', 'docTypeKey', 'activeDims', 'probability', 'ai', 'language', 'sensitivity', 'format',
+  'verdictKey', 'docTypeKey', 'activeDims', 'probability', 'ai', 'aiShare', 'language', 'sensitivity', 'format',
 ];
 
 /** The result line the stream must carry for `text`, computed with the detector directly. */
@@ -18,7 +18,7 @@ function expectedResult(index: number, fileName: string, text: string, format: s
   return {
     type: 'result', index, fileName, score: a.score, verdict: a.verdict, words: a.words, flagged: a.textAnnotations.length,
     totalDims: a.totalDimensions, docType: a.docTypeLabel, verdictKey: a.verdictKey, docTypeKey: a.docType,
-    activeDims: a.activeDimensions, probability: a.probability, ai: a.ai, language: a.language, sensitivity: a.sensitivity, format,
+    activeDims: a.activeDimensions, probability: a.probability, ai: a.ai, aiShare: a.aiShare, language: a.language, sensitivity: a.sensitivity, format,
   };
 }
 

@@ -67,7 +67,7 @@ describe('detect FILE...', () => {
     expect(lines.length).toBe(4);
     lines.forEach((line, i) => {
       const a = detector().analyze(texts[i]);
-      expect(line).toBe(`${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}`);
+      expect(line).toBe(`${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`);
     });
   });
 
@@ -116,6 +116,7 @@ describe('detect --jsonl', () => {
       ai: a.ai,
       lang: a.language,
       words: a.words,
+      aiShare: a.aiShare,
     });
     // The blank line 3 is skipped; every answer names its input line.
     expect(out.slice(1, 4).map((o) => o.error.code)).toEqual(['invalid_json', 'text_required', 'text_required']);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SENSITIVITIES, VERDICT_KEYS } from '../../src/engine/types';
 import { DIMENSIONS } from '../../src/explain/dimensions';
-import { DOC_TYPES } from '../../src/explain/doctype';
+import { DOC_TYPES } from '../../src/engine/doctype';
 import { EXTRACT_ERROR_STATUS } from '../../src/extract/errors';
 import { ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/errors';
 import { FILE_ERROR_CODES } from '../../src/modules/batch/model';

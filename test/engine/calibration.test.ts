@@ -1,12 +1,14 @@
 /**
- * Calibration and decision (issue #2, items 2 and 6): the probability rises with the combined logit,
- * the score is round(100 p), the mode never changes the score, thresholds are ordered
- * conservative >= balanced >= aggressive per language, and the verdict mapping in
- * src/engine/verdict.ts is monotone in p and in the mode.
+ * Calibration and decision (issue 11): the probability rises with the lexical logit in every
+ * (language, length) cell, the score is round(100 p), the mode never changes the score, thresholds
+ * are ordered conservative >= balanced >= aggressive per cell, and the verdict mapping in
+ * src/engine/verdict.ts is monotone in p and in the mode, with `inconclusive` where a cell cannot
+ * keep the mode's promise.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
+import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
 import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, modelLang, proseWordCount, type Engine } from '../../src/engine/engine';
-import { AI_FLOOR, HUMAN_SHARE, MIXED_SHARE, decideVerdict, isAiVerdict } from '../../src/engine/verdict';
+import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict, isAiVerdict } from '../../src/engine/verdict';
 import { SENSITIVITIES, VERDICT_KEYS, type TextLang } from '../../src/engine/types';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
@@ -35,44 +37,40 @@ const TEXTS = [
 const rank = (v: string) => VERDICT_KEYS.indexOf(v as (typeof VERDICT_KEYS)[number]);
 /** Probabilities 0, 0.001, ..., 1. */
 const GRID = Array.from({ length: 1001 }, (_, i) => i / 1000);
+/** A word count inside each length bucket. */
+const BUCKET_WORDS = LENGTH_BUCKETS.map((lo) => lo + 5);
+
+describe('length buckets', () => {
+  it('put 20-39 words in the first, 300+ in the last, and shorter texts in the first', () => {
+    expect([0, 19, 20, 39, 40, 79, 80, 149, 150, 299, 300, 5000].map(lengthBucket)).toEqual([0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+  });
+});
 
 describe('calibration', () => {
-  it('maps a larger combined logit to a larger probability (both languages)', () => {
-    const style = engine.analyze(AI_EN).style;
+  it('maps a larger lexical logit to a larger probability in every cell', () => {
     for (const ml of LANGS) {
-      expect(engine.model.calibration[ml].a).toBeGreaterThan(0);
-      expect(engine.model.combiner[ml].wLex).toBeGreaterThan(0);
-      let prev = -1;
-      for (let lex = -8; lex <= 8; lex += 0.25) {
-        const p = engine.calibrate(lex, style, ml);
-        expect(p).toBeGreaterThan(prev);
-        expect(p).toBeGreaterThanOrEqual(0);
-        expect(p).toBeLessThanOrEqual(1);
-        prev = p;
+      for (const words of BUCKET_WORDS) {
+        expect(cellOf(engine.model, ml, words).platt.a).toBeGreaterThan(0);
+        let prev = -1;
+        for (let lex = -8; lex <= 8; lex += 0.25) {
+          const p = engine.calibrate(lex, words, ml);
+          expect(p).toBeGreaterThan(prev);
+          expect(p).toBeGreaterThanOrEqual(0);
+          expect(p).toBeLessThanOrEqual(1);
+          prev = p;
+        }
       }
-    }
-  });
-
-  it('orders real texts the same way by combined logit and by probability', () => {
-    for (const ml of LANGS) {
-      const points = TEXTS.map((t) => engine.analyze(t, ml))
-        .filter((r) => proseWordCount(r.sentences) >= MIN_PROSE_WORDS)
-        .map((r) => ({ z: engine.combinedLogit(r.lexicalLogit, r.style, ml), p: r.probability }))
-        .sort((a, b) => a.z - b.z);
-      for (let i = 1; i < points.length; i++) expect(points[i].p).toBeGreaterThanOrEqual(points[i - 1].p);
     }
   });
 
   it('reports the probability of its own calibration and score = round(100 p) in 0..100', () => {
     for (const t of TEXTS) {
       const r = engine.analyze(t);
-      const calibrated = engine.calibrate(r.lexicalLogit, r.style, modelLang(r.language));
+      const calibrated = engine.calibrate(r.lexicalLogit, r.style.words, modelLang(r.language));
       const judged = proseWordCount(r.sentences) >= MIN_PROSE_WORDS;
       expect(r.probability).toBe(judged ? calibrated : Math.min(calibrated, UNJUDGED_PROBABILITY));
       expect(Number.isInteger(r.score)).toBe(true);
       expect(r.score).toBe(Math.round(100 * r.probability));
-      expect(r.score).toBeGreaterThanOrEqual(0);
-      expect(r.score).toBeLessThanOrEqual(100);
       for (const s of r.sentences) {
         expect(s.probability).toBeGreaterThanOrEqual(0);
         expect(s.probability).toBeLessThanOrEqual(1);
@@ -86,16 +84,29 @@ describe('calibration', () => {
       const [a, b, c] = SENSITIVITIES.map((sensitivity) => d.analyze(t, { sensitivity }));
       expect([b.score, c.score]).toEqual([a.score, a.score]);
       expect([b.probability, c.probability]).toEqual([a.probability, a.probability]);
+      expect([b.aiShare, c.aiShare]).toEqual([a.aiShare, a.aiShare]);
     }
   });
 });
 
 describe('mode thresholds', () => {
-  it('are ordered conservative >= balanced >= aggressive in each language', () => {
+  it('are ordered conservative >= balanced >= aggressive in every cell, each from held-out texts of its cell', () => {
     for (const ml of LANGS) {
-      const t = engine.model.thresholds[ml];
-      expect(t.conservative).toBeGreaterThanOrEqual(t.balanced);
-      expect(t.balanced).toBeGreaterThanOrEqual(t.aggressive);
+      for (const cell of engine.model.cells[ml]) {
+        expect(cell.thresholds.conservative).toBeGreaterThanOrEqual(cell.thresholds.balanced);
+        expect(cell.thresholds.balanced).toBeGreaterThanOrEqual(cell.thresholds.aggressive);
+        expect(cell.texts.human).toBeGreaterThan(500);
+      }
+      expect(engine.model.cells[ml]).toHaveLength(LENGTH_BUCKETS.length);
+    }
+  });
+
+  it('are conclusive in a more cautious mode only where they are in a bolder one', () => {
+    for (const ml of LANGS) {
+      for (const cell of engine.model.cells[ml]) {
+        if (cell.conclusive.conservative) expect(cell.conclusive.balanced).toBe(true);
+        if (cell.conclusive.balanced) expect(cell.conclusive.aggressive).toBe(true);
+      }
     }
   });
 
@@ -111,41 +122,50 @@ describe('mode thresholds', () => {
 describe('verdict mapping', () => {
   const model = () => engine.model;
 
-  it('is monotone in the probability for every language and mode', () => {
+  it('is monotone in the probability for every language, length and mode', () => {
     for (const lang of ['en', 'es', 'other'] as TextLang[]) {
-      for (const mode of SENSITIVITIES) {
-        let prev = 0;
-        for (const p of GRID) {
-          const r = rank(decideVerdict(model(), p, lang, mode));
-          expect(r).toBeGreaterThanOrEqual(prev);
-          prev = r;
+      for (const words of BUCKET_WORDS) {
+        for (const mode of SENSITIVITIES) {
+          let prev = 0;
+          for (const p of GRID) {
+            const r = rank(decideVerdict(model(), p, lang, words, mode));
+            expect(r).toBeGreaterThanOrEqual(prev);
+            prev = r;
+          }
+          expect(decideVerdict(model(), 0, lang, words, mode)).toBe('human');
+          const top = decideVerdict(model(), 1, lang, words, mode);
+          expect(top).toBe(cellOf(model(), lang, words).conclusive[mode] ? 'ai' : 'inconclusive');
         }
-        expect(decideVerdict(model(), 0, lang, mode)).toBe('human');
-        expect(decideVerdict(model(), 1, lang, mode)).toBe('ai');
       }
     }
   });
 
   it('is never more AI at a more cautious mode (conservative <= balanced <= aggressive)', () => {
-    for (const lang of ['en', 'es'] as TextLang[]) {
-      for (const p of GRID) {
-        const [c, b, a] = SENSITIVITIES.map((m) => rank(decideVerdict(model(), p, lang, m)));
-        expect(c).toBeLessThanOrEqual(b);
-        expect(b).toBeLessThanOrEqual(a);
+    for (const lang of LANGS) {
+      for (const words of BUCKET_WORDS) {
+        for (const p of GRID) {
+          const [c, b, a] = SENSITIVITIES.map((m) => rank(decideVerdict(model(), p, lang, words, m)));
+          expect(c).toBeLessThanOrEqual(b);
+          expect(b).toBeLessThanOrEqual(a);
+        }
       }
     }
   });
 
-  it('calls a text AI exactly from the mode threshold on, and plainly "ai" only from AI_FLOOR', () => {
+  it('calls a text AI exactly from the cell threshold on, where the cell is conclusive; inconclusive from even odds otherwise', () => {
     for (const lang of LANGS) {
-      for (const mode of SENSITIVITIES) {
-        const t = model().thresholds[lang][mode];
-        for (const p of [...GRID, t, t - 1e-9, AI_FLOOR, AI_FLOOR - 1e-9]) {
-          const v = decideVerdict(model(), p, lang, mode);
-          expect(isAiVerdict(v)).toBe(p >= t);
-          if (v === 'ai') expect(p).toBeGreaterThanOrEqual(AI_FLOOR);
-          if (v === 'mixed') expect(p).toBeGreaterThanOrEqual(t * MIXED_SHARE);
-          if (v === 'human') expect(p).toBeLessThan(t * HUMAN_SHARE);
+      for (const words of BUCKET_WORDS) {
+        const cell = cellOf(model(), lang, words);
+        for (const mode of SENSITIVITIES) {
+          const t = aiThreshold(cell, mode);
+          for (const p of [...GRID, t, t - 1e-9, AI_FLOOR, AI_FLOOR - 1e-9]) {
+            const v = decideVerdict(model(), p, lang, words, mode);
+            expect(isAiVerdict(v)).toBe(cell.conclusive[mode] && p >= t);
+            if (v === 'ai') expect(p).toBeGreaterThanOrEqual(AI_FLOOR);
+            if (v === 'inconclusive') expect(p).toBeGreaterThanOrEqual(EVEN_ODDS);
+            if (v === 'likely_human') expect(p).toBeGreaterThanOrEqual(HUMAN_BELOW);
+            if (v === 'human') expect(p).toBeLessThan(HUMAN_BELOW);
+          }
         }
       }
     }
@@ -153,31 +173,52 @@ describe('verdict mapping', () => {
 
   it('reads English thresholds for text in other languages', () => {
     for (const mode of SENSITIVITIES) {
-      for (const p of GRID) expect(decideVerdict(model(), p, 'other', mode)).toBe(decideVerdict(model(), p, 'en', mode));
+      for (const p of GRID) expect(decideVerdict(model(), p, 'other', 100, mode)).toBe(decideVerdict(model(), p, 'en', 100, mode));
     }
   });
 
-  it('is what the detector reports (verdictKey, ai), conservative by default', () => {
+  it('is what the detector reports for texts without an AI passage (verdictKey, ai), conservative by default', () => {
     const d = detectorFor(engine);
     for (const t of TEXTS) {
       const byDefault = d.analyze(t);
       expect(byDefault.sensitivity).toBe('conservative');
       for (const sensitivity of SENSITIVITIES) {
         const a = d.analyze(t, { sensitivity });
-        const expected = decideVerdict(model(), a.probability, a.language, sensitivity);
-        expect(a.verdictKey).toBe(expected);
-        expect(a.ai).toBe(isAiVerdict(expected));
+        const r = engine.analyze(t);
+        const expected = decideVerdict(model(), a.probability, a.language, r.style.words, sensitivity);
+        if (a.verdictKey !== 'mixed' && !a.dimensions.find((x) => x.id === 'obfuscation')?.detected) expect(a.verdictKey as string).toBe(expected);
+        expect(a.ai).toBe(isAiVerdict(a.verdictKey));
         if (sensitivity === 'conservative') expect(a.verdictKey).toBe(byDefault.verdictKey);
       }
     }
   });
 });
 
+describe('short texts', () => {
+  // Issue 11: the 25-word opening of a human text was flagged 14.5% (English) and 24.8% (Spanish) of
+  // the time at conservative. Twenty words now either stay human or say there is too little evidence.
+  const SHORT_HUMAN_EN = 'Honestly the bus was late again so I walked, grabbed a coffee on the corner and still made it before the meeting started.';
+  /** The opening of a research abstract (written for this test): the previous model scored it 93 and called it "ai" at conservative. */
+  const ABSTRACT_OPENING = 'We propose a novel framework for efficient retrieval that leverages contrastive learning to improve robustness across diverse domains and languages.';
+  const SHORT_AI_LIKE = 'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives and fosters innovation.';
+  it('never calls a 20-word text AI where its cell is not conclusive; at most inconclusive', () => {
+    const d = detectorFor(engine);
+    for (const text of [SHORT_HUMAN_EN, SHORT_AI_LIKE, ABSTRACT_OPENING]) {
+      expect(d.countWords(text)).toBeGreaterThanOrEqual(20);
+      expect(d.countWords(text)).toBeLessThan(40);
+      for (const sensitivity of SENSITIVITIES) {
+        const a = d.analyze(text, { sensitivity });
+        if (!cellOf(engine.model, a.language, engine.analyze(text).style.words).conclusive[sensitivity]) {
+          expect(['human', 'likely_human', 'inconclusive']).toContain(a.verdictKey);
+        }
+      }
+    }
+    expect(d.analyze(SHORT_AI_LIKE).verdictKey).toBe('inconclusive');
+    for (const sensitivity of SENSITIVITIES) expect(['human', 'likely_human', 'inconclusive'] as string[]).toContain(d.analyze(ABSTRACT_OPENING, { sensitivity }).verdictKey);
+  });
+});
+
 describe('non-prose input', () => {
-  // BUG (reported to the lead): text with no words at all gets a confident AI verdict: 30 numbers
-  // ("0 7 14 ... 203", 30 words by countWords, so the API accepts it) score 100 and are called "ai"
-  // at conservative; a lone "." scores 100 too, and a short code snippet 95. With no lexical
-  // evidence (no word n-grams) the probability should stay near the prior, not at the extreme.
   it('does not call a list of numbers AI-generated at conservative', () => {
     const d = detectorFor(engine);
     const numbers = Array.from({ length: 30 }, (_, i) => String(i * 7)).join(' ');

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine';
 import { MODEL } from '../../src/engine/load';
-import { COMBINER_FEATURES } from '../../src/engine/style';
+import { LENGTH_BUCKETS } from '../../src/engine/calibration';
 import { SENSITIVITIES } from '../../src/engine/types';
 import { DIMENSIONS } from '../../src/explain/dimensions';
 import { sharedEngine } from './fixture';
@@ -57,22 +57,27 @@ describe('committed model', () => {
   it('has per-language parameters for English and Spanish', () => {
     for (const lang of ['en', 'es'] as const) {
       expect(Number.isFinite(MODEL.lexicalBias[lang])).toBe(true);
-      expect(MODEL.calibration[lang].a).toBeGreaterThan(0);
       expect(MODEL.sentenceCalibration[lang].a).toBeGreaterThan(0);
-      const c = MODEL.combiner[lang];
-      expect(c.wLex).toBeGreaterThan(0);
-      expect(c.style.trees.length).toBeGreaterThan(0);
-      // Trees split only on style features (indexes into COMBINER_FEATURES), never on the lexical logit.
-      for (const tree of c.style.trees) for (const f of tree.f) expect(f).toBeLessThan(COMBINER_FEATURES.length);
+      expect(MODEL.cells[lang]).toHaveLength(LENGTH_BUCKETS.length);
+      for (const cell of MODEL.cells[lang]) {
+        expect(cell.platt.a).toBeGreaterThan(0);
+        for (const mode of SENSITIVITIES) {
+          expect(cell.thresholds[mode]).toBeGreaterThan(0);
+          expect(cell.thresholds[mode]).toBeLessThan(1);
+          expect(typeof cell.conclusive[mode]).toBe('boolean');
+        }
+      }
       for (const mode of SENSITIVITIES) {
-        expect(MODEL.thresholds[lang][mode]).toBeGreaterThan(0);
-        expect(MODEL.thresholds[lang][mode]).toBeLessThan(1);
         expect(MODEL.sentenceThresholds[lang][mode]).toBeGreaterThan(0);
         expect(MODEL.sentenceThresholds[lang][mode]).toBeLessThan(1);
       }
+      const decoder = MODEL.segments[lang];
+      expect(decoder).not.toBeNull();
+      expect(decoder!.scale).toBeGreaterThan(0);
+      expect(decoder!.switchCost).toBeGreaterThan(0);
       expect(MODEL.vocab[lang].length).toBeGreaterThan(100);
     }
-    expect(MODEL.combiner.features).toEqual(COMBINER_FEATURES as string[]);
+    expect(MODEL.format).toBe(2);
   });
 
   it('has a threshold for every thresholded dimension in both languages: a finite number, or null when switched off', () => {

@@ -70,15 +70,17 @@ describe('annotation offsets', () => {
 
   for (const [name, prefix] of Object.entries(PREFIXES)) {
     it(`slice back to their sentences after ${name}`, () => {
-      for (const body of [AI_EN, AI_ES]) {
+      // AI_EN is called AI at aggressive, so it must show highlights; AI_ES (95 words, a Spanish
+      // cell that gives no AI verdict) may show some, and they must slice back just the same.
+      for (const [body, mustHighlight] of [[AI_EN, true], [AI_ES, false]] as const) {
         const text = prefix + body;
         const a = detector.analyze(text, { sensitivity: 'aggressive' });
-        expect(a.textAnnotations.length).toBeGreaterThan(0);
+        if (mustHighlight) expect(a.textAnnotations.length).toBeGreaterThan(0);
         checkAnnotations(text, a);
         // The body's sentences are flagged at the body's own offsets shifted by the prefix.
         const bodySpans = new Set(engine.analyze(body).sentences.map((s) => `${s.start + prefix.length}-${s.end + prefix.length}`));
         const inBody = a.textAnnotations.filter((t) => t.start >= prefix.length);
-        expect(inBody.length).toBeGreaterThan(0);
+        if (mustHighlight) expect(inBody.length).toBeGreaterThan(0);
         for (const t of inBody) {
           expect(bodySpans.has(`${t.start}-${t.end}`)).toBe(true);
           expect(body.includes(t.sentence)).toBe(true);

@@ -24,10 +24,22 @@ function leaves(node: unknown, prefix = ''): Array<[string, unknown]> {
   if (typeof node !== 'object' || node === null) return [[prefix, node]];
   return Object.entries(node).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
 }
-const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+const holes = (s: string) => (s.match(/\{\w+(?=[},])/g) ?? []).sort();
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pattern = (tpl: string) => new RegExp('^' + escape(tpl).replace(/\\\{\w+\\\}/g, '.+?') + '$');
+/** A template as a regular expression: `{name}` matches anything, a plural form matches any of its branches. */
+const pattern = (tpl: string) => {
+  const parts: string[] = [];
+  let rest = tpl;
+  for (const m of tpl.matchAll(/\{\w+, plural,((?:\s*\w+ \{[^{}]*\})+)\s*\}/g)) {
+    const [before, after] = rest.split(m[0]);
+    parts.push(escape(before).replace(/\\\{\w+\\\}/g, '.+?'));
+    parts.push(`(?:${[...m[1].matchAll(/\w+ \{([^{}]*)\}/g)].map((b) => escape(b[1]).replace(/#/g, '\\d+')).join('|')})`);
+    rest = after;
+  }
+  parts.push(escape(rest).replace(/\\\{\w+\\\}/g, '.+?'));
+  return new RegExp('^' + parts.join('') + '$');
+};
 const isBulletOf = (text: string, catalogue: typeof en) => Object.values(catalogue.bullets).some((tpl) => pattern(tpl).test(text));
 
 const TEXTS = [AI_EN, AI_ES, HUMAN_EN, HUMAN_ES, EXAMPLES.chat_formatting.en.positive, EXAMPLES.obfuscation.es.positive];
@@ -147,9 +159,7 @@ describe('label language', () => {
 
   it('fills placeholders in Spanish and returns the key itself when no catalogue has it', () => {
     expect(t('es', 'verdicts.ai')).toBe(es.verdicts.ai);
-    expect(t('es', 'bullets.length_note', { words: 12, sentences: 3 })).toBe(
-      es.bullets.length_note.replace('{words}', '12').replace('{sentences}', '3'),
-    );
+    expect(t('es', 'bullets.lexical_ai', { percent: 87 })).toBe(es.bullets.lexical_ai.replace('{percent}', '87'));
     expect(t('es', 'no.such.key')).toBe('no.such.key');
   });
 });

@@ -13,8 +13,8 @@ export function testDetector(): Detector {
       return {
         score: 50,
         probability: 0.5,
-        verdictKey: 'mixed',
-        verdict: es ? 'Mixto' : 'Mixed',
+        verdictKey: 'inconclusive',
+        verdict: es ? 'Evidencia insuficiente' : 'Not enough evidence',
         ai: false,
         language: 'en',
         sensitivity: options.sensitivity ?? 'conservative',
@@ -24,7 +24,9 @@ export function testDetector(): Detector {
         activeDimensions: 1,
         dimensions: [{ id: 'x', label: es ? 'equis' : 'ex', detected: true }],
         textAnnotations: [{ sentence: text.slice(0, 10), start: 0, end: 10, dims: [{ id: 'x', label: 'ex' }] }],
-        bullets: [{ text: 'b', example: text.slice(0, 5), start: 0, end: 5 }],
+        bullets: [{ id: 'x', leaning: 'neutral', text: 'b', example: text.slice(0, 5), start: 0, end: 5 }],
+        segments: [],
+        aiShare: 0,
         words: countWords(text),
         msCost: 0.1,
       };

@@ -33,6 +33,7 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     activeDims: analysis.activeDimensions,
     probability: analysis.probability,
     ai: analysis.ai,
+    aiShare: analysis.aiShare,
     language: analysis.language,
     sensitivity: analysis.sensitivity,
     format,

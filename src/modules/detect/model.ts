@@ -11,11 +11,12 @@ import {
   DEFAULT_SENSITIVITY,
   SENSITIVITIES,
   VERDICT_KEYS,
+  BULLET_LEANINGS,
   type Sensitivity,
   type TextLang,
 } from '../../engine/types';
 import { DIMENSIONS } from '../../explain/dimensions';
-import { DOC_TYPES } from '../../explain/doctype';
+import { DOC_TYPES } from '../../engine/doctype';
 import { ApiError } from '../../http/errors';
 import { compileSchema, Int, keysOf, StringEnum } from '../../http/schema';
 import { SUPPORTED_LANGS } from '../../i18n/negotiate';
@@ -67,10 +68,23 @@ const TextAnnotationSchema = t.Object({
 });
 
 const BulletSchema = t.Object({
+  id: t.String({
+    description: 'The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`).',
+  }),
+  leaning: StringEnum(BULLET_LEANINGS, {
+    description: 'Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.',
+  }),
   text: t.String({ description: 'Localized explanation of one finding.' }),
   example: t.String({ description: 'A passage of the submitted text: text.slice(start, end).' }),
   start: Int({ minimum: 0, description: `Start ${OFFSET} (inclusive).` }),
   end: Int({ minimum: 0, description: `End ${OFFSET} (exclusive).` }),
+});
+
+const SegmentSchema = t.Object({
+  start: Int({ minimum: 0, description: `Start ${OFFSET} (inclusive), on a sentence boundary.` }),
+  end: Int({ minimum: 0, description: `End ${OFFSET} (exclusive); the next passage starts here.` }),
+  label: StringEnum(['ai', 'human'] as const, { description: 'Who the passage reads as written by.' }),
+  score: Int({ minimum: 0, maximum: 100, description: "The passage's mean AI likelihood, 0-100." }),
 });
 
 /** 200 body of single mode. */
@@ -91,13 +105,20 @@ export const DetectResponseSchema = t.Object({
   dimensions: t.Array(DimensionSchema, { description: 'Every dimension, in display order.' }),
   textAnnotations: t.Array(TextAnnotationSchema, { description: 'Flagged sentences.' }),
   bullets: t.Array(BulletSchema, { description: 'Plain-language explanations.' }),
-  verdictKey: StringEnum(VERDICT_KEYS, { description: 'Stable verdict id, from most human to most AI.' }),
+  verdictKey: StringEnum(VERDICT_KEYS, {
+    description:
+      'Stable verdict id, from most human to most AI. `inconclusive`: not enough evidence either way (a short text, or a score between the human and AI thresholds). `mixed`: human and AI passages.',
+  }),
   // Widened to string for the code (Analysis.docType is a string); the document still lists the ids.
   docType: StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]], { description: 'Stable document type id.' }),
   language: StringEnum(keysOf(TEXT_LANGS), { description: 'Detected language of the text.' }),
   sensitivity: SensitivitySchema,
   probability: t.Number({ minimum: 0, maximum: 1, description: 'Calibrated probability (0-1) that the text is AI-generated.' }),
   words: Int({ minimum: 0, description: 'Words counted and charged (the one word definition).' }),
+  segments: t.Array(SegmentSchema, {
+    description: 'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge).',
+  }),
+  aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
 });
 
 /** A validated single-mode request body. */

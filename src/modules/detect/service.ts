@@ -40,6 +40,8 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectR
     sensitivity: analysis.sensitivity,
     probability: analysis.probability,
     words: analysis.words,
+    segments: analysis.segments,
+    aiShare: analysis.aiShare,
   };
 }
 

@@ -1,0 +1,92 @@
+/**
+ * Findings: what the bullets say, before ranking and wording. Each finding names its signal (`id`),
+ * which way it points (`leaning`), the sentences it counted and the one it cites (the strongest of
+ * them), so a bullet's count and example can always be checked against the text.
+ */
+import type { EngineResult, ScoredSentence } from '../engine/engine';
+import { SF } from '../engine/layout';
+import type { BulletLeaning } from '../engine/types';
+import { MIN_TRIGGER_WORDS } from './dimensions';
+
+/** A candidate bullet before ranking. */
+export interface Finding {
+  /** The signal: a dimension id, or a human-side or neutral signal (personal_voice, short_text...). */
+  id: string;
+  /** The message key in the catalogues' `bullets`. */
+  key: string;
+  leaning: BulletLeaning;
+  params: Record<string, string | number>;
+  /** How far beyond its threshold the signal is (ranks the bullets). */
+  strength: number;
+  /** The sentences the finding counted (its `count` param, when it has one, is their number). */
+  sentences: ScoredSentence[];
+  /** The passage it cites: one of `sentences`, or a paragraph/passage span when it speaks of one. */
+  cite: { start: number; end: number } | null;
+}
+
+/** The sentence of `xs` with the highest `rank` (ties: the longer one), or null. */
+export function strongest(xs: readonly ScoredSentence[], rank: (s: ScoredSentence) => number): ScoredSentence | null {
+  let best: ScoredSentence | null = null;
+  for (const s of xs) {
+    if (!best || rank(s) > rank(best) || (rank(s) === rank(best) && s.words > best.words)) best = s;
+  }
+  return best;
+}
+
+const count = (s: ScoredSentence, k: number) => s.f[k];
+/** Rate-based human signals need this many words to mean anything. */
+const MIN_WORDS_FOR_HUMAN_SIGNALS = 40;
+/** Personal voice: first-person words plus real contractions per 100 words. */
+const VOICE_RATE = 1.5;
+/** Concrete details: numbers plus proper names per 100 words. */
+const SPECIFIC_RATE = 4;
+/** Informal register: more than one casual marker (one "bueno" or "vale" is not a register), at this rate per 100 words. */
+const MIN_INFORMAL_MARKERS = 2;
+const INFORMAL_RATE = 0.5;
+/** Varied rhythm: sentence-length variation this many times the AI-side threshold. */
+const BURSTY_FACTOR = 1.8;
+
+/** Human-side findings: evidence that points toward a person, each citing its strongest sentence. */
+export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
+  const out: Finding[] = [];
+  const counted = (k: number) => r.sentences.filter((s) => count(s, k) > 0);
+  const cv = r.style.sentenceCV;
+  if (Number.isFinite(cv) && Number.isFinite(cvThreshold) && cv >= cvThreshold * BURSTY_FACTOR) {
+    // The sentence furthest from the median length shows the variation best.
+    const lens = r.sentences.filter((s) => s.words >= MIN_TRIGGER_WORDS).map((s) => s.words).sort((a, b) => a - b);
+    const median = lens[lens.length >> 1] ?? 0;
+    const cite = strongest(r.sentences, (s) => Math.abs(s.words - median));
+    out.push(finding('varied_rhythm', 'human', {}, Math.min(2, cv / cvThreshold - 1), r.sentences, cite));
+  }
+  if (r.style.words >= MIN_WORDS_FOR_HUMAN_SIGNALS) {
+    const voice = r.sentences.filter((s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION) > 0);
+    const rate = r.style.personalRate + r.style.contractionRate;
+    if (rate >= VOICE_RATE && voice.length) {
+      out.push(finding('personal_voice', 'human', {}, Math.min(2, rate / 3), voice, strongest(voice, (s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION))));
+    }
+    const specific = r.sentences.filter((s) => count(s, SF.NUMBERS) + count(s, SF.PROPER) > 0);
+    const specificRate = r.style.numberRate + r.style.properRate;
+    if (specificRate >= SPECIFIC_RATE && specific.length) {
+      out.push(finding('concrete_details', 'human', {}, Math.min(2, specificRate / 8), specific, strongest(specific, (s) => count(s, SF.NUMBERS) + count(s, SF.PROPER))));
+    }
+    const informal = counted(SF.INFORMAL);
+    const markers = informal.reduce((n, s) => n + count(s, SF.INFORMAL), 0);
+    if (markers >= MIN_INFORMAL_MARKERS && r.style.informalRate >= INFORMAL_RATE) {
+      out.push(finding('informal_register', 'human', {}, Math.min(2, r.style.informalRate), informal, strongest(informal, (s) => count(s, SF.INFORMAL))));
+    }
+  }
+  return out;
+}
+
+/** A finding whose message key is its id. */
+export function finding(
+  id: string,
+  leaning: BulletLeaning,
+  params: Finding['params'],
+  strength: number,
+  sentences: ScoredSentence[],
+  cite: ScoredSentence | { start: number; end: number } | null,
+  key = id,
+): Finding {
+  return { id, key, leaning, params, strength, sentences, cite: cite ? { start: cite.start, end: cite.end } : null };
+}

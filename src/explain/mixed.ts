@@ -1,0 +1,50 @@
+/**
+ * The `mixed` verdict: the text has a passage that is AI-written by the same standard as a whole
+ * text (its own score reaches the mode's threshold for its length, in a conclusive cell) and a
+ * passage that reads as human. Holding each AI passage to the whole-text promise is what keeps
+ * `mixed` from becoming a back door for false accusations.
+ */
+import type { EngineResult } from '../engine/engine';
+import { lexicalLogit, modelLang } from '../engine/engine';
+import { SF } from '../engine/layout';
+import type { ModelFile } from '../engine/model';
+import { sigmoid } from '../engine/model';
+import type { Segment } from '../engine/segments';
+import type { Sensitivity } from '../engine/types';
+import { aiThreshold, cellOf, EVEN_ODDS } from '../engine/verdict';
+
+/** A human passage must have at least this many words to count as one (a greeting is not). */
+export const MIN_HUMAN_PASSAGE_WORDS = 30;
+/** `mixed` needs AI passages to hold between these shares of the words; beyond, the whole-text verdict says it. */
+export const MIN_MIXED_SHARE = 0.1;
+export const MAX_MIXED_SHARE = 0.9;
+
+/** A passage's calibrated probability, scored on its sentences' n-grams alone. */
+export function passageProbability(model: ModelFile, r: EngineResult, segment: Segment): number {
+  const ml = modelLang(r.language);
+  let score = 0;
+  let grams = 0;
+  for (const s of r.sentences) {
+    if (s.start < segment.start || s.end > segment.end) continue;
+    score += s.f[SF.SCORE];
+    grams += s.f[SF.NGRAMS];
+  }
+  const { platt } = cellOf(model, r.language, segment.words);
+  return sigmoid(platt.a * lexicalLogit(score, grams, model.lexicalBias[ml]) + platt.b);
+}
+
+/** The AI passage that makes a text `mixed` at this mode (the most AI-like one), or null. */
+export function mixedPassage(model: ModelFile, r: EngineResult, mode: Sensitivity): Segment | null {
+  if (r.aiShare < MIN_MIXED_SHARE || r.aiShare > MAX_MIXED_SHARE) return null;
+  const human = r.segments.some((s) => s.label === 'human' && s.words >= MIN_HUMAN_PASSAGE_WORDS && passageProbability(model, r, s) < EVEN_ODDS);
+  if (!human) return null;
+  let best: Segment | null = null;
+  let bestP = 0;
+  for (const s of r.segments) {
+    if (s.label !== 'ai') continue;
+    const cell = cellOf(model, r.language, s.words);
+    const p = passageProbability(model, r, s);
+    if (cell.conclusive[mode] && p >= aiThreshold(cell, mode) && p > bestP) [best, bestP] = [s, p];
+  }
+  return best;
+}

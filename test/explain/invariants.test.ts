@@ -1,0 +1,112 @@
+/**
+ * Explanations a person can trust (issue 12): invariants checked on every dev text, in every mode
+ * and both label languages (they skip without ../shared/data), plus the README example. A
+ * violation is reported with the text's source and row so it can be looked up.
+ */
+import { beforeAll, describe, expect, it } from 'bun:test';
+import type { Engine, EngineResult } from '../../src/engine/engine';
+import { SF } from '../../src/engine/layout';
+import { SENSITIVITIES, type LabelLang, type Sensitivity } from '../../src/engine/types';
+import { cellOf } from '../../src/engine/verdict';
+import { explain, type Explanation } from '../../src/explain';
+import { MIN_STYLE_WORDS } from '../../src/explain/dimensions';
+import { dataDir, hasData, loadRows, splitFiles, type Row } from '../../scripts/lib/data';
+import { sharedEngine } from '../engine/fixture';
+
+const DATA = hasData();
+if (!DATA) console.warn(`invariants: no shared data at ${dataDir()}; the dev-split invariants are skipped (set DATA_DIR).`);
+
+const LANGS: LabelLang[] = ['en', 'es'];
+const AI_SIDE = new Set(['ai', 'likely_ai', 'mixed']);
+const HUMAN_SIDE = new Set(['human', 'likely_human']);
+/** A singular count with a plural noun, in either language. */
+const BAD_PLURAL = /(?<!\d)1 (sentences|words|frases|palabras)\b/;
+
+/** The sentence a bullet's example starts in. */
+function sentenceAt(r: EngineResult, start: number) {
+  return r.sentences.find((s) => s.start <= start && start < Math.max(s.end, s.start + 1)) ?? null;
+}
+
+/** Every invariant broken by one explanation, as readable strings. */
+export function violations(text: string, r: EngineResult, e: Explanation, engine: Engine, mode: Sensitivity): string[] {
+  const out: string[] = [];
+  const detected = new Set(e.dimensions.filter((d) => d.detected).map((d) => d.id));
+  for (const a of e.textAnnotations) for (const d of a.dims) if (!detected.has(d.id)) out.push(`annotation cites undetected ${d.id}`);
+  if (AI_SIDE.has(e.verdictKey)) {
+    if (!e.textAnnotations.length) out.push(`${e.verdictKey} verdict without a highlighted sentence`);
+    if (e.bullets[0]?.leaning !== 'ai') out.push(`${e.verdictKey} verdict whose first bullet leans ${e.bullets[0]?.leaning}`);
+  }
+  if (HUMAN_SIDE.has(e.verdictKey)) {
+    if (e.textAnnotations.length) out.push(`${e.verdictKey} verdict with ${e.textAnnotations.length} AI highlights`);
+    if (e.bullets[0]?.leaning !== 'human') out.push(`${e.verdictKey} verdict whose first bullet leans ${e.bullets[0]?.leaning}`);
+  }
+  if (e.verdictKey === 'inconclusive' && e.bullets[0]?.leaning !== 'neutral') out.push('inconclusive verdict without a neutral first bullet');
+  if (detected.has('obfuscation')) {
+    if (HUMAN_SIDE.has(e.verdictKey)) out.push(`obfuscation detected under a ${e.verdictKey} verdict`);
+    if (!e.bullets.some((b) => b.id === 'obfuscation')) out.push('obfuscation detected without a bullet saying so');
+  }
+  const percent = Math.round(r.probability * 100);
+  for (const b of e.bullets) {
+    if (text.slice(b.start, b.end) !== b.example) out.push(`bullet ${b.id}: example is not text.slice(start, end)`);
+    if (BAD_PLURAL.test(b.text)) out.push(`bullet ${b.id}: "${b.text}"`);
+    if (b.id === 'lexical_fingerprint' && b.leaning === 'ai' && percent < 50) out.push(`AI word-pattern bullet on a text scored ${percent}`);
+    if (b.id === 'lexical_fingerprint' && b.leaning === 'human' && r.probability >= 0.5) out.push(`human word-pattern bullet at p = ${r.probability}`);
+    if (b.id === 'short_text' && r.style.words >= MIN_STYLE_WORDS && cellOf(engine.model, r.language, r.style.words).conclusive[mode]) {
+      out.push(`length note on a ${r.style.words}-word text in a conclusive cell`);
+    }
+    const s = sentenceAt(r, b.start);
+    const f = (k: number) => s?.f[k] ?? 0;
+    if (b.id === 'stock_phrases') {
+      const counted = r.sentences.filter((x) => x.f[SF.STOCK] > 0).length;
+      const claimed = Number(/\d+/.exec(b.text)?.[0]);
+      if (claimed !== counted) out.push(`stock phrases bullet claims ${claimed} sentences, ${counted} have one`);
+      if (f(SF.STOCK) === 0) out.push('stock phrases bullet cites a sentence without one');
+    }
+    if (b.id === 'personal_voice' && f(SF.PERSONAL) + f(SF.CONTRACTION) === 0) out.push('personal voice bullet cites a sentence with no first person and no contraction');
+    if (b.id === 'informal_register' && f(SF.INFORMAL) === 0) out.push('informal bullet cites a sentence with no informal marker');
+    if (b.id === 'informal_register' && r.sentences.reduce((n, x) => n + x.f[SF.INFORMAL], 0) < 2) out.push('informal bullet on a single weak marker');
+    if (b.id === 'concrete_details' && f(SF.NUMBERS) + f(SF.PROPER) === 0) out.push('concrete details bullet cites a sentence with no number or name');
+    if (b.id === 'transition_overuse' && f(SF.OPENS_TRANSITION) === 0) out.push('transition bullet cites a sentence that does not open with one');
+  }
+  return out;
+}
+
+let engine: Engine;
+let rows: Row[] = [];
+beforeAll(async () => {
+  engine = await sharedEngine();
+  if (DATA) rows = loadRows(splitFiles('dev'));
+});
+
+describe('explanation invariants', () => {
+  it('hold for the README example: no human-leaning bullet on AI-style prose', () => {
+    const text =
+      'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. Moreover, it offers numerous benefits that enhance productivity and foster innovation.';
+    const r = engine.analyze(text);
+    for (const mode of SENSITIVITIES) {
+      for (const lang of LANGS) {
+        const e = explain(engine.model, engine.docTypes, text, r, mode, lang);
+        expect(e.bullets.filter((b) => b.leaning === 'human')).toEqual([]);
+        expect(violations(text, r, e, engine, mode)).toEqual([]);
+      }
+    }
+  });
+
+  it.skipIf(!DATA)('hold on every dev text, in every mode and both label languages (needs ../shared/data)', () => {
+    expect(rows.length).toBeGreaterThan(10_000);
+    const found: string[] = [];
+    let aiSide = 0;
+    rows.forEach((row, i) => {
+      const r = engine.analyze(row.text);
+      for (const mode of SENSITIVITIES) {
+        for (const lang of LANGS) {
+          const e = explain(engine.model, engine.docTypes, row.text, r, mode, lang);
+          if (AI_SIDE.has(e.verdictKey)) aiSide++;
+          for (const v of violations(row.text, r, e, engine, mode)) found.push(`${row.source}#${i} ${mode}/${lang}: ${v}`);
+        }
+      }
+    });
+    expect(aiSide).toBeGreaterThan(1000);
+    expect(found.slice(0, 20)).toEqual([]);
+  }, 180_000);
+});
