@@ -82,8 +82,9 @@ export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfide
   let max = 0;
   for (let i = 0; i < w.length; i++) max = Math.max(max, Math.abs(w[i]));
   const scale = max > 0 ? max / 127 : 1;
+  // Stored bucket-major (src/engine/doctype.ts reads a bucket's weights for every type at once).
   const table = new Int8Array(w.length);
-  for (let i = 0; i < w.length; i++) table[i] = Math.round(w[i] / scale);
+  for (let c = 0; c < C; c++) for (let b = 0; b < size; b++) table[b * C + c] = Math.round(w[c * size + b] / scale);
   return { types, bits: DOCTYPE_BITS, scale, bias: Array.from(bias, (b) => Math.round(b * 1e6) / 1e6), minConfidence, table };
 }
 

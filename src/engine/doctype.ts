@@ -20,8 +20,8 @@ const MIN_WORDS = 8;
 /** Layout rule: at least this many list items, making up this share of the paragraphs, is a list. */
 const LIST_MIN_ITEMS = 4;
 const LIST_MIN_SHARE = 0.6;
-/** Regular-expression checks read at most this many characters from each end of the text. */
-const SCAN_CHARS = 2000;
+/** The layout scan reads at most this many characters from each end of the text (the genre shows at the start). */
+const SCAN_CHARS = 1000;
 const LETTER = /^\s*(dear|hi|hello|estimad[oa]s?|querid[oa]s?|hola)\b[^\n]{0,40}[,:]|\n\s*(best regards|kind regards|sincerely|yours (truly|sincerely)|atentamente|saludos cordiales|un (cordial )?saludo)\b/i;
 
 /** The trained softmax table: one int8 weight per (type, feature bucket), and a bias per type. */
@@ -33,6 +33,7 @@ export interface DocTypeModel {
   bias: number[];
   /** Below this softmax probability of the best type, the answer is `other`. */
   minConfidence: number;
+  /** Weights bucket-major: table[bucket * types + type] (a bucket's weights share a cache line). */
   table: Int8Array;
   /** Scratch: the stamp of the last call that counted each bucket (no allocation per call). */
   seen?: Uint32Array;
@@ -61,63 +62,127 @@ function tokenHash(s: string): number {
   return h >>> 0;
 }
 
-const SECOND_PERSON = /\b(you|your|yours|yourself|tú|tu|tus|usted|ustedes|vosotros|os|te|ti)\b/giu;
-const THIRD_PERSON = /\b(he|she|him|her|his|hers|they|them|their|él|ella|ellos|ellas|les|sus|su)\b/giu;
-function rate(text: string, re: RegExp): number {
-  const words = text.split(/\s+/).length;
-  return ((text.match(re) ?? []).length * 100) / Math.max(1, words);
-}
-
 /** Index of the first edge that `v` is below (the bucket of a measure). */
 function bucketOf(v: number, edges: readonly number[]): number {
   for (let i = 0; i < edges.length; i++) if (v < edges[i]) return i;
   return edges.length;
 }
 
+/** Facts of the text's opening and end that one pass over its characters collects. */
+interface Scan {
+  quotes: number;
+  exclamations: number;
+  dialogue: boolean;
+  url: boolean;
+  tag: boolean;
+  emoji: boolean;
+  citation: boolean;
+  headline: boolean;
+  opensWithQuestion: boolean;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) || c === 95 || c >= 0xc0;
+/** A letter that starts a sentence or a line of dialogue (Latin capitals and ¿¡ openers). */
+const isUpperStart = (c: number) => (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde) || c === 0xbf || c === 0xa1;
+
 /**
- * Layout and register tokens: language-independent cues that carry a genre across sources (a
- * forum answer and a product review differ in length, person and punctuation more than in topic).
- * Edges are round values around the medians of the training texts.
+ * One pass over `head` (a plain loop: the regular expressions it replaced cost 67 us of the
+ * 78 us a 500-word text took): quotes, exclamation marks, dialogue dashes at line starts, URLs,
+ * hashtags and mentions, emoji, citations ("et al.", "(2019)", "[3]"), a headline line, a
+ * question first.
  */
-export function layoutTokens(text: string, r: DocTypeInput): string[] {
-  const s = r.style;
-  const head = text.length > 2 * SCAN_CHARS ? text.slice(0, SCAN_CHARS) + '\n' + text.slice(-SCAN_CHARS) : text;
-  let quotes = 0;
-  for (let i = 0; i < head.length; i++) {
+function scan(head: string, from: number, to: number, out: Scan): void {
+  let lineStart = true;
+  let firstEnd = from === 0 ? -1 : 0;
+  const n = to;
+  for (let i = from; i < n; i++) {
     const c = head.charCodeAt(i);
-    if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) quotes++;
+    // Letters and spaces are most of the text and decide nothing here but the line start.
+    const folded = c | 32;
+    if (folded >= 97 && folded <= 122) {
+      lineStart = false;
+      continue;
+    }
+    if (c === 32) continue;
+    if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) out.quotes++;
+    else if (c === 33) out.exclamations++;
+    if (firstEnd < 0 && (c === 46 || c === 33 || c === 63 || c === 10)) {
+      firstEnd = i;
+      out.opensWithQuestion = c === 63;
+      out.headline = c === 10 && i >= 10 && i <= 120;
+    }
+    if ((c === 35 || c === 64) && (i === 0 || isSpace(head.charCodeAt(i - 1))) && i + 1 < n && isWordChar(head.charCodeAt(i + 1))) out.tag = true;
+    else if ((c >= 0xd83c && c <= 0xd83e) || (c >= 0x2600 && c <= 0x27bf)) out.emoji = true;
+    else if (c === 40 && i + 5 < n && isDigit(head.charCodeAt(i + 1)) && isDigit(head.charCodeAt(i + 4)) && head.charCodeAt(i + 5) === 41) out.citation = true;
+    else if (c === 91 && i + 2 < n && isDigit(head.charCodeAt(i + 1)) && head.charCodeAt(i + 2) === 93) out.citation = true;
+    if (lineStart && (c === 0x2014 || c === 0x2013 || c === 45)) {
+      let j = i + 1;
+      while (j < n && head.charCodeAt(j) === 32) j++;
+      if (j < n && isUpperStart(head.charCodeAt(j))) out.dialogue = true;
+    }
+    if (c === 10) lineStart = true;
+    else if (!isSpace(c)) lineStart = false;
   }
-  return [
-    `len${bucketOf(s.words, [30, 60, 120, 250, 500])}`,
-    `para${bucketOf(r.paragraphs.length, [2, 3, 5, 9])}`,
-    `sentlen${bucketOf(s.meanSentenceWords, [8, 12, 18, 25, 35])}`,
-    `personal${bucketOf(s.personalRate, [0.5, 2, 5])}`,
-    `questions${bucketOf(s.questionExclaimRate, [0.5, 2, 5])}`,
-    `numbers${bucketOf(s.numberRate, [0.5, 2, 5])}`,
-    `markdown${bucketOf(r.markdown.listItems + r.markdown.headings, [1, 3])}`,
-    `commas${bucketOf(s.commasPerSentence, [0.5, 1, 2, 3])}`,
-    `proper${bucketOf(s.properRate, [1, 3, 6, 10])}`,
-    `contractions${bucketOf(s.contractionRate, [0.3, 1.5, 4])}`,
-    `informal${bucketOf(s.informalRate, [0.3, 1])}`,
-    `dashes${bucketOf(s.dashRate, [0.2, 1])}`,
-    `semicolons${bucketOf(s.semicolonColonRate, [0.2, 1, 3])}`,
-    `allcaps${bucketOf(s.allCapsRate, [0.5, 2])}`,
-    `wordlen${bucketOf(s.meanWordLength, [4, 4.5, 5, 5.5, 6])}`,
-    `transitions${bucketOf(s.transitionRate, [0.5, 1.5, 3])}`,
-    `quotes${bucketOf((quotes * 100) / Math.max(1, s.words), [0.5, 2, 5])}`,
-    `dialogue${/(^|\n)\s*[—–-]\s*\p{Lu}/u.test(head) ? 1 : 0}`,
-    `url${/https?:\/\/|www\./.test(head) ? 1 : 0}`,
-    `tag${/(^|\s)[#@]\w/.test(head) ? 1 : 0}`,
-    `emoji${/\p{Extended_Pictographic}/u.test(head) ? 1 : 0}`,
-    `citation${/\bet al\.|\(\d{4}\)|\[\d+\]/.test(head) ? 1 : 0}`,
-    `headline${/^[^\n.!?]{10,120}\n/.test(head) ? 1 : 0}`,
-    `opensWithQuestion${/^[^.!?\n]*\?/.test(head) ? 1 : 0}`,
-    `lang_${r.language}`,
-    `you${bucketOf(rate(head, SECOND_PERSON), [0.3, 1.5, 4])}`,
-    `they${bucketOf(rate(head, THIRD_PERSON), [0.5, 2, 5])}`,
-    `exclaim${bucketOf((head.split('!').length - 1) * 100 / Math.max(1, s.words), [0.3, 1.5])}`,
-    `money${/[$€£%]/.test(head) ? 1 : 0}`,
+}
+
+/** Scan the first and the last SCAN_CHARS characters of a text (all of a shorter one), in place: no copy. */
+function scanText(text: string): { facts: Scan; scanned: number } {
+  const facts: Scan = { quotes: 0, exclamations: 0, dialogue: false, url: false, tag: false, emoji: false, citation: false, headline: false, opensWithQuestion: false };
+  const long = text.length > 2 * SCAN_CHARS;
+  scan(text, 0, long ? SCAN_CHARS : text.length, facts);
+  if (long) scan(text, text.length - SCAN_CHARS, text.length, facts);
+  const has = (needle: string) => {
+    const at = text.indexOf(needle);
+    return at >= 0 && (!long || at < SCAN_CHARS || at >= text.length - SCAN_CHARS);
+  };
+  facts.url = has('http://') || has('https://') || has('www.');
+  facts.citation ||= has('et al.');
+  return { facts, scanned: long ? 2 * SCAN_CHARS : text.length };
+}
+
+/** Kinds of layout token; a token is (kind, bucket). */
+const LAYOUT_KINDS = [
+  'len', 'para', 'sentlen', 'personal', 'questions', 'numbers', 'markdown', 'commas', 'proper', 'contractions',
+  'informal', 'dashes', 'semicolons', 'allcaps', 'wordlen', 'transitions', 'quotes', 'exclaim', 'dialogue', 'url',
+  'tag', 'emoji', 'citation', 'headline', 'opensWithQuestion', 'lang',
+] as const;
+const KIND_HASH = LAYOUT_KINDS.map(tokenHash);
+const LANG_BUCKET = { en: 0, es: 1, other: 2 } as const;
+/** Bucket edges of the measured kinds, in LAYOUT_KINDS order: round values around the training texts' medians. */
+const EDGES: readonly (readonly number[])[] = [
+  [30, 60, 120, 250, 500], [2, 3, 5, 9], [8, 12, 18, 25, 35], [0.5, 2, 5], [0.5, 2, 5], [0.5, 2, 5], [1, 3],
+  [0.5, 1, 2, 3], [1, 3, 6, 10], [0.3, 1.5, 4], [0.3, 1], [0.2, 1], [0.2, 1, 3], [0.5, 2], [4, 4.5, 5, 5.5, 6],
+  [0.5, 1.5, 3], [0.5, 2, 5], [0.3, 1.5],
+];
+
+/**
+ * Layout and register tokens as (kind index, bucket): language-independent cues that carry a genre
+ * across sources (a forum answer and a product review differ in length, person and punctuation
+ * more than in topic). No allocation per token: this runs on every detection.
+ */
+export function visitLayout(text: string, r: DocTypeInput, visit: (kind: number, bucket: number) => void): void {
+  const s = r.style;
+  const { facts: f, scanned } = scanText(text);
+  // Quotes and exclamation marks per 100 words of what was scanned (about 6 characters a word).
+  const per100 = (n: number) => (n * 600) / Math.max(1, scanned);
+  const measured = [
+    s.words, r.paragraphs.length, s.meanSentenceWords, s.personalRate, s.questionExclaimRate, s.numberRate,
+    r.markdown.listItems + r.markdown.headings, s.commasPerSentence, s.properRate, s.contractionRate, s.informalRate,
+    s.dashRate, s.semicolonColonRate, s.allCapsRate, s.meanWordLength, s.transitionRate, per100(f.quotes), per100(f.exclamations),
   ];
+  for (let k = 0; k < measured.length; k++) visit(k, bucketOf(measured[k], EDGES[k]));
+  const flags = [f.dialogue, f.url, f.tag, f.emoji, f.citation, f.headline, f.opensWithQuestion];
+  for (let k = 0; k < flags.length; k++) visit(measured.length + k, flags[k] ? 1 : 0);
+  visit(LAYOUT_KINDS.length - 1, LANG_BUCKET[r.language]);
+}
+
+/** The layout tokens of a text by name (for reports and tests). */
+export function layoutTokens(text: string, r: DocTypeInput): string[] {
+  const out: string[] = [];
+  visitLayout(text, r, (k, b) => out.push(`${LAYOUT_KINDS[k]}${b}`));
+  return out;
 }
 
 /** Layout tokens weigh as much as this many word features each (they are few, and carry across sources). */
@@ -131,10 +196,10 @@ export function forEachDocTypeFeature(text: string, r: DocTypeInput, bits: numbe
   const mask = (1 << bits) - 1;
   const n = Math.min(r.words.length, DOCTYPE_MAX_WORDS);
   for (let i = 0; i < n; i++) visit(mix(r.words[i]) & mask);
-  for (const token of layoutTokens(text, r)) {
-    const h = mix(tokenHash(token));
+  visitLayout(text, r, (kind, bucket) => {
+    const h = mix(KIND_HASH[kind] + Math.imul(bucket, 0x9e3779b1));
     for (let k = 0; k < LAYOUT_REPEAT; k++) visit(mix(h + k) & mask);
-  }
+  });
 }
 
 /** Which rule decides the type before the classifier, if any. */
@@ -173,12 +238,12 @@ export function scoreDocType(model: DocTypeModel, text: string, r: DocTypeInput)
 
 /** The classifier's type and softmax probability for a text's distinct feature buckets. */
 export function scoreBuckets(model: DocTypeModel, buckets: ArrayLike<number>): DocTypeResult {
-  const size = 1 << model.bits;
   const types = model.types.length;
   const z = new Float64Array(types);
+  const table = model.table;
   for (let i = 0; i < buckets.length; i++) {
-    const b = buckets[i];
-    for (let c = 0; c < types; c++) z[c] += model.table[c * size + b];
+    const row = buckets[i] * types;
+    for (let c = 0; c < types; c++) z[c] += table[row + c];
   }
   // Binary features, L2-normalised (as trained): a long text is not more certain just for being long.
   const norm = model.scale / Math.sqrt(Math.max(1, buckets.length));
