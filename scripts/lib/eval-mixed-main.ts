@@ -4,6 +4,8 @@
  * openings (dev), and on wholly human and wholly AI dev texts (issue 13's targets).
  */
 import { loadEngine, MODEL } from '../../src/engine/load';
+import { detectorFor } from '../../src/detector';
+import { SENSITIVITIES } from '../../src/engine/types';
 import { dataDir, hasData, loadRows, splitFiles } from './data';
 import { buildMixes, continuationMixes } from './mixes';
 import { EVAL_SEED, MIXES_PER_LANG, measureSegments, prepareCases, type SegmentCase } from './segments-fit';
@@ -14,7 +16,8 @@ if (!hasData()) {
 }
 const engine = await loadEngine();
 const dev = loadRows(splitFiles('dev'));
-const cases = prepareCases(engine, [...buildMixes(dev, EVAL_SEED, MIXES_PER_LANG), ...continuationMixes(dev)], dev);
+const mixes = [...buildMixes(dev, EVAL_SEED, MIXES_PER_LANG), ...continuationMixes(dev)];
+const cases = prepareCases(engine, mixes, dev);
 const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '-');
 console.log('| set | lang | mixes | AI-part recall | precision | aiShare MAE | human texts with aiShare >= 0.3 | AI texts with aiShare >= 0.7 |');
 console.log('|---|---|---|---|---|---|---|---|');
@@ -33,4 +36,16 @@ for (const lang of ['en', 'es'] as const) {
     if (xs.length) row(kind, lang, xs);
   }
   void pure;
+}
+
+// Verdicts: how often a human opening no longer hides the AI text, and what `mixed` costs human texts.
+const detector = detectorFor(engine);
+console.log('\n| lang | mixes (human opening, then AI) called AI, mixed or likely AI | human dev texts called mixed |');
+console.log('|---|---|---|');
+for (const lang of ['en', 'es'] as const) {
+  const opened = mixes.filter((m) => m.lang === lang && m.kind === 'human_then_ai');
+  const humans = dev.filter((r) => r.lang === lang && r.label === 'human' && !r.mix);
+  const caught = SENSITIVITIES.map((m) => pct(opened.filter((x) => detector.analyze(x.text, { sensitivity: m }).ai).length / opened.length));
+  const mixedHumans = SENSITIVITIES.map((m) => pct(humans.filter((r) => detector.analyze(r.text, { sensitivity: m }).verdictKey === 'mixed').length / humans.length));
+  console.log(`| ${lang} | ${SENSITIVITIES.map((m, k) => `${m} ${caught[k]}`).join(', ')} (n=${opened.length}) | ${SENSITIVITIES.map((m, k) => `${m} ${mixedHumans[k]}`).join(', ')} (n=${humans.length}) |`);
 }
