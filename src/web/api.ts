@@ -23,7 +23,8 @@ export class ApiError extends Error {
  */
 export type DetectResult = Pick<
   DetectResponse,
-  'score' | 'verdict' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions' | 'ms_cost' | 'rate_remaining' | 'dimensions' | 'textAnnotations' | 'bullets'
+  | 'score' | 'verdict' | 'verdictKey' | 'aiShare' | 'segments' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions'
+  | 'ms_cost' | 'rate_remaining' | 'dimensions' | 'textAnnotations' | 'bullets'
 >;
 
 function headersFor(key: string, lang: UiLang): Record<string, string> {

@@ -1,6 +1,9 @@
 /** The Files tab: posts files as files[], renders the NDJSON stream as it arrives, exports CSV. */
+import { VERDICT_KEYS, type VerdictKey } from '../engine/types.ts';
 import { detectFiles, readNdjson } from './api.ts';
+import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
+import { formatShare, paintVerdict } from './verdict.ts';
 
 /** One file's line in the results table. */
 export interface BatchRow {
@@ -8,14 +11,21 @@ export interface BatchRow {
   fileName: string;
   words?: number;
   score?: number;
+  /** Words in AI passages over all words, 0 to 1, as the API sent it. */
+  aiShare?: number;
   verdict?: string;
+  verdictKey?: VerdictKey;
   flagged?: number;
   docType?: string;
   error?: { code: string; message: string };
 }
 
 /** Column order of the CSV export (stable machine names, whatever the interface language). */
-const CSV_COLUMNS = ['file', 'words', 'score', 'verdict', 'flagged', 'doc_type', 'error_code', 'error_message'] as const;
+const CSV_COLUMNS = [
+  'file', 'words', 'score', 'ai_share', 'verdict', 'verdict_key', 'flagged', 'doc_type', 'error_code', 'error_message',
+] as const;
+/** Cells of a row after the file name, spanned by a pending or error cell. */
+const DATA_COLUMNS = 6;
 
 /** One CSV field (RFC 4180 quoting); a leading = + - @ is defused so spreadsheets never run it as a formula. */
 function csvField(value: string | number | undefined): string {
@@ -28,7 +38,7 @@ function csvField(value: string | number | undefined): string {
 export function toCsv(rows: BatchRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const r of rows) {
-    const cells = [r.fileName, r.words, r.score, r.verdict, r.flagged, r.docType, r.error?.code, r.error?.message];
+    const cells = [r.fileName, r.words, r.score, r.aiShare, r.verdict, r.verdictKey, r.flagged, r.docType, r.error?.code, r.error?.message];
     lines.push(cells.map(csvField).join(','));
   }
   return lines.join('\r\n') + '\r\n';
@@ -57,18 +67,29 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   tr_.className = row.error ? 'row-error' : row.score === undefined ? 'row-pending' : 'row-done';
   if (row.error) {
     const td = cell(tr(lang, 'fileError', { message: row.error.message }), 'file-error');
-    td.colSpan = 5;
+    td.colSpan = DATA_COLUMNS;
     td.dataset.code = row.error.code;
     tr_.appendChild(td);
     return;
   }
   if (row.score === undefined) {
     const td = cell('…');
-    td.colSpan = 5;
+    td.colSpan = DATA_COLUMNS;
     tr_.appendChild(td);
     return;
   }
-  tr_.append(cell(row.words, 'num'), cell(row.score, 'num'), cell(row.verdict), cell(row.flagged, 'num'), cell(row.docType));
+  const share = cell(row.aiShare === undefined ? '' : formatShare(row.aiShare, lang), 'num');
+  if (row.aiShare !== undefined) share.dataset.share = String(row.aiShare);
+  const verdict = cell(undefined);
+  const badge = el('span');
+  paintVerdict(badge, row.verdictKey, row.verdict ?? '');
+  verdict.appendChild(badge);
+  tr_.append(cell(row.words, 'num'), cell(row.score, 'num'), share, verdict, cell(row.flagged, 'num'), cell(row.docType));
+}
+
+/** The line's verdict key when it is one the page knows (an older or newer server may differ). */
+function verdictKeyOf(value: unknown): VerdictKey | undefined {
+  return (VERDICT_KEYS as readonly unknown[]).includes(value) ? (value as VerdictKey) : undefined;
 }
 
 /** Runs one batch of `files`, updating the progress bar and table as each NDJSON line arrives. */
@@ -120,7 +141,9 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
         fileName,
         words: Number(msg.words),
         score: Number(msg.score),
+        aiShare: typeof msg.aiShare === 'number' ? msg.aiShare : undefined,
         verdict: String(msg.verdict ?? ''),
+        verdictKey: verdictKeyOf(msg.verdictKey),
         flagged: Number(msg.flagged),
         docType: String(msg.docType ?? ''),
       });

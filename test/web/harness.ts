@@ -11,6 +11,7 @@ import { chargeWords } from '../../src/modules/quota/index.ts';
 import { PLANS } from '../../src/plans.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { ApiKey } from '../../src/store/types.ts';
+import type { Detector } from '../../src/engine/types.ts';
 
 /** Time for a browser hook (launching chromium, first page load) on a loaded 2-core machine. */
 export const BROWSER_TIMEOUT_MS = 30_000;
@@ -36,6 +37,8 @@ export interface TestServer {
   url: string;
   key: string;
   spentKey: string;
+  /** The server's own detector, to check what the page shows against. */
+  detector: Detector;
   stop(): Promise<void>;
 }
 
@@ -47,12 +50,14 @@ export async function startServer(): Promise<TestServer> {
   const spent = await createKey(store.keys, { plan: 'free', name: 'playground-spent' });
   // Leave 5 words of the month, so any real text answers 429 quota_exceeded.
   await chargeWords(store.quota, (await findActiveKey(store.keys, spent.key)) as ApiKey, PLANS.free.wordsPerMonth - 5);
-  const app = createApp({ config, store, detector: await createDetector() }).listen({ port: 0, hostname: '127.0.0.1' });
+  const detector = await createDetector();
+  const app = createApp({ config, store, detector }).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server!.port;
   return {
     url: `http://127.0.0.1:${port}`,
     key,
     spentKey: spent.key,
+    detector,
     async stop() {
       await app.stop();
       await store.close();

@@ -3,28 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
+import { VERDICT_KEYS } from '../../src/engine/types.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
+import { csvFields, ESSAY, HUMAN_PARAGRAPH, MIXED, NOTES_MD, percent, SHORT_AI } from './texts.ts';
 import { BROWSER_TIMEOUT_MS, CHROMIUM_PATH, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
 
-/** Screenshots land here (gitignored); docs/playground.png is a copy of the result view. */
+/** Screenshots land here (gitignored); docs/playground.png is a copy of playground-mixed.png. */
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
 
 /** Per-test budget: a timeout would kill chromium and fail every later test, so keep it generous. */
-
-/** Machine-flavoured prose, long enough for several sentences to be judged. */
-const ESSAY =
-  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. ' +
-  'Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. ' +
-  'Furthermore, by leveraging these tools, organizations can streamline their operations and unlock new opportunities. ' +
-  'My neighbour’s dog barked at the bin lorry again this morning, which was funny. ' +
-  'Ultimately, embracing this transformation is essential for long-term success in a competitive landscape.';
-
-/** A second file in Markdown, so the batch crosses two extractors. */
-const NOTES_MD =
-  '# Field notes\n\nWe walked up the ridge before breakfast and the fog sat in the valley like milk. ' +
-  'Nobody had packed enough water, so we shared the last bottle and argued about the map. ' +
-  'In conclusion, it is worth noting that careful planning plays a vital role in every successful hike.\n';
 
 if (!HAVE_CHROMIUM) {
   console.warn(`[playground] skipping the browser tests: ${CHROMIUM_PATH} is absent (apt-get install -y chromium).`);
@@ -99,6 +87,114 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     }
   }, BROWSER_TIMEOUT_MS);
 
+  it('shades exactly the AI passages of a mixed text, shows its AI share and which way each bullet leans', async () => {
+    await page.selectOption('#sensitivity', 'balanced');
+    await page.fill('#text', MIXED);
+    const res = await analyze(page);
+    expect(res.status()).toBe(200);
+    const body = await res.json();
+    await page.waitForSelector('#result:not([hidden])');
+    // The real detector finds the two authors: a human passage over the first paragraph, an AI one after it.
+    expect(body.segments).toEqual(server.detector.analyze(MIXED, { sensitivity: 'balanced' }).segments);
+    const ai = body.segments.filter((s: { label: string }) => s.label === 'ai');
+    expect(body.segments.some((s: { label: string }) => s.label === 'human')).toBe(true);
+    expect(ai.length).toBeGreaterThan(0);
+    expect(ai[0].start).toBeGreaterThanOrEqual(HUMAN_PARAGRAPH.length);
+    expect(body.aiShare).toBeGreaterThan(0.2);
+    expect(body.aiShare).toBeLessThan(0.8);
+    const bands = await page.locator('#annotated .seg-ai').evaluateAll((spans) =>
+      spans.map((span) => {
+        const walker = document.createTreeWalker(span, NodeFilter.SHOW_TEXT);
+        let text = '';
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (!n.parentElement?.closest('.seg-tag, .sr-only, .tip')) text += n.textContent;
+        }
+        const d = (span as HTMLElement).dataset;
+        return { start: Number(d.start), end: Number(d.end), score: Number(d.score), text, tag: span.querySelector('.seg-tag')?.textContent };
+      }),
+    );
+    expect(bands.map(({ start, end, score }) => ({ start, end, label: 'ai', score }))).toEqual(ai);
+    for (const band of bands) {
+      expect(band.text).toBe(MIXED.slice(band.start, band.end));
+      expect(band.tag).toBe(STRINGS.en.aiPassageTag);
+    }
+    // Bands and flags only wrap the text: read without the tags and tooltips, the view is the text itself.
+    const shown = await page.locator('#annotated').evaluate((root) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      let text = '';
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.parentElement?.closest('.seg-tag, .sr-only, .tip, .hint')) text += n.textContent;
+      }
+      return text;
+    });
+    expect(shown).toBe(MIXED);
+    expect(await page.locator('#annotated mark.flag').count()).toBe(body.textAnnotations.length);
+    expect(await page.textContent('#ai-share')).toBe(percent(body.aiShare));
+    expect(await page.getAttribute('#verdict', 'data-verdict')).toBe(body.verdictKey);
+    expect(await page.textContent('#verdict')).toBe(body.verdict);
+    expect(await page.textContent('#verdict-hint')).toBe(STRINGS.en[`verdictHint_${body.verdictKey as 'mixed'}`]);
+    expect(await page.locator('#legend li').first().textContent()).toContain(STRINGS.en.legendAiPassage);
+    const bullets = await page.locator('#bullets li.bullet').evaluateAll((items) =>
+      items.map((li) => ({ leaning: (li as HTMLElement).dataset.leaning, label: li.querySelector('.leaning')?.textContent })),
+    );
+    expect(bullets).toEqual(
+      body.bullets.map((b: { leaning: 'ai' | 'human' | 'neutral' }) => ({ leaning: b.leaning, label: STRINGS.en[`leaning_${b.leaning}`] })),
+    );
+    await page.locator('#text').evaluate((area) => (area.scrollTop = 0));
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-mixed.png'), fullPage: true });
+    expect(await contrastFailures(page)).toEqual([]);
+
+    // The human paragraph alone is one human passage: nothing is shaded and the legend has no band.
+    await page.fill('#text', HUMAN_PARAGRAPH);
+    const human = await (await analyze(page)).json();
+    expect(human.segments.map((s: { label: string }) => s.label)).toEqual(['human']);
+    expect(await page.locator('#annotated .seg-ai').count()).toBe(0);
+    expect(await page.textContent('#ai-share')).toBe('0%');
+    expect(await page.textContent('#legend')).not.toContain(STRINGS.en.legendAiPassage);
+    await page.selectOption('#sensitivity', 'conservative');
+  }, BROWSER_TIMEOUT_MS);
+
+  it('says a short AI-style text is inconclusive, in English and Spanish', async () => {
+    await page.fill('#text', SHORT_AI);
+    expect(await page.getAttribute('#word-count', 'data-words')).toBe('25');
+    for (const lang of ['en', 'es'] as const) {
+      await page.check(`#lang-${lang}`);
+      const body = await (await analyze(page)).json();
+      expect(body.verdictKey).toBe('inconclusive');
+      await page.waitForSelector('#result:not([hidden])');
+      expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('inconclusive');
+      expect(await page.textContent('#verdict')).toBe(lang === 'en' ? 'Not enough evidence' : 'Evidencia insuficiente');
+      expect(await page.textContent('#verdict-hint')).toBe(STRINGS[lang].verdictHint_inconclusive);
+      // The first bullet says why there is no call: a note, not a point for either side.
+      expect(await page.locator('#bullets li.bullet').first().getAttribute('data-leaning')).toBe('neutral');
+      expect(await page.locator('#bullets .leaning').first().textContent()).toBe(STRINGS[lang].leaning_neutral);
+      expect(await contrastFailures(page)).toEqual([]);
+    }
+    await page.check('#lang-en');
+  }, BROWSER_TIMEOUT_MS);
+
+  it('gives each of the six verdicts its own readable badge', async () => {
+    const looks = await page.evaluate((keys) => {
+      const box = document.createElement('div');
+      box.id = 'verdict-samples';
+      document.body.appendChild(box);
+      return keys.map((key) => {
+        const badge = document.createElement('span');
+        badge.className = 'verdict-badge';
+        badge.dataset.verdict = key;
+        badge.textContent = key;
+        box.appendChild(badge);
+        const style = getComputedStyle(badge);
+        const icon = getComputedStyle(badge, '::before').content;
+        return [style.color, style.backgroundColor, style.borderStyle, icon].join(' | ');
+      });
+    }, [...VERDICT_KEYS]);
+    expect(new Set(looks).size).toBe(VERDICT_KEYS.length);
+    for (const look of looks) expect(look).not.toContain('none |'); // every badge has an icon
+    expect(await contrastFailures(page)).toEqual([]);
+    await page.evaluate(() => document.getElementById('verdict-samples')?.remove());
+  }, BROWSER_TIMEOUT_MS);
+
   it('switches the interface and the API labels to Spanish', async () => {
     await page.check('#lang-es');
     expect(await page.textContent('h1')).toBe(STRINGS.es.title);
@@ -115,7 +211,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     await page.check('#lang-en');
   }, BROWSER_TIMEOUT_MS);
 
-  it('streams a two-file batch into the progress bar and the table, and exports CSV', async () => {
+  it('streams a three-file batch into the progress bar and the table, and exports CSV with each file’s AI share', async () => {
     await page.click('#tab-files');
     // Dropping files on the zone chooses them, as the file picker does.
     const dropped = await page.evaluateHandle(() => {
@@ -128,25 +224,40 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     await page.setInputFiles('#files', [
       { name: 'essay.txt', mimeType: 'text/plain', buffer: Buffer.from(ESSAY) },
       { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(NOTES_MD) },
+      { name: 'mixed.txt', mimeType: 'text/plain', buffer: Buffer.from(MIXED) },
     ]);
     await page.click('#analyze-files');
     await page.waitForFunction(
-      () => document.getElementById('batch-count')?.textContent === '2/2' || !document.getElementById('files-error')?.hidden,
+      () => document.getElementById('batch-count')?.textContent === '3/3' || !document.getElementById('files-error')?.hidden,
       undefined,
       { timeout: BROWSER_TIMEOUT_MS - 10_000 },
     );
     expect(await page.textContent('#files-error')).toBe('');
-    expect(await page.textContent('#batch-count')).toBe('2/2');
-    expect(await page.locator('#batch-rows tr').count()).toBe(2);
-    expect(await page.locator('#batch-rows tr.row-done').count()).toBe(2);
-    expect(await page.locator('#batch-rows th').allTextContents()).toEqual(['essay.txt', 'notes.md']);
-    expect(await page.getAttribute('#batch-progress', 'value')).toBe('2');
+    expect(await page.textContent('#batch-count')).toBe('3/3');
+    expect(await page.locator('#batch-rows tr').count()).toBe(3);
+    expect(await page.locator('#batch-rows tr.row-done').count()).toBe(3);
+    expect(await page.locator('#batch-rows th').allTextContents()).toEqual(['essay.txt', 'notes.md', 'mixed.txt']);
+    expect(await page.getAttribute('#batch-progress', 'value')).toBe('3');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-batch.png'), fullPage: true });
     expect(await contrastFailures(page)).toEqual([]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);
-    const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(csv).toHaveLength(3);
-    expect(csv[0]).toStartWith('file,words,score,verdict');
+    const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n').map(csvFields);
+    expect(csv).toHaveLength(4);
+    const header = csv[0];
+    expect(header.slice(0, 6)).toEqual(['file', 'words', 'score', 'ai_share', 'verdict', 'verdict_key']);
+    const rows = csv.slice(1).map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
+    expect(rows.map((r) => r.file)).toEqual(['essay.txt', 'notes.md', 'mixed.txt']);
+    // The mixed file's AI share and verdict are the detector's own (a plain-text file is read as is).
+    const mixed = server.detector.analyze(MIXED, { sensitivity: 'conservative' });
+    expect(mixed.aiShare).toBeGreaterThan(0);
+    expect(mixed.aiShare).toBeLessThan(1);
+    expect(rows[2].ai_share).toBe(String(mixed.aiShare));
+    expect(rows[2].verdict_key).toBe(mixed.verdictKey);
+    // The table's AI share column and verdict badges show the same values as the CSV.
+    const cells = await page.locator('#batch-rows tr').evaluateAll((trs) =>
+      trs.map((tr) => ({ share: tr.querySelector('td[data-share]')?.textContent, verdict: tr.querySelector('.verdict-badge')?.getAttribute('data-verdict') })),
+    );
+    expect(cells).toEqual(rows.map((r) => ({ share: percent(Number(r.ai_share)), verdict: r.verdict_key })));
   }, BROWSER_TIMEOUT_MS);
 
   it('shows the localized 401 message and asks for a key when the key is wrong', async () => {

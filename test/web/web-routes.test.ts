@@ -6,6 +6,9 @@ import { BUNDLE_PATH, buildWebBundle } from '../../src/web/build.ts';
 import { ApiError, describeError, quotaResetDate } from '../../src/web/api.ts';
 import { toCsv } from '../../src/web/batch.ts';
 import { STRINGS } from '../../src/web/strings.ts';
+import stylesCss from '../../src/web/styles.css' with { type: 'text' };
+import { formatShare } from '../../src/web/verdict.ts';
+import { BULLET_LEANINGS, VERDICT_KEYS } from '../../src/engine/types.ts';
 import { MIN_WORDS as SERVICE_MIN_WORDS } from '../../src/modules/detect/service.ts';
 import { countWords, MIN_WORDS } from '../../src/web/words.ts';
 
@@ -76,15 +79,32 @@ describe('page helpers', () => {
 
   it('quotes CSV fields and defuses formula-like file names', () => {
     const csv = toCsv([
-      { index: 0, fileName: 'a,"b".txt', words: 10, score: 55, verdict: 'Mixed', flagged: 1, docType: 'Essay' },
+      { index: 0, fileName: 'a,"b".txt', words: 10, score: 55, aiShare: 0.425, verdict: 'Mixed: human and AI passages', verdictKey: 'mixed', flagged: 1, docType: 'Essay' },
       { index: 1, fileName: '=cmd().pdf', error: { code: 'corrupt_file', message: 'Bad file' } },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'file,words,score,verdict,flagged,doc_type,error_code,error_message',
-      '"a,""b"".txt",10,55,Mixed,1,Essay,,',
-      "'=cmd().pdf,,,,,,corrupt_file,Bad file",
+      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message',
+      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,',
+      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file",
       '',
     ]);
+  });
+
+  it('styles every verdict key and every bullet leaning, with a label for each in both languages', () => {
+    for (const key of VERDICT_KEYS) {
+      expect(stylesCss).toContain(`.verdict-badge[data-verdict="${key}"]::before { content: "`);
+      for (const lang of ['en', 'es'] as const) expect(STRINGS[lang][`verdictHint_${key}`]).toBeTruthy();
+    }
+    for (const leaning of BULLET_LEANINGS) {
+      expect(stylesCss).toContain(`[data-leaning="${leaning}"] .leaning::before { content: "`);
+      expect(STRINGS.es[`leaning_${leaning}`]).not.toBe(STRINGS.en[`leaning_${leaning}`]);
+    }
+  });
+
+  it('writes an AI share as a whole percentage in the interface language', () => {
+    expect(formatShare(0.524, 'en')).toBe('52%');
+    expect(formatShare(0, 'en')).toBe('0%');
+    expect(formatShare(1, 'es')).toMatch(/^100\s%$/u);
   });
 
   it('reads the quota reset from X-RateLimit-Reset, else from Retry-After', () => {

@@ -19,6 +19,23 @@ var en = {
   resultHeading: "Result",
   gaugeLabel: "AI score",
   verdict: "Verdict",
+  aiShare: "AI share",
+  aiShareHelp: "Words in passages that read as AI-written",
+  verdictHint_human: "The text reads as written by a person.",
+  verdictHint_likely_human: "The text leans toward a person, with less certainty.",
+  verdictHint_inconclusive: "Too little evidence to call either way: the text is short, or its score sits between the thresholds.",
+  verdictHint_mixed: "Some passages read as human, others as AI-written: see the shaded passages below.",
+  verdictHint_likely_ai: "The text leans toward AI generation, with less certainty.",
+  verdictHint_ai: "The text reads as AI-generated.",
+  legendAiPassage: "Passage that reads as AI-written",
+  legendFlag: "Sentence flagged by a dimension",
+  aiPassageTag: "AI passage",
+  aiPassageTitle: "Reads as AI-written (passage score {score}/100)",
+  aiPassageEnd: "End of AI passage",
+  leaning_ai: "Points to AI",
+  leaning_human: "Points to a person",
+  leaning_neutral: "Note",
+  colAiShare: "AI share",
   docType: "Document type",
   msCost: "Processing time",
   msUnit: "{n} ms",
@@ -79,6 +96,23 @@ var es = {
   resultHeading: "Resultado",
   gaugeLabel: "Puntuación IA",
   verdict: "Veredicto",
+  aiShare: "Proporción IA",
+  aiShareHelp: "Palabras en pasajes que parecen escritos por IA",
+  verdictHint_human: "El texto parece escrito por una persona.",
+  verdictHint_likely_human: "El texto se inclina hacia una persona, con menos certeza.",
+  verdictHint_inconclusive: "No hay evidencia suficiente para decidir: el texto es corto o su puntuación queda entre los umbrales.",
+  verdictHint_mixed: "Unos pasajes parecen humanos y otros escritos por IA: vea los pasajes sombreados abajo.",
+  verdictHint_likely_ai: "El texto se inclina hacia la generación por IA, con menos certeza.",
+  verdictHint_ai: "El texto parece generado por IA.",
+  legendAiPassage: "Pasaje que parece escrito por IA",
+  legendFlag: "Frase señalada por una dimensión",
+  aiPassageTag: "Pasaje IA",
+  aiPassageTitle: "Parece escrito por IA (puntuación del pasaje {score}/100)",
+  aiPassageEnd: "Fin del pasaje IA",
+  leaning_ai: "Apunta a IA",
+  leaning_human: "Apunta a una persona",
+  leaning_neutral: "Nota",
+  colAiShare: "Proporción IA",
   docType: "Tipo de documento",
   msCost: "Tiempo de proceso",
   msUnit: "{n} ms",
@@ -229,8 +263,49 @@ function describeError(err, lang) {
   return parts.join(" ");
 }
 
+// src/engine/types.ts
+var VERDICT_KEYS = ["human", "likely_human", "inconclusive", "mixed", "likely_ai", "ai"];
+
+// src/web/dom.ts
+function byId(id) {
+  return document.getElementById(id);
+}
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls)
+    node.className = cls;
+  if (text !== undefined)
+    node.textContent = text;
+  return node;
+}
+
+// src/web/verdict.ts
+function paintVerdict(target, key, label) {
+  target.textContent = label;
+  target.classList.add("verdict-badge");
+  if (key)
+    target.dataset.verdict = key;
+  else
+    delete target.dataset.verdict;
+}
+function formatShare(share, lang) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
 // src/web/batch.ts
-var CSV_COLUMNS = ["file", "words", "score", "verdict", "flagged", "doc_type", "error_code", "error_message"];
+var CSV_COLUMNS = [
+  "file",
+  "words",
+  "score",
+  "ai_share",
+  "verdict",
+  "verdict_key",
+  "flagged",
+  "doc_type",
+  "error_code",
+  "error_message"
+];
+var DATA_COLUMNS = 6;
 function csvField(value) {
   let s = value === undefined ? "" : String(value);
   if (/^[=+\-@\t\r]/.test(s) && typeof value === "string")
@@ -240,7 +315,7 @@ function csvField(value) {
 function toCsv(rows) {
   const lines = [CSV_COLUMNS.join(",")];
   for (const r of rows) {
-    const cells = [r.fileName, r.words, r.score, r.verdict, r.flagged, r.docType, r.error?.code, r.error?.message];
+    const cells = [r.fileName, r.words, r.score, r.aiShare, r.verdict, r.verdictKey, r.flagged, r.docType, r.error?.code, r.error?.message];
     lines.push(cells.map(csvField).join(","));
   }
   return lines.join(`\r
@@ -262,18 +337,28 @@ function paintRow(tr_, row, lang) {
   tr_.className = row.error ? "row-error" : row.score === undefined ? "row-pending" : "row-done";
   if (row.error) {
     const td = cell(tr(lang, "fileError", { message: row.error.message }), "file-error");
-    td.colSpan = 5;
+    td.colSpan = DATA_COLUMNS;
     td.dataset.code = row.error.code;
     tr_.appendChild(td);
     return;
   }
   if (row.score === undefined) {
     const td = cell("…");
-    td.colSpan = 5;
+    td.colSpan = DATA_COLUMNS;
     tr_.appendChild(td);
     return;
   }
-  tr_.append(cell(row.words, "num"), cell(row.score, "num"), cell(row.verdict), cell(row.flagged, "num"), cell(row.docType));
+  const share = cell(row.aiShare === undefined ? "" : formatShare(row.aiShare, lang), "num");
+  if (row.aiShare !== undefined)
+    share.dataset.share = String(row.aiShare);
+  const verdict = cell(undefined);
+  const badge = el("span");
+  paintVerdict(badge, row.verdictKey, row.verdict ?? "");
+  verdict.appendChild(badge);
+  tr_.append(cell(row.words, "num"), cell(row.score, "num"), share, verdict, cell(row.flagged, "num"), cell(row.docType));
+}
+function verdictKeyOf(value) {
+  return VERDICT_KEYS.includes(value) ? value : undefined;
 }
 async function runBatch(files, ctx) {
   const lang = ctx.lang();
@@ -323,7 +408,9 @@ async function runBatch(files, ctx) {
         fileName,
         words: Number(msg.words),
         score: Number(msg.score),
+        aiShare: typeof msg.aiShare === "number" ? msg.aiShare : undefined,
         verdict: String(msg.verdict ?? ""),
+        verdictKey: verdictKeyOf(msg.verdictKey),
         flagged: Number(msg.flagged),
         docType: String(msg.docType ?? "")
       });
@@ -351,32 +438,65 @@ function downloadCsv(csv, fileName = "detector-results.csv") {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// src/web/result.ts
-var PASSAGE_HIGHLIGHT = "passage";
-var GAUGE_BANDS = [
-  { min: 70, cls: "high" },
-  { min: 40, cls: "mid" },
-  { min: 0, cls: "low" }
-];
-function byId(id) {
-  return document.getElementById(id);
+// src/web/annotated.ts
+function zonesOf(segments, length) {
+  const zones = [];
+  let cursor = 0;
+  for (const s of [...segments].filter((s) => s.label === "ai").sort((a, b) => a.start - b.start)) {
+    const start = Math.max(s.start, cursor);
+    const end = Math.min(s.end, length);
+    if (end <= start)
+      continue;
+    if (start > cursor)
+      zones.push({ start: cursor, end: start });
+    zones.push({ start, end, score: s.score });
+    cursor = end;
+  }
+  if (cursor < length)
+    zones.push({ start: cursor, end: length });
+  return zones;
 }
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls)
-    node.className = cls;
-  if (text !== undefined)
-    node.textContent = text;
-  return node;
+function flagsOf(annotations, length) {
+  const flags = [];
+  let cursor = 0;
+  [...annotations].sort((a, b) => a.start - b.start).forEach((ann, index) => {
+    const start = Math.max(ann.start, cursor);
+    const end = Math.min(ann.end, length);
+    if (end <= start)
+      return;
+    flags.push({ start, end, index, dims: ann.dims });
+    cursor = end;
+  });
+  return flags;
 }
-function renderGauge(score) {
-  const clamped = Math.max(0, Math.min(100, Math.round(score)));
-  const gauge = byId("gauge");
-  gauge.setAttribute("aria-valuenow", String(clamped));
-  gauge.setAttribute("aria-valuetext", `${clamped}/100`);
-  gauge.dataset.band = GAUGE_BANDS.find((b) => clamped >= b.min).cls;
-  byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
-  byId("gauge-score").textContent = String(clamped);
+function flagMark(flag, first, lang, fill) {
+  if (!first) {
+    const cont = el("mark", "flag-cont");
+    fill(cont);
+    return cont;
+  }
+  const mark = el("mark", "flag");
+  fill(mark);
+  mark.tabIndex = 0;
+  mark.dataset.dims = flag.dims.map((d) => d.id).join(" ");
+  const tip = el("span", "tip", tr(lang, "flaggedBy", { dims: flag.dims.map((d) => d.label).join(", ") }));
+  tip.id = `flag-tip-${flag.index}`;
+  tip.setAttribute("role", "tooltip");
+  mark.setAttribute("aria-describedby", tip.id);
+  mark.appendChild(tip);
+  for (const type of ["blur", "mouseleave"])
+    mark.addEventListener(type, () => mark.classList.remove("quiet"));
+  return mark;
+}
+function passageBand(zone, lang) {
+  const band = el("span", "seg-ai");
+  band.dataset.start = String(zone.start);
+  band.dataset.end = String(zone.end);
+  band.dataset.score = String(zone.score);
+  const tag = el("span", "seg-tag", tr(lang, "aiPassageTag"));
+  tag.title = tr(lang, "aiPassageTitle", { score: zone.score });
+  band.appendChild(tag);
+  return { band, close: () => band.appendChild(el("span", "sr-only", tr(lang, "aiPassageEnd"))) };
 }
 function renderAnnotated(container, text, result, lang) {
   container.replaceChildren();
@@ -388,43 +508,45 @@ function renderAnnotated(container, text, result, lang) {
     parent.appendChild(node);
     pieces.push({ node, start });
   };
-  const sorted = [...result.textAnnotations].sort((a, b) => a.start - b.start);
-  let cursor = 0;
-  sorted.forEach((ann, i) => {
-    const start = Math.max(ann.start, cursor);
-    const end = Math.min(ann.end, text.length);
-    if (end <= start)
-      return;
-    addText(container, cursor, start);
-    const mark = el("mark", "flag");
-    mark.tabIndex = 0;
-    mark.dataset.dims = ann.dims.map((d) => d.id).join(" ");
-    addText(mark, start, end);
-    const tip = el("span", "tip", tr(lang, "flaggedBy", { dims: ann.dims.map((d) => d.label).join(", ") }));
-    tip.id = `flag-tip-${i}`;
-    tip.setAttribute("role", "tooltip");
-    mark.setAttribute("aria-describedby", tip.id);
-    mark.appendChild(tip);
-    for (const type of ["blur", "mouseleave"])
-      mark.addEventListener(type, () => mark.classList.remove("quiet"));
-    container.appendChild(mark);
-    cursor = end;
-  });
-  addText(container, cursor, text.length);
+  const flags = flagsOf(result.textAnnotations, text.length);
+  const started = new Set;
+  for (const zone of zonesOf(result.segments, text.length)) {
+    const shaded = zone.score === undefined ? null : passageBand(zone, lang);
+    const parent = shaded?.band ?? container;
+    let cursor = zone.start;
+    for (const flag of flags) {
+      const start = Math.max(flag.start, zone.start);
+      const end = Math.min(flag.end, zone.end);
+      if (end <= start)
+        continue;
+      addText(parent, cursor, start);
+      parent.appendChild(flagMark(flag, !started.has(flag.index), lang, (mark) => addText(mark, start, end)));
+      started.add(flag.index);
+      cursor = end;
+    }
+    addText(parent, cursor, zone.end);
+    if (shaded) {
+      shaded.close();
+      container.appendChild(shaded.band);
+    }
+  }
   return pieces;
 }
-function renderDimensions(result, lang) {
-  byId("active-dims").textContent = tr(lang, "activeDims", { a: result.activeDimensions, t: result.totalDimensions });
-  const list = byId("dimensions");
+function renderLegend(list, result, lang) {
   list.replaceChildren();
-  const ordered = [...result.dimensions].sort((a, b) => Number(b.detected) - Number(a.detected));
-  for (const dim of ordered) {
-    const item = el("li", dim.detected ? "dim on" : "dim off");
-    item.dataset.dim = dim.id;
-    item.append(el("span", "dim-icon", dim.detected ? "✔" : "–"), el("span", "dim-label", dim.label));
-    item.append(el("span", "dim-state", dim.detected ? tr(lang, "detected") : tr(lang, "notDetected")));
+  if (result.segments.some((s) => s.label === "ai")) {
+    const item = el("li");
+    const sample = el("span", "swatch seg-ai");
+    sample.append(el("span", "seg-tag", tr(lang, "aiPassageTag")), "Aa");
+    item.append(sample, " ", tr(lang, "legendAiPassage"));
     list.appendChild(item);
   }
+  if (result.textAnnotations.length > 0) {
+    const item = el("li");
+    item.append(el("span", "swatch flag", "Aa"), " ", tr(lang, "legendFlag"));
+    list.appendChild(item);
+  }
+  list.hidden = list.childElementCount === 0;
 }
 function rangeFor(pieces, start, end) {
   const locate = (offset, preferNext) => {
@@ -446,6 +568,36 @@ function rangeFor(pieces, start, end) {
   range.setEnd(b.node, b.at);
   return range;
 }
+
+// src/web/result.ts
+var PASSAGE_HIGHLIGHT = "passage";
+var GAUGE_BANDS = [
+  { min: 70, cls: "high" },
+  { min: 40, cls: "mid" },
+  { min: 0, cls: "low" }
+];
+function renderGauge(score) {
+  const clamped = Math.max(0, Math.min(100, Math.round(score)));
+  const gauge = byId("gauge");
+  gauge.setAttribute("aria-valuenow", String(clamped));
+  gauge.setAttribute("aria-valuetext", `${clamped}/100`);
+  gauge.dataset.band = GAUGE_BANDS.find((b) => clamped >= b.min).cls;
+  byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
+  byId("gauge-score").textContent = String(clamped);
+}
+function renderDimensions(result, lang) {
+  byId("active-dims").textContent = tr(lang, "activeDims", { a: result.activeDimensions, t: result.totalDimensions });
+  const list = byId("dimensions");
+  list.replaceChildren();
+  const ordered = [...result.dimensions].sort((a, b) => Number(b.detected) - Number(a.detected));
+  for (const dim of ordered) {
+    const item = el("li", dim.detected ? "dim on" : "dim off");
+    item.dataset.dim = dim.id;
+    item.append(el("span", "dim-icon", dim.detected ? "✔" : "–"), el("span", "dim-label", dim.label));
+    item.append(el("span", "dim-state", dim.detected ? tr(lang, "detected") : tr(lang, "notDetected")));
+    list.appendChild(item);
+  }
+}
 function showPassage(range) {
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   const rect = range.getBoundingClientRect();
@@ -465,7 +617,11 @@ function renderBullets(result, pieces, lang) {
     list.appendChild(el("li", "empty", tr(lang, "noBullets")));
   for (const bullet of result.bullets) {
     const item = el("li", "bullet");
-    item.appendChild(el("p", "bullet-text", bullet.text));
+    item.dataset.id = bullet.id;
+    item.dataset.leaning = bullet.leaning;
+    const text = el("p", "bullet-text");
+    text.append(el("span", "leaning", tr(lang, `leaning_${bullet.leaning}`)), " ", bullet.text);
+    item.appendChild(text);
     const button = el("button", "passage");
     button.type = "button";
     button.append(el("span", "sr-only", `${tr(lang, "showPassage")}: `), el("q", "", bullet.example));
@@ -490,7 +646,9 @@ function renderResult(text, result, headers, lang) {
   if ("highlights" in CSS)
     CSS.highlights.delete(PASSAGE_HIGHLIGHT);
   renderGauge(result.score);
-  byId("verdict").textContent = result.verdict;
+  paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
+  byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
+  byId("ai-share").textContent = formatShare(result.aiShare, lang);
   byId("doc-type").textContent = result.docTypeLabel;
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   byId("ms-cost").textContent = tr(lang, "msUnit", { n: nf.format(result.ms_cost) });
@@ -500,6 +658,7 @@ function renderResult(text, result, headers, lang) {
   const pieces = renderAnnotated(annotated, text, result, lang);
   if (result.textAnnotations.length === 0)
     annotated.appendChild(el("p", "hint", tr(lang, "noFlags")));
+  renderLegend(byId("legend"), result, lang);
   renderDimensions(result, lang);
   renderBullets(result, pieces, lang);
   byId("result").hidden = false;
