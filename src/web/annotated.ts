@@ -5,6 +5,7 @@
 import type { DetectResult } from './api.ts';
 import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
+import { showsPassages } from './verdict.ts';
 
 /** One text node of the annotated view and the offset of its first character in the text. */
 export interface TextPiece {
@@ -107,7 +108,7 @@ export function renderAnnotated(container: HTMLElement, text: string, result: De
   };
   const flags = flagsOf(result.textAnnotations, text.length);
   const started = new Set<number>();
-  for (const zone of zonesOf(result.segments, text.length)) {
+  for (const zone of zonesOf(showsPassages(result.verdictKey) ? result.segments : [], text.length)) {
     const shaded = zone.score === undefined ? null : passageBand(zone, lang);
     const parent = shaded?.band ?? container;
     let cursor = zone.start;

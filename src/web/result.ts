@@ -3,7 +3,7 @@ import { rangeFor, renderAnnotated, renderLegend, type TextPiece } from './annot
 import type { DetectResult } from './api.ts';
 import { byId, el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
-import { formatShare, paintVerdict } from './verdict.ts';
+import { formatShare, paintVerdict, showsPassages } from './verdict.ts';
 
 /** Name of the CSS custom highlight that marks the passage of a clicked bullet. */
 export const PASSAGE_HIGHLIGHT = 'passage';
@@ -91,7 +91,7 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   renderGauge(result.score);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
-  byId('ai-share').textContent = formatShare(result.aiShare, lang);
+  byId('ai-share').textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : '—';
   byId('doc-type').textContent = result.docTypeLabel;
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   byId('ms-cost').textContent = tr(lang, 'msUnit', { n: nf.format(result.ms_cost) });

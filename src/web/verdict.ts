@@ -14,6 +14,15 @@ export function paintVerdict(target: HTMLElement, key: VerdictKey | undefined, l
   else delete target.dataset.verdict;
 }
 
+/**
+ * Verdicts under which AI passages are shown (the API's rule for highlights): a human-side or
+ * inconclusive verdict shows no "AI passage", whatever the decoder read, so the page never looks
+ * more accusing than the verdict.
+ */
+export function showsPassages(verdictKey: string): boolean {
+  return verdictKey === 'ai' || verdictKey === 'likely_ai' || verdictKey === 'mixed';
+}
+
 /** An AI share (0 to 1) as a whole percentage in the interface language ("52%", "52 %"). */
 export function formatShare(share: number, lang: UiLang): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);

@@ -288,6 +288,9 @@ function paintVerdict(target, key, label) {
   else
     delete target.dataset.verdict;
 }
+function showsPassages(verdictKey) {
+  return verdictKey === "ai" || verdictKey === "likely_ai" || verdictKey === "mixed";
+}
 function formatShare(share, lang) {
   return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
 }
@@ -510,7 +513,7 @@ function renderAnnotated(container, text, result, lang) {
   };
   const flags = flagsOf(result.textAnnotations, text.length);
   const started = new Set;
-  for (const zone of zonesOf(result.segments, text.length)) {
+  for (const zone of zonesOf(showsPassages(result.verdictKey) ? result.segments : [], text.length)) {
     const shaded = zone.score === undefined ? null : passageBand(zone, lang);
     const parent = shaded?.band ?? container;
     let cursor = zone.start;
@@ -648,7 +651,7 @@ function renderResult(text, result, headers, lang) {
   renderGauge(result.score);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
-  byId("ai-share").textContent = formatShare(result.aiShare, lang);
+  byId("ai-share").textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : "—";
   byId("doc-type").textContent = result.docTypeLabel;
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   byId("ms-cost").textContent = tr(lang, "msUnit", { n: nf.format(result.ms_cost) });
