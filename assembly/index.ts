@@ -11,7 +11,9 @@ export { setupTables, reserveText } from './layout';
 export { tokenCount };
 
 /** Version of tokenization and feature hashing; a model records the version it was trained with. */
-export function featureVersion(): u32 { return FEATURE_VERSION; }
+export function featureVersion(): u32 {
+  return FEATURE_VERSION;
+}
 
 /** Analyse text[0, n): tokenize, pick the language (or use `lang` when < 2... 3 = detect), score. Returns sentences. */
 export function analyze(n: u32, lang: u32, emit: bool): u32 {
@@ -31,13 +33,33 @@ export function addPhrase(n: u32, lang: u32, bits: u32): bool {
   return lexAdd(h ^ langSalt(lang), bits);
 }
 
-export function textPtr(): usize { return L.textPtr; }
-export function textCap(): u32 { return L.textCap; }
-export function weightsPtr(): usize { return L.weightsPtr; }
-export function lutPtr(): usize { return L.lutPtr; }
-export function tokPtr(): usize { return L.tokPtr; }
-export function sentPtr(): usize { return L.sentPtr; }
-export function sentFeatPtr(): usize { return L.sentFeatPtr; }
-export function paraPtr(): usize { return L.paraPtr; }
-export function docPtr(): usize { return L.docPtr; }
-export function featPtr(): usize { return L.featPtr; }
+export function textPtr(): usize {
+  return L.textPtr;
+}
+export function textCap(): u32 {
+  return L.textCap;
+}
+export function weightsPtr(): usize {
+  return L.weightsPtr;
+}
+export function lutPtr(): usize {
+  return L.lutPtr;
+}
+export function tokPtr(): usize {
+  return L.tokPtr;
+}
+export function sentPtr(): usize {
+  return L.sentPtr;
+}
+export function sentFeatPtr(): usize {
+  return L.sentFeatPtr;
+}
+export function paraPtr(): usize {
+  return L.paraPtr;
+}
+export function docPtr(): usize {
+  return L.docPtr;
+}
+export function featPtr(): usize {
+  return L.featPtr;
+}

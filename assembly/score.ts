@@ -277,7 +277,7 @@ export function detectLanguage(): u32 {
   const words = docGet(Doc.WORDS);
   const en = docGet(Doc.EN_STOP);
   const es = docGet(Doc.ES_STOP);
-  const best = en >= es ? en : es;
+  const best = Math.max(en , es);
   // Running prose in either language has 25-45% stop words; below 12% it is neither. Function words
   // of Portuguese, Italian, Catalan and French (none shared with English or Spanish) outvoting them
   // mean a neighbouring language, not Spanish.

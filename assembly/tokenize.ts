@@ -38,7 +38,6 @@ let newlines: u32 = 0;
 let lineStart = true;
 let lineFlags: u32 = 0;
 let lastTerminal: u32 = 0;
-let sentWords: u32 = 0;
 let paraWords: u32 = 0;
 let paraSents: u32 = 0;
 
@@ -206,7 +205,6 @@ function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing:
     setSentField(nSent, SR.TOK0, nTok);
     setSentField(nSent, SR.FLAGS, lineFlags);
     sentOpen = true;
-    sentWords = 0;
     if (!paraOpen) {
       setParaField(nPara, PR.START, start);
       paraOpen = true;
@@ -218,7 +216,6 @@ function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing:
   nTok++;
   if (kind == Kind.WORD || kind == Kind.NUM || kind == Kind.CJK) {
     docInc(Doc.WORDS);
-    if (sentOpen) sentWords++;
     if (paraOpen) paraWords++;
   }
 }

@@ -145,7 +145,14 @@ export async function measureBatchLatency(o: BatchLatencyOptions): Promise<Batch
     const batchLinesDuringPhase = lines - linesBefore;
     stop = true;
     await load;
-    return { idle: phase(idle), duringBatch: phase(busy), batchLinesDuringPhase, batchesCompleted, pdfBytes: pdf.length, poolSize: pool.size };
+    return {
+      idle: phase(idle),
+      duringBatch: phase(busy),
+      batchLinesDuringPhase,
+      batchesCompleted,
+      pdfBytes: pdf.length,
+      poolSize: pool.size,
+    };
   } finally {
     await app.stop(true);
     pool.close();
@@ -171,7 +178,10 @@ if (import.meta.main) {
       `single mode, ${options.textWords}-word text, ${options.requests} sequential requests over HTTP ` +
         `(pool of ${report.poolSize} worker(s))`,
     );
-    for (const [name, p] of [['idle', report.idle], ['during PDF batches', report.duringBatch]] as const) {
+    for (const [name, p] of [
+      ['idle', report.idle],
+      ['during PDF batches', report.duringBatch],
+    ] as const) {
       const cells = [`p50 ${fmt(p.p50)}`, `p90 ${fmt(p.p90)}`, `p99 ${fmt(p.p99)}`, `max ${fmt(p.max)}`, `mean ${fmt(p.mean)}`];
       console.log(`  ${name.padEnd(20)} ${cells.join(' ms  ')} ms  (n ${p.n})`);
     }

@@ -38,7 +38,12 @@ export async function benchBinary(): Promise<BinaryResult> {
     copyFileSync(built.outfile, binary);
     const coldStartsMs: number[] = [];
     for (let i = 0; i < COLD_STARTS; i++) {
-      const server = await startBenchServer([binary], { DATABASE_PATH: join(dir, `cold${i}`, 'db.sqlite') }, join(dir, `cold${i}.log`), join(dir, 'run'));
+      const server = await startBenchServer(
+        [binary],
+        { DATABASE_PATH: join(dir, `cold${i}`, 'db.sqlite') },
+        join(dir, `cold${i}.log`),
+        join(dir, 'run'),
+      );
       coldStartsMs.push(server.readyMs);
       await server.stop();
     }

@@ -72,14 +72,22 @@ async function sampleMsCost(base: string, key: string, bodies: readonly string[]
   const costs: number[] = [];
   for (let i = 0; i < MS_COST_SAMPLES; i++) {
     const body = bodies[i % bodies.length];
-    const r = await fetch(`${base}/api/detect`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
+    const r = await fetch(`${base}/api/detect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body,
+    });
     costs.push(((await r.json()) as { ms_cost: number }).ms_cost);
   }
   return costs;
 }
 
 /** Posts PDF batches back to back until `stop` is set; returns pages extracted and batches completed. */
-async function batchLoop(base: string, key: string, state: { stop: boolean }): Promise<{ pages: number; batches: number; seconds: number }> {
+async function batchLoop(
+  base: string,
+  key: string,
+  state: { stop: boolean },
+): Promise<{ pages: number; batches: number; seconds: number }> {
   const pdfs = Array.from({ length: BATCH_FILES }, (_, i) => benchPdf(BATCH_PAGES, 100 + i));
   let batches = 0;
   const t0 = performance.now();

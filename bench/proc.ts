@@ -35,7 +35,12 @@ function hookExit(): void {
 }
 
 /** Spawns `command` on a free port with `env`, waits for /health to answer 200 (polled every ms). */
-export async function startBenchServer(command: string[], env: Record<string, string>, logFile: string, cwd?: string): Promise<BenchServer> {
+export async function startBenchServer(
+  command: string[],
+  env: Record<string, string>,
+  logFile: string,
+  cwd?: string,
+): Promise<BenchServer> {
   hookExit();
   const port = freePort();
   const t0 = performance.now();
@@ -118,7 +123,9 @@ export async function cpuMs(pid: number): Promise<number> {
 
 /** Child process ids of `pid` (the server's WORKERS processes), from /proc/<pid>/task/<pid>/children. */
 export async function childPids(pid: number): Promise<number[]> {
-  const text = await Bun.file(`/proc/${pid}/task/${pid}/children`).text().catch(() => '');
+  const text = await Bun.file(`/proc/${pid}/task/${pid}/children`)
+    .text()
+    .catch(() => '');
   return text.split(' ').filter(Boolean).map(Number);
 }
 

@@ -12,7 +12,17 @@ import { fmt } from './stats';
 
 /** Everything one run measured, plus where it ran. */
 export interface BenchResults {
-  machine: { date: string; cpu: string; cores: number; memGb: number; os: string; bun: string; commit: string; loadBefore: string; loadAfter: string };
+  machine: {
+    date: string;
+    cpu: string;
+    cores: number;
+    memGb: number;
+    os: string;
+    bun: string;
+    commit: string;
+    loadBefore: string;
+    loadAfter: string;
+  };
   engine: EngineRow[];
   extract: ExtractResult;
   http: HttpResult;
@@ -44,24 +54,53 @@ function engineP50(r: BenchResults, fn: EngineRow['fn'], words: number): number 
 export function targets(r: BenchResults): Target[] {
   const out: Target[] = [];
   for (const fn of ['engine.analyze', 'detector.analyze'] as const) {
-    for (const [words, limit] of [[500, 0.2], [5_000, 2], [10_000, 4]] as const) {
+    for (const [words, limit] of [
+      [500, 0.2],
+      [5_000, 2],
+      [10_000, 4],
+    ] as const) {
       const p50 = engineP50(r, fn, words);
-      out.push({ name: `${fn} ${words.toLocaleString('en-US')} words p50`, limit: `<= ${limit} ms`, measured: ms(p50), pass: p50 <= limit });
+      out.push({
+        name: `${fn} ${words.toLocaleString('en-US')} words p50`,
+        limit: `<= ${limit} ms`,
+        measured: ms(p50),
+        pass: p50 <= limit,
+      });
     }
   }
   const at64 = r.http.rows.find((row) => row.connections === 64)!;
   const ratio = at64.detect.rps / at64.bare.rps;
   out.push({ name: 'HTTP detect/bare throughput, 64 connections', limit: '>= 0.25', measured: fmt(ratio, 2), pass: ratio >= 0.25 });
   out.push({ name: 'HTTP detect p99, 64 connections', limit: '<= 25 ms', measured: ms(at64.detect.p99), pass: at64.detect.p99 <= 25 });
-  out.push({ name: 'ms_cost p50, 500 words (API-reported)', limit: '<= 1 ms', measured: ms(r.http.msCostP50), pass: r.http.msCostP50 <= 1 });
+  out.push({
+    name: 'ms_cost p50, 500 words (API-reported)',
+    limit: '<= 1 ms',
+    measured: ms(r.http.msCostP50),
+    pass: r.http.msCostP50 <= 1,
+  });
   const batchRatio = r.http.duringBatch.p99 / r.http.alone.p99;
   out.push({ name: 'single p99 during a PDF batch / without', limit: '<= 3x', measured: `${fmt(batchRatio)}x`, pass: batchRatio <= 3 });
   const pgShare = postgresShare(r, 'varied');
   if (pgShare !== null) {
-    out.push({ name: `PostgreSQL / SQLite throughput, varied keys, ${STORE_CONNECTIONS} connections`, limit: '>= 0.50', measured: fmt(pgShare, 2), pass: pgShare >= 0.5 });
+    out.push({
+      name: `PostgreSQL / SQLite throughput, varied keys, ${STORE_CONNECTIONS} connections`,
+      limit: '>= 0.50',
+      measured: fmt(pgShare, 2),
+      pass: pgShare >= 0.5,
+    });
   }
-  out.push({ name: 'binary cold start to first /health 200 (median)', limit: '<= 300 ms', measured: ms(r.binary.coldStartMs), pass: r.binary.coldStartMs <= 300 });
-  out.push({ name: 'binary idle RSS (all processes)', limit: '<= 150 MB', measured: `${fmt(r.binary.idleRssMb, 1)} MB`, pass: r.binary.idleRssMb <= 150 });
+  out.push({
+    name: 'binary cold start to first /health 200 (median)',
+    limit: '<= 300 ms',
+    measured: ms(r.binary.coldStartMs),
+    pass: r.binary.coldStartMs <= 300,
+  });
+  out.push({
+    name: 'binary idle RSS (all processes)',
+    limit: '<= 150 MB',
+    measured: `${fmt(r.binary.idleRssMb, 1)} MB`,
+    pass: r.binary.idleRssMb <= 150,
+  });
   return out;
 }
 
@@ -86,7 +125,8 @@ function overheadLine(r: BenchResults): string {
   const at16 = r.http.rows.find((row) => row.connections === 16)!;
   const analyze = engineP50(r, 'detector.analyze', 500);
   const cpu = at16.detect.cpuMsPerRequest;
-  if (cpu <= analyze) return `At 16 connections a detect request cost the server ${ms(cpu)} of CPU, less than detector.analyze's in-process p50 (${ms(analyze)}): too noisy to split.`;
+  if (cpu <= analyze)
+    return `At 16 connections a detect request cost the server ${ms(cpu)} of CPU, less than detector.analyze's in-process p50 (${ms(analyze)}): too noisy to split.`;
   return (
     `At 16 connections a detect request costs the server ${ms(cpu)} of CPU: detector.analyze (in-process p50) ${ms(analyze)}, ` +
     `the rest (${ms(cpu - analyze)}, of which ${ms(at16.bare.cpuMsPerRequest)} for HTTP + JSON parsing as in bare) is the HTTP layer: ` +
@@ -119,7 +159,18 @@ function oneProcessSection(r: BenchResults): string[] {
     '',
     table(
       ['Processes', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p99', 'detect/bare'],
-      [[String(w.workers), fmt(w.detect.rps, 0), ms(w.detect.p50), ms(w.detect.p99), ms(w.detect.cpuMsPerRequest), fmt(w.bare.rps, 0), ms(w.bare.p99), fmt(w.detect.rps / w.bare.rps, 2)]],
+      [
+        [
+          String(w.workers),
+          fmt(w.detect.rps, 0),
+          ms(w.detect.p50),
+          ms(w.detect.p99),
+          ms(w.detect.cpuMsPerRequest),
+          fmt(w.bare.rps, 0),
+          ms(w.bare.p99),
+          fmt(w.detect.rps / w.bare.rps, 2),
+        ],
+      ],
     ),
     '',
   ];
@@ -134,7 +185,10 @@ function realTextsSection(r: BenchResults): string[] {
     'Each call scores a different text from ../shared/data (bench/real-texts.ts). The generated corpus above has a small',
     'vocabulary whose n-grams stay in the CPU cache; real texts reach across the 4 MB weight table and take longer.',
     '',
-    table(['Function', 'Texts', 'p50', 'p99'], r.realTexts.map((row) => [row.fn, String(row.texts), ms(row.p50), ms(row.p99)])),
+    table(
+      ['Function', 'Texts', 'p50', 'p99'],
+      r.realTexts.map((row) => [row.fn, String(row.texts), ms(row.p50), ms(row.p99)]),
+    ),
     '',
   ];
 }
@@ -183,11 +237,19 @@ export function renderReport(r: BenchResults): string {
     `Machine: ${m.cpu}, ${m.cores} cores, ${fmt(m.memGb, 1)} GB RAM, ${m.os}; Bun ${m.bun}; commit ${m.commit}.`,
     `Load average (1/5/15 min) before: ${m.loadBefore}, after: ${m.loadAfter}. Absolute numbers move with other work`,
     'on the machine; the ratios (detect/bare, with/without batch) are measured in the same run and move less.',
-    ...(busy(r) ? ['', `**Warning: the 1-minute load average was already ${r.machine.loadBefore.split(' / ')[0]} on ${r.machine.cores} cores when the run started: other processes competed for the CPU.**`] : []),
+    ...(busy(r)
+      ? [
+          '',
+          `**Warning: the 1-minute load average was already ${r.machine.loadBefore.split(' / ')[0]} on ${r.machine.cores} cores when the run started: other processes competed for the CPU.**`,
+        ]
+      : []),
     '',
     '## Targets',
     '',
-    table(['Target', 'Limit', 'Measured', 'Result'], checked.map((t) => [t.name, t.limit, t.measured, t.pass ? 'PASS' : '**FAIL**'])),
+    table(
+      ['Target', 'Limit', 'Measured', 'Result'],
+      checked.map((t) => [t.name, t.limit, t.measured, t.pass ? 'PASS' : '**FAIL**']),
+    ),
     '',
     `${checked.length - failed} of ${checked.length} targets pass.`,
     '',
@@ -198,7 +260,14 @@ export function renderReport(r: BenchResults): string {
     '',
     table(
       ['Function', 'Words', 'Calls', 'p50', 'p99', 'Words/s'],
-      r.engine.map((row) => [row.fn, row.words.toLocaleString('en-US'), String(row.calls), ms(row.p50), ms(row.p99), fmt(row.wordsPerSec, 0)]),
+      r.engine.map((row) => [
+        row.fn,
+        row.words.toLocaleString('en-US'),
+        String(row.calls),
+        ms(row.p50),
+        ms(row.p99),
+        fmt(row.wordsPerSec, 0),
+      ]),
     ),
     '',
     ...realTextsSection(r),
@@ -208,7 +277,18 @@ export function renderReport(r: BenchResults): string {
     `The server runs its default configuration, \`WORKERS=auto\`: ${http.processes} process${http.processes === 1 ? '' : 'es'} on one port here, sharing the ${m.cores} cores with wrk. Server CPU is the processes' user+system time divided by the requests they served.`,
     '',
     table(
-      ['Connections', 'detect req/s', 'detect p50', 'detect p99', 'detect CPU/req', 'bare req/s', 'bare p50', 'bare p99', 'bare CPU/req', 'detect/bare'],
+      [
+        'Connections',
+        'detect req/s',
+        'detect p50',
+        'detect p99',
+        'detect CPU/req',
+        'bare req/s',
+        'bare p50',
+        'bare p99',
+        'bare CPU/req',
+        'detect/bare',
+      ],
       http.rows.map((row) => [
         String(row.connections),
         fmt(row.detect.rps, 0),
@@ -243,7 +323,12 @@ export function renderReport(r: BenchResults): string {
       [
         ['without a batch', fmt(http.alone.rps, 0), ms(http.alone.p50), ms(http.alone.p99)],
         ['while PDF batches run', fmt(http.duringBatch.rps, 0), ms(http.duringBatch.p50), ms(http.duringBatch.p99)],
-        ['ratio', fmt(http.duringBatch.rps / http.alone.rps, 2), `${fmt(http.duringBatch.p50 / http.alone.p50, 2)}x`, `${fmt(http.duringBatch.p99 / http.alone.p99, 2)}x`],
+        [
+          'ratio',
+          fmt(http.duringBatch.rps / http.alone.rps, 2),
+          `${fmt(http.duringBatch.p50 / http.alone.p50, 2)}x`,
+          `${fmt(http.duringBatch.p99 / http.alone.p99, 2)}x`,
+        ],
       ],
     ),
     '',

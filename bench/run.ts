@@ -19,12 +19,22 @@ import { ensureWrk } from './wrk';
 /** Where the committed report goes. */
 export const RESULTS_PATH = join(import.meta.dir, 'RESULTS.md');
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 
 function commit(): string {
-  const head = Bun.spawnSync(['git', 'rev-parse', '--short', 'HEAD'], { cwd: import.meta.dir }).stdout.toString().trim() || 'unknown';
+  const head =
+    Bun.spawnSync(['git', 'rev-parse', '--short', 'HEAD'], { cwd: import.meta.dir })
+      .stdout.toString()
+      .trim() || 'unknown';
   // The previous report itself does not make the measured code "uncommitted".
-  const dirty = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no', '--', ':(top)', ':(top,exclude)bench/RESULTS.md'], { cwd: import.meta.dir }).stdout.toString().trim();
+  const dirty = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no', '--', ':(top)', ':(top,exclude)bench/RESULTS.md'], {
+    cwd: import.meta.dir,
+  })
+    .stdout.toString()
+    .trim();
   return dirty ? `${head} (with uncommitted changes)` : head;
 }
 
@@ -36,7 +46,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   ensureWrk();
   const machine = {
-    date: new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+    date: `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`,
     cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
     cores: cpus().length,
     memGb: totalmem() / 1024 ** 3,
@@ -61,7 +71,17 @@ async function main(): Promise<void> {
   step('binary (build, cold start, RSS)');
   const binary = await benchBinary();
   machine.loadAfter = load();
-  const results: BenchResults = { machine, engine, realTexts, extract, http, oneProcess, stores, binary, seconds: (performance.now() - t0) / 1000 };
+  const results: BenchResults = {
+    machine,
+    engine,
+    realTexts,
+    extract,
+    http,
+    oneProcess,
+    stores,
+    binary,
+    seconds: (performance.now() - t0) / 1000,
+  };
   const report = renderReport(results);
   await Bun.write(RESULTS_PATH, report);
   console.log(report);

@@ -67,7 +67,10 @@ export async function soakTexts({ seconds, clients, textBytes }: SoakOptions): P
   const text = largeText(textBytes);
   const wordsPerText = text.split(' ').length;
   const keyCount = Math.max(1, Math.ceil((seconds * MAX_RATE * wordsPerText) / PLANS.enterprise.wordsPerMonth));
-  const keys = Array.from({ length: keyCount }, () => runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise'], ROOT, env).out.trim().split('\n').at(-1)!);
+  const keys = Array.from(
+    { length: keyCount },
+    () => runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise'], ROOT, env).out.trim().split('\n').at(-1)!,
+  );
   const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env });
   try {
     const body = JSON.stringify({ text });
@@ -92,7 +95,16 @@ export async function soakTexts({ seconds, clients, textBytes }: SoakOptions): P
     const elapsed = (performance.now() - t0) / 1000;
     await Bun.sleep(3000);
     const idleMb = rssMb(server.pid);
-    return { answered: report.counts.answered, statuses: report.statuses, wordsPerText, seconds: elapsed, startMb, peakMb, idleMb, samples };
+    return {
+      answered: report.counts.answered,
+      statuses: report.statuses,
+      wordsPerText,
+      seconds: elapsed,
+      startMb,
+      peakMb,
+      idleMb,
+      samples,
+    };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -110,7 +122,9 @@ if (import.meta.main) {
   console.log(
     `${result.answered} texts of ${Math.round(options.textBytes / 1024)} KB (${result.wordsPerText} words) in ${result.seconds.toFixed(1)} s from ${options.clients} clients; statuses ${JSON.stringify(result.statuses)}`,
   );
-  console.log(`RSS: start ${Math.round(result.startMb)} MB, peak ${Math.round(result.peakMb)} MB (bound ${maxRssMb} MB), 3 s after the flood ${Math.round(result.idleMb)} MB`);
+  console.log(
+    `RSS: start ${Math.round(result.startMb)} MB, peak ${Math.round(result.peakMb)} MB (bound ${maxRssMb} MB), 3 s after the flood ${Math.round(result.idleMb)} MB`,
+  );
   console.log(`samples every ${SAMPLE_MS} ms: ${result.samples.join(' ')}`);
   if (result.peakMb > maxRssMb) {
     console.error(`FAIL: peak RSS ${Math.round(result.peakMb)} MB is over ${maxRssMb} MB`);

@@ -157,7 +157,12 @@ async function main(): Promise<number> {
   console.error(`[soak] creating ${keysNeeded} keys`);
   const keys = await createKeys(keysNeeded, env);
 
-  const server = await startBenchServer(['bun', 'run', 'src/main.ts', 'serve'], { ...env, BOOTSTRAP_KEY: '0' }, join(dir, 'server.log'), ROOT);
+  const server = await startBenchServer(
+    ['bun', 'run', 'src/main.ts', 'serve'],
+    { ...env, BOOTSTRAP_KEY: '0' },
+    join(dir, 'server.log'),
+    ROOT,
+  );
   const sampler = startSampler(server);
   const failures: string[] = [];
   const phases: { name: string; seconds: number; peakMb: number; endMb: number }[] = [];
@@ -170,13 +175,23 @@ async function main(): Promise<number> {
     await runPool(args.batches, args.concurrency, async (i) => {
       const form = new FormData();
       for (const file of batchFiles[i % batchFiles.length]) form.append('files[]', file);
-      const response = await fetch(`${server.base}/api/detect`, { method: 'POST', headers: { 'x-api-key': keys[Math.floor(i / perKeyBatches)] }, body: form });
+      const response = await fetch(`${server.base}/api/detect`, {
+        method: 'POST',
+        headers: { 'x-api-key': keys[Math.floor(i / perKeyBatches)] },
+        body: form,
+      });
       const lines = (await response.text()).trim().split('\n');
       const errors = lines.filter((l) => l.includes('"type":"error"'));
       if (response.status !== 200 || errors.length > 0) failures.push(`batch ${i}: ${response.status} ${errors.join(' ').slice(0, 300)}`);
-      if ((i + 1) % 5 === 0) console.error(`[soak] batch ${i + 1}/${args.batches}: RSS ${sampler.nowMb().toFixed(0)} MB (peak ${sampler.peakMb().toFixed(0)})`);
+      if ((i + 1) % 5 === 0)
+        console.error(`[soak] batch ${i + 1}/${args.batches}: RSS ${sampler.nowMb().toFixed(0)} MB (peak ${sampler.peakMb().toFixed(0)})`);
     });
-    phases.push({ name: `${args.batches} batches of ${batchMb.toFixed(0)} MB, ${args.concurrency} at a time`, seconds: (performance.now() - t) / 1000, peakMb: sampler.takePhasePeakMb(), endMb: sampler.nowMb() });
+    phases.push({
+      name: `${args.batches} batches of ${batchMb.toFixed(0)} MB, ${args.concurrency} at a time`,
+      seconds: (performance.now() - t) / 1000,
+      peakMb: sampler.takePhasePeakMb(),
+      endMb: sampler.nowMb(),
+    });
 
     console.error(`[soak] building single texts`);
     const bodies = Array.from({ length: 8 }, (_, v) => JSON.stringify({ text: prose(SINGLE_TEXT_BYTES, 100 + v) }));
@@ -191,9 +206,15 @@ async function main(): Promise<number> {
       });
       const body = await response.text();
       if (response.status !== 200) failures.push(`text ${i}: ${response.status} ${body.slice(0, 200)}`);
-      if ((i + 1) % 500 === 0) console.error(`[soak] text ${i + 1}/${args.texts}: RSS ${sampler.nowMb().toFixed(0)} MB (peak ${sampler.peakMb().toFixed(0)})`);
+      if ((i + 1) % 500 === 0)
+        console.error(`[soak] text ${i + 1}/${args.texts}: RSS ${sampler.nowMb().toFixed(0)} MB (peak ${sampler.peakMb().toFixed(0)})`);
     });
-    phases.push({ name: `${args.texts} single texts of 0.85 MB, ${args.concurrency} at a time`, seconds: (performance.now() - t) / 1000, peakMb: sampler.takePhasePeakMb(), endMb: sampler.nowMb() });
+    phases.push({
+      name: `${args.texts} single texts of 0.85 MB, ${args.concurrency} at a time`,
+      seconds: (performance.now() - t) / 1000,
+      peakMb: sampler.takePhasePeakMb(),
+      endMb: sampler.nowMb(),
+    });
   } finally {
     await sampler.stop();
     await server.stop();
@@ -208,7 +229,9 @@ async function main(): Promise<number> {
   for (const p of phases) console.log(`| ${p.name} | ${p.seconds.toFixed(0)} s | ${p.peakMb.toFixed(0)} MB | ${p.endMb.toFixed(0)} MB |`);
   const pauses = collections.map((l) => Number(/"ms":(\d+)/.exec(l)?.[1] ?? 0));
   console.log(`\nMemory governor: ${collections.length} collections, longest ${Math.max(0, ...pauses)} ms.`);
-  console.log(`WORKERS=${args.workers}, ceiling ${args.ceilingMb} MB: ${peak <= args.ceilingMb ? 'held' : 'PASSED'}; failed requests: ${failures.length}`);
+  console.log(
+    `WORKERS=${args.workers}, ceiling ${args.ceilingMb} MB: ${peak <= args.ceilingMb ? 'held' : 'PASSED'}; failed requests: ${failures.length}`,
+  );
   for (const failure of failures.slice(0, 10)) console.log(`- ${failure}`);
   return peak <= args.ceilingMb && failures.length === 0 ? 0 : 1;
 }

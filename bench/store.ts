@@ -58,7 +58,9 @@ export async function benchStores(): Promise<StoreResult> {
 if (import.meta.main) {
   const result = await benchStores();
   for (const row of result.rows) {
-    console.log(`${row.store.padEnd(8)} ${row.keys.padEnd(6)} ${Math.round(row.load.rps)} req/s  p50 ${row.load.p50.toFixed(2)} ms  p99 ${row.load.p99.toFixed(2)} ms  CPU/req ${row.load.cpuMsPerRequest.toFixed(3)} ms${row.load.storeCpuMsPerRequest === undefined ? '' : ` + PostgreSQL ${row.load.storeCpuMsPerRequest.toFixed(3)} ms`}`);
+    console.log(
+      `${row.store.padEnd(8)} ${row.keys.padEnd(6)} ${Math.round(row.load.rps)} req/s  p50 ${row.load.p50.toFixed(2)} ms  p99 ${row.load.p99.toFixed(2)} ms  CPU/req ${row.load.cpuMsPerRequest.toFixed(3)} ms${row.load.storeCpuMsPerRequest === undefined ? '' : ` + PostgreSQL ${row.load.storeCpuMsPerRequest.toFixed(3)} ms`}`,
+    );
   }
   if (result.postgresSkipped) console.log(result.postgresSkipped);
   process.exit(0);

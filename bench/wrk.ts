@@ -50,7 +50,9 @@ export function ensureWrk(): string {
 const luaString = (s: string) => JSON.stringify(s); // a JSON string literal is a valid Lua string here (no \u escapes in our inputs)
 
 function luaTable(headers: Record<string, string>): string {
-  return `{ ${Object.entries(headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`).join(', ')} }`;
+  return `{ ${Object.entries(headers)
+    .map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`)
+    .join(', ')} }`;
 }
 
 function script({ requests }: Pick<LoadOptions, 'requests'>): string {

@@ -132,7 +132,10 @@ export async function generateExamples(): Promise<DetectExamples> {
   form.append('files[]', new File([PNG], 'photo.png'));
   const batch = await send('/api/detect', { key: await keyOf(), body: form });
   if (batch.status !== 200) throw new Error(`docs:examples: the batch example answered ${batch.status}: ${batch.text}`);
-  const lines = batch.text.trim().split('\n').map((line) => JSON.parse(line) as BatchLine);
+  const lines = batch.text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as BatchLine);
 
   const tooMany = new FormData();
   for (let i = 0; i <= config.maxFiles; i++) tooMany.append('files[]', new File([ESSAY], `essay-${i + 1}.txt`));
@@ -141,11 +144,17 @@ export async function generateExamples(): Promise<DetectExamples> {
 
   await error('POST /api/detect without X-API-Key', send('/api/detect', { json: single }));
   await error('POST /api/detect with X-API-Key: ak_unknown', send('/api/detect', { key: 'ak_unknown', json: single }));
-  await error('POST /api/detect with the body {"text": "Hello', send('/api/detect', { key, body: '{"text": "Hello', type: 'application/json' }));
+  await error(
+    'POST /api/detect with the body {"text": "Hello',
+    send('/api/detect', { key, body: '{"text": "Hello', type: 'application/json' }),
+  );
   await error('POST /api/detect with a multipart body and no files[] part', send('/api/detect', { key, body: noFiles }));
   await error('POST /api/detect {"sensitivity": "balanced"}', send('/api/detect', { key, json: { sensitivity: 'balanced' } }));
   await error('POST /api/detect {"text": "Too short to judge."}', send('/api/detect', { key, json: { text: 'Too short to judge.' } }));
-  await error('POST /api/detect {"text": …, "sensitivity": "paranoid"}', send('/api/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }));
+  await error(
+    'POST /api/detect {"text": …, "sensitivity": "paranoid"}',
+    send('/api/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }),
+  );
   await error('GET /api/nothing', send('/api/nothing', {}));
   await error('GET /api/detect', send('/api/detect', { key }));
   await error(
@@ -154,7 +163,10 @@ export async function generateExamples(): Promise<DetectExamples> {
   );
   await error(`POST /api/detect with ${config.maxFiles + 1} files`, send('/api/detect', { key, body: tooMany }));
   await error('POST /api/detect with Content-Type: text/plain', send('/api/detect', { key, body: ESSAY, type: 'text/plain' }));
-  await error('POST /api/detect with 10,001 words on a fresh free key', send('/api/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }));
+  await error(
+    'POST /api/detect with 10,001 words on a fresh free key',
+    send('/api/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }),
+  );
   const trial = await keyOf('trial');
   for (let i = 0; i < 500; i++) {
     const spent = await send('/api/detect', { key: trial, json: { text: wordsOf(20) } });
@@ -176,5 +188,7 @@ export async function generateExamples(): Promise<DetectExamples> {
 if (import.meta.main) {
   const examples = await generateExamples();
   await Bun.write(EXAMPLES_PATH, `${JSON.stringify(examples, null, 2)}\n`);
-  console.log(`docs:examples: wrote ${EXAMPLES_PATH} (${Object.keys(examples.errors).length} error codes, ${examples.batch.lines.length} batch lines)`);
+  console.log(
+    `docs:examples: wrote ${EXAMPLES_PATH} (${Object.keys(examples.errors).length} error codes, ${examples.batch.lines.length} batch lines)`,
+  );
 }

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { createDetector } from '../src/detector';
 import { SENSITIVITIES, type Analysis } from '../src/engine/types';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
-import { auroc, rateAbove, tprAtFpr } from './lib/metrics';
+import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
 import { confusion } from './lib/eval-loso';
 import type { DocType } from '../src/engine/doctype';
@@ -71,9 +71,26 @@ function summary(xs: Item[]) {
   const neg = xs.filter((i) => i.row.label === 'human').map((i) => i.p);
   const modes: Record<string, { fpr: number; tpr: number }> = {};
   for (const m of SENSITIVITIES) {
-    modes[m] = { fpr: rate(xs.filter((i) => i.row.label === 'human'), (i) => i.ai[m]), tpr: rate(xs.filter((i) => i.row.label === 'ai'), (i) => i.ai[m]) };
+    modes[m] = {
+      fpr: rate(
+        xs.filter((i) => i.row.label === 'human'),
+        (i) => i.ai[m],
+      ),
+      tpr: rate(
+        xs.filter((i) => i.row.label === 'ai'),
+        (i) => i.ai[m],
+      ),
+    };
   }
-  return { n: xs.length, ai: pos.length, human: neg.length, auroc: auroc(pos, neg), tpr1: tprAtFpr(pos, neg, 0.01), tpr5: tprAtFpr(pos, neg, 0.05), modes };
+  return {
+    n: xs.length,
+    ai: pos.length,
+    human: neg.length,
+    auroc: auroc(pos, neg),
+    tpr1: tprAtFpr(pos, neg, 0.01),
+    tpr5: tprAtFpr(pos, neg, 0.05),
+    modes,
+  };
 }
 
 /** A source with one label is measured against the other label's texts of the same language. */
@@ -85,29 +102,64 @@ function sourceSummary(source: string, lang: string) {
   const posP = (pos.length ? pos : others.filter((i) => i.row.label === 'ai')).map((i) => i.p);
   const negP = (neg.length ? neg : others.filter((i) => i.row.label === 'human')).map((i) => i.p);
   const s = summary(mine);
-  return { source, lang, ...s, auroc: auroc(posP, negP), tpr1: pos.length ? tprAtFpr(posP, negP, 0.01) : NaN, baseline: BASELINE_AUROC[source] };
+  return {
+    source,
+    lang,
+    ...s,
+    auroc: auroc(posP, negP),
+    tpr1: pos.length ? tprAtFpr(posP, negP, 0.01) : NaN,
+    baseline: BASELINE_AUROC[source],
+  };
 }
 
 const overall: Record<string, ReturnType<typeof summary>> = Object.fromEntries([
   ['all', summary(items)],
   ...langs.map((l) => [l, summary(items.filter((i) => i.row.lang === l))]),
 ]);
-const sources = [...new Set(items.map((i) => `${i.row.source}|${i.row.lang}`))].sort().map((k) => sourceSummary(...(k.split('|') as [string, string])));
+const sources = [...new Set(items.map((i) => `${i.row.source}|${i.row.lang}`))]
+  .sort()
+  .map((k) => sourceSummary(...(k.split('|') as [string, string])));
 const humans = items.filter((i) => i.row.label === 'human');
 const nativeness = Object.fromEntries(
   langs.map((l) => {
     const h = humans.filter((i) => i.row.lang === l);
     const nn = h.filter((i) => NON_NATIVE_HUMAN_SOURCES.has(i.row.source));
     const nat = h.filter((i) => !NON_NATIVE_HUMAN_SOURCES.has(i.row.source));
-    return [l, Object.fromEntries(SENSITIVITIES.map((m) => [m, { nonNative: rate(nn, (i) => i.ai[m]), native: rate(nat, (i) => i.ai[m]), nNonNative: nn.length, nNative: nat.length }]))];
+    return [
+      l,
+      Object.fromEntries(
+        SENSITIVITIES.map((m) => [
+          m,
+          { nonNative: rate(nn, (i) => i.ai[m]), native: rate(nat, (i) => i.ai[m]), nNonNative: nn.length, nNative: nat.length },
+        ]),
+      ),
+    ];
   }),
 );
-const docTypes = confusion(items.flatMap((i) => { const t = docTypeOf(i.row); return t ? [[t, i.docType as DocType] as [DocType, DocType]] : []; }), 'dev split');
+const docTypes = confusion(
+  items.flatMap((i) => {
+    const t = docTypeOf(i.row);
+    return t ? [[t, i.docType as DocType] as [DocType, DocType]] : [];
+  }),
+  'dev split',
+);
 const docTypeAccuracy = { n: items.filter((i) => docTypeOf(i.row)).length, accuracy: docTypes.accuracy };
 const ai150 = items.filter((i) => i.row.label === 'ai' && i.words >= 150);
 /** Generators of 2023-24 in dev: AlpacaEval's chat models, and GPT-4o, Gemini 1.5 and Llama 3 in L2R. */
-const modern = items.filter((i) => i.row.label === 'ai' && (i.row.source === 'alpaca_eval_modern' || (i.row.source === 'l2r_rewrites_2024' && /gpt-4o|gemini|llama-3/.test(i.row.model ?? ''))));
-const humanNoAnnotations = Object.fromEntries(langs.map((l) => [l, rate(humans.filter((i) => i.row.lang === l), (i) => i.annotations === 0)]));
+const modern = items.filter(
+  (i) =>
+    i.row.label === 'ai' &&
+    (i.row.source === 'alpaca_eval_modern' || (i.row.source === 'l2r_rewrites_2024' && /gpt-4o|gemini|llama-3/.test(i.row.model ?? ''))),
+);
+const humanNoAnnotations = Object.fromEntries(
+  langs.map((l) => [
+    l,
+    rate(
+      humans.filter((i) => i.row.lang === l),
+      (i) => i.annotations === 0,
+    ),
+  ]),
+);
 const dimIds = Object.keys(items[0]?.dims ?? {});
 /** Fire rate of each dimension on human and AI texts per language (optionally only texts of minWords+). */
 const dimensionRates = (minWords: number) =>
@@ -115,8 +167,20 @@ const dimensionRates = (minWords: number) =>
     id,
     ...Object.fromEntries(
       langs.flatMap((l) => [
-        [`${l}_human`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'human' && i.words >= minWords), (i) => i.dims[id])],
-        [`${l}_ai`, rate(items.filter((i) => i.row.lang === l && i.row.label === 'ai' && i.words >= minWords), (i) => i.dims[id])],
+        [
+          `${l}_human`,
+          rate(
+            items.filter((i) => i.row.lang === l && i.row.label === 'human' && i.words >= minWords),
+            (i) => i.dims[id],
+          ),
+        ],
+        [
+          `${l}_ai`,
+          rate(
+            items.filter((i) => i.row.lang === l && i.row.label === 'ai' && i.words >= minWords),
+            (i) => i.dims[id],
+          ),
+        ],
       ]),
     ),
   }));
@@ -124,33 +188,61 @@ const dimensions = dimensionRates(0);
 const dimensionsLong = dimensionRates(MIN_STYLE_WORDS);
 
 if (opt.json) {
-  console.log(JSON.stringify({ overall, sources, nativeness, docTypeAccuracy, humanNoAnnotations, dimensions: opt.dimensions ? { all: dimensions, long: dimensionsLong } : undefined }, null, 1));
+  console.log(
+    JSON.stringify(
+      {
+        overall,
+        sources,
+        nativeness,
+        docTypeAccuracy,
+        humanNoAnnotations,
+        dimensions: opt.dimensions ? { all: dimensions, long: dimensionsLong } : undefined,
+      },
+      null,
+      1,
+    ),
+  );
   process.exit(0);
 }
 const modeCols = (s: ReturnType<typeof summary>) => SENSITIVITIES.map((m) => `${fmt(s.modes[m].fpr)} / ${fmt(s.modes[m].tpr)}`).join(' | ');
-console.log(`| set | n (ai/human) | AUROC | baseline | TPR@1%FPR | TPR@5%FPR | conservative FPR/TPR | balanced FPR/TPR | aggressive FPR/TPR |`);
+console.log(
+  `| set | n (ai/human) | AUROC | baseline | TPR@1%FPR | TPR@5%FPR | conservative FPR/TPR | balanced FPR/TPR | aggressive FPR/TPR |`,
+);
 console.log(`|---|---|---|---|---|---|---|---|---|`);
 for (const [k, s] of Object.entries(overall)) {
   const base = BASELINE_AUROC[k === 'all' ? 'all' : `all/${k}`];
   console.log(`| **${k}** | ${s.ai}/${s.human} | ${fmt(s.auroc)} | ${base ?? '-'} | ${fmt(s.tpr1)} | ${fmt(s.tpr5)} | ${modeCols(s)} |`);
 }
 for (const s of sources) {
-  console.log(`| ${s.source} (${s.lang}) | ${s.ai}/${s.human} | ${fmt(s.auroc)} | ${s.baseline ?? '-'} | ${fmt(s.tpr1)} | - | ${modeCols(s)} |`);
+  console.log(
+    `| ${s.source} (${s.lang}) | ${s.ai}/${s.human} | ${fmt(s.auroc)} | ${s.baseline ?? '-'} | ${fmt(s.tpr1)} | - | ${modeCols(s)} |`,
+  );
 }
 console.log('\nHuman texts flagged as AI (FPR), non-native vs native writers:');
-for (const l of langs) for (const m of SENSITIVITIES) {
-  const v = nativeness[l][m];
-  console.log(`  ${l} ${m.padEnd(12)} non-native ${fmt(v.nonNative)} (n=${v.nNonNative})  native ${fmt(v.native)} (n=${v.nNative})`);
-}
-console.log(`\nAI texts of 150+ words caught: ${SENSITIVITIES.map((m) => `${m} ${fmt(rate(ai150, (i) => i.ai[m]))}`).join(', ')} (n=${ai150.length})`);
-console.log(`Modern generators caught: ${SENSITIVITIES.map((m) => `${m} ${fmt(rate(modern, (i) => i.ai[m]))}`).join(', ')} (n=${modern.length})`);
+for (const l of langs)
+  for (const m of SENSITIVITIES) {
+    const v = nativeness[l][m];
+    console.log(`  ${l} ${m.padEnd(12)} non-native ${fmt(v.nonNative)} (n=${v.nNonNative})  native ${fmt(v.native)} (n=${v.nNative})`);
+  }
+console.log(
+  `\nAI texts of 150+ words caught: ${SENSITIVITIES.map((m) => `${m} ${fmt(rate(ai150, (i) => i.ai[m]))}`).join(', ')} (n=${ai150.length})`,
+);
+console.log(
+  `Modern generators caught: ${SENSITIVITIES.map((m) => `${m} ${fmt(rate(modern, (i) => i.ai[m]))}`).join(', ')} (n=${modern.length})`,
+);
 console.log(`\n${docTypes.markdown}`);
 console.log(`Human texts with no flagged sentence at conservative: ${langs.map((l) => `${l} ${fmt(humanNoAnnotations[l])}`).join(', ')}`);
 if (opt.dimensions) {
-  for (const [title, rows] of [[`all texts`, dimensions], [`texts of ${MIN_STYLE_WORDS}+ words (where style dimensions judge)`, dimensionsLong]] as const) {
+  for (const [title, rows] of [
+    [`all texts`, dimensions],
+    [`texts of ${MIN_STYLE_WORDS}+ words (where style dimensions judge)`, dimensionsLong],
+  ] as const) {
     console.log(`\nDimension fire rates, ${title}:\n`);
     console.log(`| dimension | ${langs.map((l) => `${l} human | ${l} AI`).join(' | ')} |`);
     console.log(`|---|${langs.map(() => '---|---').join('|')}|`);
-    for (const d of rows) console.log(`| ${d.id} | ${langs.map((l) => `${fmt((d as any)[`${l}_human`], 3)} | ${fmt((d as any)[`${l}_ai`], 3)}`).join(' | ')} |`);
+    for (const d of rows)
+      console.log(
+        `| ${d.id} | ${langs.map((l) => `${fmt((d as unknown as Record<string, number>)[`${l}_human`], 3)} | ${fmt((d as unknown as Record<string, number>)[`${l}_ai`], 3)}`).join(' | ')} |`,
+      );
   }
 }

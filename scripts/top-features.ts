@@ -20,9 +20,14 @@ function wordWeights(word: string): [number, number] {
   return [f.length > 0 ? weights[f[0]] : 0, f.length > 1 ? weights[f[1]] : 0];
 }
 
-const rows = MODEL.vocab[lang].map((w) => ({ w, ...Object.fromEntries(['uni', 'opener'].map((k, i) => [k, wordWeights(w)[i]])) })) as { w: string; uni: number; opener: number }[];
+const rows = MODEL.vocab[lang].map((w) => ({ w, ...Object.fromEntries(['uni', 'opener'].map((k, i) => [k, wordWeights(w)[i]])) })) as {
+  w: string;
+  uni: number;
+  opener: number;
+}[];
 const top = Number(opt.top);
-const show = (title: string, xs: { w: string; v: number }[]) => console.log(`${title}\n  ${xs.map((x) => `${x.w} ${x.v.toFixed(2)}`).join(', ')}`);
+const show = (title: string, xs: { w: string; v: number }[]) =>
+  console.log(`${title}\n  ${xs.map((x) => `${x.w} ${x.v.toFixed(2)}`).join(', ')}`);
 for (const key of ['uni', 'opener'] as const) {
   const sorted = rows.map((r) => ({ w: r.w, v: r[key] })).sort((a, b) => b.v - a.v);
   show(`${lang} ${key}: most AI-leaning`, sorted.slice(0, top));

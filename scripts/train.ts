@@ -62,7 +62,9 @@ const scoreOf = (d: Doc, z: number): HeldOutScore => ({ lang: d.lang, words: d.w
 const heldOutScores = docs.flatMap((d, i) => (Number.isFinite(heldOut[i]) ? [scoreOf(d, heldOut[i])] : []));
 // The dev split (texts and excerpts) as the shipped int8 model scores it.
 const shipped = decodeWeights(encoded.bytes, model);
-const devScores = docs.filter((d) => d.row.split === 'dev').map((d) => scoreOf(d, sparseLogit(shipped, model.lexicalBias[d.lang ? 'es' : 'en'], d.feats)));
+const devScores = docs
+  .filter((d) => d.row.split === 'dev')
+  .map((d) => scoreOf(d, sparseLogit(shipped, model.lexicalBias[d.lang ? 'es' : 'en'], d.feats)));
 model.cells = calibrateCells(heldOutScores, devScores);
 log('calibrated every (language, length) cell on held-out scores');
 
@@ -71,7 +73,10 @@ Object.assign(model, fitSentenceCalibration(engine, model, devRows));
 model.dimensionThresholds = fitDimensionThresholds(docs.filter((d) => trainable(d) && !d.excerpt));
 model.segments = fitSegmentParams(engine, devRows);
 log('sentence calibration, dimension thresholds and the mixed-authorship decoder fitted');
-const docTypes = trainDocTypeClassifier(docs.filter((d) => trainable(d) && d.docType), SEED);
+const docTypes = trainDocTypeClassifier(
+  docs.filter((d) => trainable(d) && d.docType),
+  SEED,
+);
 log(`document-type classifier over ${docTypes.types.join(', ')}`);
 
 if (!opt.dry) {
@@ -80,7 +85,7 @@ if (!opt.dry) {
   model.trainedWith = { command: 'bun run train', seed: SEED, trainFiles: trainFiles.map((f) => basename(f)) };
   mkdirSync(opt.out!, { recursive: true });
   writeFileSync(join(opt.out!, 'weights.bin'), bytes);
-  writeFileSync(join(opt.out!, 'model.json'), JSON.stringify(model, null, 1) + '\n');
+  writeFileSync(join(opt.out!, 'model.json'), `${JSON.stringify(model, null, 1)}\n`);
   writeFileSync(join(opt.out!, 'doctype.bin'), serializeDocTypeModel(docTypes));
   log(`wrote ${opt.out}/model.json, weights.bin (${(bytes.length / 1e6).toFixed(1)} MB) and doctype.bin`);
 }

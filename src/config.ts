@@ -109,7 +109,9 @@ function readDatabaseUrl(env: Env): string | null {
   const raw = env.DATABASE_URL?.trim();
   if (raw === undefined || raw === '') return null;
   if (!/^postgres(ql)?:\/\/[^/]/.test(raw)) {
-    throw new ConfigError('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database); leave it unset for SQLite (DATABASE_PATH)');
+    throw new ConfigError(
+      'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database); leave it unset for SQLite (DATABASE_PATH)',
+    );
   }
   return raw;
 }
@@ -122,7 +124,10 @@ function readCorsOrigins(env: Env): CorsOrigins | null {
   const raw = env.CORS_ORIGINS?.trim();
   if (raw === undefined || raw === '') return null;
   if (raw === '*') return '*';
-  const origins = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const origins = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   for (const origin of origins) {
     let serialized: string | null = null;
     try {

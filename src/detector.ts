@@ -2,7 +2,7 @@
  * The Detector the service, batch mode and CLI use: engine (score) + explain (verdict, dimensions,
  * annotations, bullets), behind the interface in src/engine/types.ts.
  */
-import { Engine } from './engine/engine';
+import type { Engine } from './engine/engine';
 import { loadEngine } from './engine/load';
 import { countWords } from './engine/words';
 import { explain } from './explain';

@@ -43,7 +43,9 @@ function takeClaim(port: number): PortClaim {
   } catch (error) {
     // No abstract sockets (not Linux): the bind check below still refuses a taken port.
     if (!isAddressInUse(error)) return { release() {} };
-    throw new PortTakenError(`Port ${port} is already served by another ai-detector on this machine. Stop it first, or set PORT to a free port.`);
+    throw new PortTakenError(
+      `Port ${port} is already served by another ai-detector on this machine. Stop it first, or set PORT to a free port.`,
+    );
   }
 }
 

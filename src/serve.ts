@@ -62,7 +62,10 @@ async function bootstrapKey(store: Store): Promise<CreatedKey | null> {
 
 /** Prints `message` and exits 1: the port cannot be had (taken, or an address this machine lacks). */
 function exitCannotListen(config: Config, error: unknown): never {
-  const message = error instanceof PortTakenError ? `Cannot start: ${error.message}` : `Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`;
+  const message =
+    error instanceof PortTakenError
+      ? `Cannot start: ${error.message}`
+      : `Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`;
   console.error(message);
   process.exit(1);
 }
@@ -154,8 +157,22 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const url = serviceUrl(config.host, port);
   const keysCommand = keysCommandLine();
   if (created) printBootstrapKey(created, url, keysCommand);
-  printStartBanner({ version: VERSION, url, host: config.host, workers: config.workers, store: `${store.dialect} ${store.location}`, keysCommand });
-  logger.info('listening', { host: config.host, port, version: VERSION, store: store.dialect, database: store.location, workers: config.workers });
+  printStartBanner({
+    version: VERSION,
+    url,
+    host: config.host,
+    workers: config.workers,
+    store: `${store.dialect} ${store.location}`,
+    keysCommand,
+  });
+  logger.info('listening', {
+    host: config.host,
+    port,
+    version: VERSION,
+    store: store.dialect,
+    database: store.location,
+    workers: config.workers,
+  });
   if (config.workers > 1) {
     workers = startWorkers({
       count: config.workers - 1,

@@ -66,7 +66,10 @@ export function thresholdAt(scores: number[], fpr: number): number {
 
 /** The threshold of a cell: the pool's, raised to the worst source's where one is stricter. */
 export function cellThreshold(human: HeldOutScore[], fpr: number): number {
-  let t = thresholdAt(human.map((s) => s.z), fpr);
+  let t = thresholdAt(
+    human.map((s) => s.z),
+    fpr,
+  );
   const bySource = new Map<string, number[]>();
   for (const s of human) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s.z]);
   for (const zs of bySource.values()) if (zs.length >= MIN_SOURCE_TEXTS) t = Math.max(t, thresholdAt(zs, fpr));
@@ -79,7 +82,11 @@ function balancedPlatt(scores: HeldOutScore[]) {
   const pos = y.filter((v) => v === 1).length;
   const neg = y.length - pos;
   const weights = y.map((v) => (v === 1 ? y.length / (2 * Math.max(1, pos)) : y.length / (2 * Math.max(1, neg))));
-  return fitPlatt(scores.map((s) => s.z), y, weights);
+  return fitPlatt(
+    scores.map((s) => s.z),
+    y,
+    weights,
+  );
 }
 
 /**
@@ -89,7 +96,11 @@ function balancedPlatt(scores: HeldOutScore[]) {
  */
 export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[]): CellCalibration {
   const human = heldOut.filter((s) => s.y === 0);
-  const transfers = auroc(heldOut.filter((s) => s.y === 1).map((s) => s.z), human.map((s) => s.z)) >= MIN_HELD_OUT_AUROC;
+  const transfers =
+    auroc(
+      heldOut.filter((s) => s.y === 1).map((s) => s.z),
+      human.map((s) => s.z),
+    ) >= MIN_HELD_OUT_AUROC;
   const platt = balancedPlatt(transfers ? heldOut : shipped);
   const ai = shipped.filter((s) => s.y === 1).map((s) => s.z);
   const thresholds = {} as Record<Sensitivity, number>;

@@ -43,7 +43,10 @@ export function splitFiles(split: 'train' | 'dev'): string[] {
   return ROUND_DIRS.flatMap((sub) => {
     const d = join(dir, sub);
     if (!existsSync(d)) return [];
-    return readdirSync(d).filter((f) => f.endsWith(`.${split}.jsonl`)).sort().map((f) => join(d, f));
+    return readdirSync(d)
+      .filter((f) => f.endsWith(`.${split}.jsonl`))
+      .sort()
+      .map((f) => join(d, f));
   });
 }
 
@@ -79,7 +82,8 @@ export function familyOf(source: string): string {
 }
 
 /** Chat preambles ("Sure, here's...") occur in AI rows only: a label leak the model must not learn. */
-const PREAMBLE = /^\s*(?:sure|certainly|of course|absolutely|great question|here(?:'s| is| are)|okay|¡?claro|por supuesto|aquí tienes|aquí está|¡?desde luego)\b[^\n]*?(?:[.!:]\s+|\n+)/i;
+const PREAMBLE =
+  /^\s*(?:sure|certainly|of course|absolutely|great question|here(?:'s| is| are)|okay|¡?claro|por supuesto|aquí tienes|aquí está|¡?desde luego)\b[^\n]*?(?:[.!:]\s+|\n+)/i;
 
 /** Training-time clean-up: drop a chat preamble line so the model cannot lean on it. */
 export function cleanForTraining(text: string): string {

@@ -17,11 +17,18 @@ const DIMENSION_MIN_GAP = 0.05;
 /** Thresholds of every learned dimension in both languages (whole training texts only). */
 export function fitDimensionThresholds(docs: Doc[]): ModelFile['dimensionThresholds'] {
   const out: ModelFile['dimensionThresholds'] = { en: {}, es: {} };
-  for (const [lang, id] of [['en', 0], ['es', 1]] as const) {
+  for (const [lang, id] of [
+    ['en', 0],
+    ['es', 1],
+  ] as const) {
     const mine = docs.filter((d) => d.lang === id && d.words >= MIN_STYLE_WORDS);
     for (const dim of DIMENSIONS) {
       if (dim.detect) continue; // rule-based (lexical fingerprint, obfuscation)
-      const values = mine.filter((d) => d.y === 0).map((d) => d.measures[dim.id]).filter(Number.isFinite).sort((a, b) => a - b);
+      const values = mine
+        .filter((d) => d.y === 0)
+        .map((d) => d.measures[dim.id])
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b);
       if (!values.length) continue;
       const q = dim.direction === 'high' ? 1 - DIMENSION_HUMAN_RATE : DIMENSION_HUMAN_RATE;
       const threshold = values[Math.min(values.length - 1, Math.floor(q * values.length))];

@@ -40,7 +40,8 @@ export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfide
   const y = samples.map((s) => types.indexOf(s.type));
   // Sample weights: 1/n per (type, source), then each type sums to the same total.
   const perSource = new Map<string, number>();
-  for (let i = 0; i < samples.length; i++) perSource.set(`${y[i]}|${samples[i].source}`, (perSource.get(`${y[i]}|${samples[i].source}`) ?? 0) + 1);
+  for (let i = 0; i < samples.length; i++)
+    perSource.set(`${y[i]}|${samples[i].source}`, (perSource.get(`${y[i]}|${samples[i].source}`) ?? 0) + 1);
   const raw = samples.map((s, i) => 1 / perSource.get(`${y[i]}|${s.source}`)!);
   const perType = new Float64Array(C);
   raw.forEach((v, i) => (perType[y[i]] += v));
@@ -65,7 +66,7 @@ export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfide
         if (z[c] > max) max = z[c];
       }
       let sum = 0;
-      for (let c = 0; c < C; c++) sum += (z[c] = Math.exp(z[c] - max));
+      for (let c = 0; c < C; c++) sum += z[c] = Math.exp(z[c] - max);
       for (let c = 0; c < C; c++) {
         const g = (z[c] / sum - (c === y[i] ? 1 : 0)) * weight[i];
         const gi = g * norm;
@@ -95,7 +96,10 @@ export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfide
 export const DOCTYPE_MIN_CONFIDENCE = 0.3;
 
 /** The shipped classifier from featurized training texts whose domain maps to a type. */
-export function trainDocTypeClassifier(docs: { docType: { buckets: Uint32Array; type: DocType } | null; row: { source: string } }[], seed: number): DocTypeModel {
+export function trainDocTypeClassifier(
+  docs: { docType: { buckets: Uint32Array; type: DocType } | null; row: { source: string } }[],
+  seed: number,
+): DocTypeModel {
   const samples = docs.flatMap((d) => (d.docType ? [{ buckets: d.docType.buckets, type: d.docType.type, source: d.row.source }] : []));
   return trainDocTypes(samples, seed, DOCTYPE_MIN_CONFIDENCE);
 }

@@ -49,7 +49,17 @@ export function heldOutScores(p: Prepared, shipped: ModelFile, onFamily?: (f: st
   const all: (Scored & { doc: Doc })[] = [];
   p.docs.forEach((d, i) => {
     if (!Number.isFinite(z[i])) return;
-    all.push({ lang: d.lang, words: d.words, z: z[i], y: d.y, source: d.row.source, family: d.family, excerpt: d.excerpt, flagged: [], doc: d });
+    all.push({
+      lang: d.lang,
+      words: d.words,
+      z: z[i],
+      y: d.y,
+      source: d.row.source,
+      family: d.family,
+      excerpt: d.excerpt,
+      flagged: [],
+      doc: d,
+    });
   });
   for (const family of new Set(all.map((s) => s.family))) {
     const t = nestedThresholds(all.filter((s) => s.family !== family));
@@ -84,7 +94,8 @@ export function losoReport(scores: Scored[]): { markdown: string; meanAuroc: num
       const a = auroc(pos, neg);
       aurocs.push(a);
       if (human.length >= MIN_SOURCE_REPORT) for (let m = 0; m < 3; m++) worst[m] = Math.max(worst[m], rate(human, m));
-      const cell = (m: number) => (human.length && ai.length ? `${pct(rate(human, m))} / ${pct(rate(ai, m))}` : pct(rate(human.length ? human : ai, m)));
+      const cell = (m: number) =>
+        human.length && ai.length ? `${pct(rate(human, m))} / ${pct(rate(ai, m))}` : pct(rate(human.length ? human : ai, m));
       const excerpts = scores.filter((s) => s.excerpt && s.source === source && s.lang === lang && s.y === 0);
       lines.push(
         `| ${source} | ${LANGS[lang]} | ${human.length}/${ai.length} | ${a.toFixed(3)} | ${cell(0)} | ${cell(1)} | ${cell(2)} | ${excerpts.length ? `${pct(rate(excerpts, 0))} / ${pct(rate(excerpts, 1))}` : '-'} |`,
@@ -103,7 +114,9 @@ export function losoReport(scores: Scored[]): { markdown: string; meanAuroc: num
       const x = scores.filter((s) => s.excerpt && inCell(s) && s.y === 0);
       const a = texts.filter((s) => inCell(s) && s.y === 1);
       const modes = (xs: Scored[]) => [0, 1, 2].map((m) => pct(rate(xs, m))).join(' / ');
-      lines.push(`| ${LANGS[lang]} | ${lo}${hi ? `-${hi}` : '+'} | ${h.length} | ${modes(h)} | ${x.length} | ${modes(x)} | ${a.length} | ${modes(a)} |`);
+      lines.push(
+        `| ${LANGS[lang]} | ${lo}${hi ? `-${hi}` : '+'} | ${h.length} | ${modes(h)} | ${x.length} | ${modes(x)} | ${a.length} | ${modes(a)} |`,
+      );
     });
   }
   const ai150 = texts.filter((s) => s.y === 1 && s.words >= 150);
@@ -123,7 +136,11 @@ export function docTypeLoso(docs: Doc[]): { markdown: string; accuracy: number }
   const pairs: [DocType, DocType][] = [];
   for (const source of sources) {
     const train = typed.filter((d) => d.row.source !== source && d.row.split === 'train');
-    const model = trainDocTypes(train.map((d) => ({ buckets: d.docType!.buckets, type: d.docType!.type, source: d.row.source })), SEED, DOCTYPE_MIN_CONFIDENCE);
+    const model = trainDocTypes(
+      train.map((d) => ({ buckets: d.docType!.buckets, type: d.docType!.type, source: d.row.source })),
+      SEED,
+      DOCTYPE_MIN_CONFIDENCE,
+    );
     for (const d of typed) if (d.row.source === source) pairs.push([d.docType!.type, classify(model, d)]);
   }
   return confusion(pairs, 'held out by source');
@@ -144,7 +161,9 @@ export function confusion(pairs: [DocType, DocType][], title: string): { markdow
   lines.push(`|---|${answers.map(() => '---').join('|')}|---|`);
   for (const t of truth) {
     const row = pairs.filter(([x]) => x === t);
-    lines.push(`| ${t} | ${answers.map((a) => row.filter(([, y]) => y === a).length).join(' | ')} | ${pct(row.filter(([, y]) => y === t).length / row.length)}% |`);
+    lines.push(
+      `| ${t} | ${answers.map((a) => row.filter(([, y]) => y === a).length).join(' | ')} | ${pct(row.filter(([, y]) => y === t).length / row.length)}% |`,
+    );
   }
   return { markdown: lines.join('\n'), accuracy };
 }

@@ -19,13 +19,17 @@ const dev = loadRows(splitFiles('dev'));
 const mixes = [...buildMixes(dev, EVAL_SEED, MIXES_PER_LANG), ...continuationMixes(dev)];
 const cases = prepareCases(engine, mixes, dev);
 const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '-');
-console.log('| set | lang | mixes | AI-part recall | precision | aiShare MAE | human texts with aiShare >= 0.3 | AI texts with aiShare >= 0.7 |');
+console.log(
+  '| set | lang | mixes | AI-part recall | precision | aiShare MAE | human texts with aiShare >= 0.3 | AI texts with aiShare >= 0.7 |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 const row = (name: string, lang: 'en' | 'es', xs: SegmentCase[]) => {
   const params = MODEL.segments[lang];
   if (!params) return console.log(`| ${name} | ${lang} | no decoder for this language |`);
   const m = measureSegments(xs, params);
-  console.log(`| ${name} | ${lang} | ${m.mixes} | ${pct(m.recall)} | ${pct(m.precision)} | ${m.mae.toFixed(3)} | ${pct(m.humanHigh)} (n=${m.humans}) | ${pct(m.aiHigh)} (n=${m.ais}) |`);
+  console.log(
+    `| ${name} | ${lang} | ${m.mixes} | ${pct(m.recall)} | ${pct(m.precision)} | ${m.mae.toFixed(3)} | ${pct(m.humanHigh)} (n=${m.humans}) | ${pct(m.aiHigh)} (n=${m.ais}) |`,
+  );
 };
 for (const lang of ['en', 'es'] as const) {
   const mine = cases.filter((c) => c.lang === lang);
@@ -45,7 +49,13 @@ console.log('|---|---|---|');
 for (const lang of ['en', 'es'] as const) {
   const opened = mixes.filter((m) => m.lang === lang && m.kind === 'human_then_ai');
   const humans = dev.filter((r) => r.lang === lang && r.label === 'human' && !r.mix);
-  const caught = SENSITIVITIES.map((m) => pct(opened.filter((x) => detector.analyze(x.text, { sensitivity: m }).ai).length / opened.length));
-  const mixedHumans = SENSITIVITIES.map((m) => pct(humans.filter((r) => detector.analyze(r.text, { sensitivity: m }).verdictKey === 'mixed').length / humans.length));
-  console.log(`| ${lang} | ${SENSITIVITIES.map((m, k) => `${m} ${caught[k]}`).join(', ')} (n=${opened.length}) | ${SENSITIVITIES.map((m, k) => `${m} ${mixedHumans[k]}`).join(', ')} (n=${humans.length}) |`);
+  const caught = SENSITIVITIES.map((m) =>
+    pct(opened.filter((x) => detector.analyze(x.text, { sensitivity: m }).ai).length / opened.length),
+  );
+  const mixedHumans = SENSITIVITIES.map((m) =>
+    pct(humans.filter((r) => detector.analyze(r.text, { sensitivity: m }).verdictKey === 'mixed').length / humans.length),
+  );
+  console.log(
+    `| ${lang} | ${SENSITIVITIES.map((m, k) => `${m} ${caught[k]}`).join(', ')} (n=${opened.length}) | ${SENSITIVITIES.map((m, k) => `${m} ${mixedHumans[k]}`).join(', ')} (n=${humans.length}) |`,
+  );
 }

@@ -1,5 +1,5 @@
 /** Turn labelled rows into training documents with the real engine (so training and scoring share every step). */
-import { Engine } from '../../src/engine/engine';
+import type { Engine } from '../../src/engine/engine';
 import { LENGTH_BUCKETS } from '../../src/engine/calibration';
 import type { ModelFile } from '../../src/engine/model';
 import { docTypeBuckets } from './doctype-train';
@@ -55,10 +55,23 @@ export function blankModel(
 ): ModelFile {
   const modes = { conservative: 1, balanced: 1, aggressive: 1 };
   // Identity calibration until scripts/train.ts fits the cells: featurizing needs no probability.
-  const cell = () => ({ platt: { a: 1, b: 0 }, thresholds: modes, conclusive: { conservative: false, balanced: false, aggressive: false }, heldOutTpr: { conservative: 0, balanced: 0, aggressive: 0 }, texts: { human: 0, ai: 0 } });
+  const cell = () => ({
+    platt: { a: 1, b: 0 },
+    thresholds: modes,
+    conclusive: { conservative: false, balanced: false, aggressive: false },
+    heldOutTpr: { conservative: 0, balanced: 0, aggressive: 0 },
+    texts: { human: 0, ai: 0 },
+  });
   return {
-    format: 2, featureVersion, weightBits, weightScale: 1, weightsSha256: '',
-    trainedWith: { command: '', seed: 0, trainFiles: [] }, channels, vocab, funcWords,
+    format: 2,
+    featureVersion,
+    weightBits,
+    weightScale: 1,
+    weightsSha256: '',
+    trainedWith: { command: '', seed: 0, trainFiles: [] },
+    channels,
+    vocab,
+    funcWords,
     lexicalBias: { en: 0, es: 0 },
     cells: { en: LENGTH_BUCKETS.map(cell), es: LENGTH_BUCKETS.map(cell) },
     sentenceCalibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },

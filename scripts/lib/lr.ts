@@ -95,6 +95,12 @@ export function trainDense(x: number[][], y: number[], weight: number[], l2: num
 /** Platt scaling: fit p = sigmoid(a*z + b) by weighted log loss. */
 export function fitPlatt(z: number[], y: number[], weight?: number[]): { a: number; b: number } {
   const wts = weight ?? z.map(() => 1);
-  const { w, b } = trainDense(z.map((v) => [v]), y, wts, 0, 600);
+  const { w, b } = trainDense(
+    z.map((v) => [v]),
+    y,
+    wts,
+    0,
+    600,
+  );
   return { a: w[0], b };
 }

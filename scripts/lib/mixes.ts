@@ -69,7 +69,13 @@ export function buildMixes(rows: Row[], seed: number, perLang: number): Mix[] {
       const text = aiFirst ? aiPart + joiner + humanPart : humanPart + joiner + aiPart;
       const start = aiFirst ? 0 : humanPart.length + joiner.length;
       const aiWords = countWords(aiPart);
-      out.push({ text, lang, ai: [start, start + aiPart.length], aiShare: aiWords / (aiWords + countWords(humanPart)), kind: aiFirst ? 'ai_then_human' : 'human_then_ai' });
+      out.push({
+        text,
+        lang,
+        ai: [start, start + aiPart.length],
+        aiShare: aiWords / (aiWords + countWords(humanPart)),
+        kind: aiFirst ? 'ai_then_human' : 'human_then_ai',
+      });
     }
   }
   return out;
@@ -83,6 +89,14 @@ export function continuationMixes(rows: Row[]): Mix[] {
     const words = [...r.text.matchAll(WORD)];
     if (boundary <= 0 || boundary >= words.length) return [];
     const start = words[boundary].index!;
-    return [{ text: r.text, lang: r.lang, ai: [start, r.text.length] as [number, number], aiShare: (words.length - boundary) / words.length, kind: 'continuation' as const }];
+    return [
+      {
+        text: r.text,
+        lang: r.lang,
+        ai: [start, r.text.length] as [number, number],
+        aiShare: (words.length - boundary) / words.length,
+        kind: 'continuation' as const,
+      },
+    ];
   });
 }

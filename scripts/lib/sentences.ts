@@ -15,7 +15,11 @@ import type { Row } from './data';
 const MIN_SENTENCE_WORDS = 5;
 
 /** Per language: Platt scaling of sentence logits and the per-mode sentence thresholds. */
-export function fitSentenceCalibration(engine: Engine, model: ModelFile, dev: Row[]): Pick<ModelFile, 'sentenceCalibration' | 'sentenceThresholds'> {
+export function fitSentenceCalibration(
+  engine: Engine,
+  model: ModelFile,
+  dev: Row[],
+): Pick<ModelFile, 'sentenceCalibration' | 'sentenceThresholds'> {
   const calibration = { ...model.sentenceCalibration };
   const thresholds = { ...model.sentenceThresholds };
   for (const lang of ['en', 'es'] as const) {
@@ -34,7 +38,9 @@ export function fitSentenceCalibration(engine: Engine, model: ModelFile, dev: Ro
     const platt = fitPlatt(z, y, weights);
     calibration[lang] = { a: round(platt.a), b: round(platt.b) };
     const human = z.filter((_, i) => y[i] === 0).map((v) => 1 / (1 + Math.exp(-(platt.a * v + platt.b))));
-    thresholds[lang] = Object.fromEntries(SENSITIVITIES.map((m) => [m, round(thresholdAt(human, MODE_FPR[m]))])) as ModelFile['sentenceThresholds']['en'];
+    thresholds[lang] = Object.fromEntries(
+      SENSITIVITIES.map((m) => [m, round(thresholdAt(human, MODE_FPR[m]))]),
+    ) as ModelFile['sentenceThresholds']['en'];
   }
   return { sentenceCalibration: calibration, sentenceThresholds: thresholds };
 }

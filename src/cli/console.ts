@@ -22,7 +22,11 @@ export function serviceUrl(host: string, port: number): string {
  * How to run `keys` the way this server was started: `bun run keys` from the source tree, the
  * binary's own path when compiled (`./ai-detector keys` from its folder).
  */
-export function keysCommandLine(compiled: boolean = isCompiled(), executable: string = process.execPath, cwd: string = process.cwd()): string {
+export function keysCommandLine(
+  compiled: boolean = isCompiled(),
+  executable: string = process.execPath,
+  cwd: string = process.cwd(),
+): string {
   if (!compiled) return 'bun run keys';
   const path = relative(cwd, executable);
   const shown = path.startsWith('..') || path === '' ? executable : `.${sep}${path}`;

@@ -44,7 +44,11 @@ export interface JsonlOptions {
  * error code and message. A line's own `sensitivity` wins over --sensitivity. Blank lines give
  * null (skipped). Never throws.
  */
-export function scoreJsonLine(raw: string, line: number, o: Pick<JsonlOptions, 'detector' | 'sensitivity' | 'lang'>): JsonlResult | JsonlError | null {
+export function scoreJsonLine(
+  raw: string,
+  line: number,
+  o: Pick<JsonlOptions, 'detector' | 'sensitivity' | 'lang'>,
+): JsonlResult | JsonlError | null {
   const source = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (source.trim() === '') return null;
   let value: unknown;
@@ -61,7 +65,17 @@ export function scoreJsonLine(raw: string, line: number, o: Pick<JsonlOptions, '
     const words = o.detector.countWords(input.text);
     if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
     const a = o.detector.analyze(input.text, { sensitivity, labelLang: o.lang, words });
-    return { line, ...withId, score: a.score, probability: a.probability, verdict: a.verdictKey, ai: a.ai, lang: a.language, words: a.words, aiShare: a.aiShare };
+    return {
+      line,
+      ...withId,
+      score: a.score,
+      probability: a.probability,
+      verdict: a.verdictKey,
+      ai: a.ai,
+      lang: a.language,
+      words: a.words,
+      aiShare: a.aiShare,
+    };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const code = error.code as JsonlError['error']['code'];

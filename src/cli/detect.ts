@@ -51,22 +51,27 @@ async function scoreFile(path: string, pool: ExtractPool, detector: Detector, se
   return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang }));
 }
 
+/** The command line of `detect` (throws on an unknown option). */
+function parseDetectArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      jsonl: { type: 'boolean' },
+      sensitivity: { type: 'string' },
+      lang: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
 /** Runs `detect` with its arguments; resolves to the exit code (0 ok, 1 some input failed, 2 usage). */
 export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Promise<number> {
   const err = deps.err ?? ((line: string) => console.error(line));
-  let parsed;
+  let parsed: ReturnType<typeof parseDetectArgs>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        jsonl: { type: 'boolean' },
-        sensitivity: { type: 'string' },
-        lang: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseDetectArgs(argv);
   } catch (error) {
     err(`detect: ${(error as Error).message}\n${DETECT_USAGE}`);
     return 2;

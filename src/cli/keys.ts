@@ -3,7 +3,16 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config';
-import { AmbiguousKeyError, createKey, keyUsage, listKeys, resolveKey, revokeKey, type KeyAdminStores, type KeySummary } from '../modules/keys';
+import {
+  AmbiguousKeyError,
+  createKey,
+  keyUsage,
+  listKeys,
+  resolveKey,
+  revokeKey,
+  type KeyAdminStores,
+  type KeySummary,
+} from '../modules/keys';
 import { isPlanId, PLAN_IDS } from '../plans';
 import { StoreUnavailableError } from '../store/errors';
 
@@ -60,9 +69,7 @@ async function create(store: KeyAdminStores, args: string[], io: CliIo): Promise
     return 2;
   }
   const created = await createKey(store.keys, { plan: values.plan, name: values.name ?? null });
-  io.out(
-    `Created key #${created.id} (plan ${created.plan}${created.name ? `, name "${created.name}"` : ''}, prefix ${created.prefix}).`,
-  );
+  io.out(`Created key #${created.id} (plan ${created.plan}${created.name ? `, name "${created.name}"` : ''}, prefix ${created.prefix}).`);
   io.out('Store it now: it is shown only once and only its hash is kept.');
   io.out(created.key);
   return 0;
@@ -106,7 +113,8 @@ export async function runKeysCli(args: string[], source: StoreSource, io: CliIo)
           if (!revoked) return notFound(io, 'revoke', ref);
           const { key, alreadyRevoked } = revoked;
           // Idempotent, so exit 0 either way; the message says whether anything changed.
-          if (alreadyRevoked) io.out(`Key #${key.id} (${key.prefix}) was already revoked on ${new Date(key.revokedAt ?? 0).toISOString()}.`);
+          if (alreadyRevoked)
+            io.out(`Key #${key.id} (${key.prefix}) was already revoked on ${new Date(key.revokedAt ?? 0).toISOString()}.`);
           else io.out(`Revoked key #${key.id} (${key.prefix}).`);
           return 0;
         });

@@ -8,8 +8,18 @@
 import type { EngineResult } from './engine';
 
 export const DOC_TYPES = [
-  'essay', 'academic', 'news', 'story', 'email', 'review', 'social_post', 'qa_answer', 'technical',
-  'reference', 'list_notes', 'other',
+  'essay',
+  'academic',
+  'news',
+  'story',
+  'email',
+  'review',
+  'social_post',
+  'qa_answer',
+  'technical',
+  'reference',
+  'list_notes',
+  'other',
 ] as const;
 export type DocType = (typeof DOC_TYPES)[number];
 
@@ -22,7 +32,8 @@ const LIST_MIN_ITEMS = 4;
 const LIST_MIN_SHARE = 0.6;
 /** The layout scan reads at most this many characters from each end of the text (the genre shows at the start). */
 const SCAN_CHARS = 1000;
-const LETTER = /^\s*(dear|hi|hello|estimad[oa]s?|querid[oa]s?|hola)\b[^\n]{0,40}[,:]|\n\s*(best regards|kind regards|sincerely|yours (truly|sincerely)|atentamente|saludos cordiales|un (cordial )?saludo)\b/i;
+const LETTER =
+  /^\s*(dear|hi|hello|estimad[oa]s?|querid[oa]s?|hola)\b[^\n]{0,40}[,:]|\n\s*(best regards|kind regards|sincerely|yours (truly|sincerely)|atentamente|saludos cordiales|un (cordial )?saludo)\b/i;
 
 /** The trained softmax table: one int8 weight per (type, feature bucket), and a bias per type. */
 export interface DocTypeModel {
@@ -113,9 +124,11 @@ function scan(head: string, from: number, to: number, out: Scan): void {
       out.opensWithQuestion = c === 63;
       out.headline = c === 10 && i >= 10 && i <= 120;
     }
-    if ((c === 35 || c === 64) && (i === 0 || isSpace(head.charCodeAt(i - 1))) && i + 1 < n && isWordChar(head.charCodeAt(i + 1))) out.tag = true;
+    if ((c === 35 || c === 64) && (i === 0 || isSpace(head.charCodeAt(i - 1))) && i + 1 < n && isWordChar(head.charCodeAt(i + 1)))
+      out.tag = true;
     else if ((c >= 0xd83c && c <= 0xd83e) || (c >= 0x2600 && c <= 0x27bf)) out.emoji = true;
-    else if (c === 40 && i + 5 < n && isDigit(head.charCodeAt(i + 1)) && isDigit(head.charCodeAt(i + 4)) && head.charCodeAt(i + 5) === 41) out.citation = true;
+    else if (c === 40 && i + 5 < n && isDigit(head.charCodeAt(i + 1)) && isDigit(head.charCodeAt(i + 4)) && head.charCodeAt(i + 5) === 41)
+      out.citation = true;
     else if (c === 91 && i + 2 < n && isDigit(head.charCodeAt(i + 1)) && head.charCodeAt(i + 2) === 93) out.citation = true;
     if (lineStart && (c === 0x2014 || c === 0x2013 || c === 45)) {
       let j = i + 1;
@@ -129,7 +142,17 @@ function scan(head: string, from: number, to: number, out: Scan): void {
 
 /** Scan the first and the last SCAN_CHARS characters of a text (all of a shorter one), in place: no copy. */
 function scanText(text: string): { facts: Scan; scanned: number } {
-  const facts: Scan = { quotes: 0, exclamations: 0, dialogue: false, url: false, tag: false, emoji: false, citation: false, headline: false, opensWithQuestion: false };
+  const facts: Scan = {
+    quotes: 0,
+    exclamations: 0,
+    dialogue: false,
+    url: false,
+    tag: false,
+    emoji: false,
+    citation: false,
+    headline: false,
+    opensWithQuestion: false,
+  };
   const long = text.length > 2 * SCAN_CHARS;
   scan(text, 0, long ? SCAN_CHARS : text.length, facts);
   if (long) scan(text, text.length - SCAN_CHARS, text.length, facts);
@@ -144,17 +167,55 @@ function scanText(text: string): { facts: Scan; scanned: number } {
 
 /** Kinds of layout token; a token is (kind, bucket). */
 const LAYOUT_KINDS = [
-  'len', 'para', 'sentlen', 'personal', 'questions', 'numbers', 'markdown', 'commas', 'proper', 'contractions',
-  'informal', 'dashes', 'semicolons', 'allcaps', 'wordlen', 'transitions', 'quotes', 'exclaim', 'dialogue', 'url',
-  'tag', 'emoji', 'citation', 'headline', 'opensWithQuestion', 'lang',
+  'len',
+  'para',
+  'sentlen',
+  'personal',
+  'questions',
+  'numbers',
+  'markdown',
+  'commas',
+  'proper',
+  'contractions',
+  'informal',
+  'dashes',
+  'semicolons',
+  'allcaps',
+  'wordlen',
+  'transitions',
+  'quotes',
+  'exclaim',
+  'dialogue',
+  'url',
+  'tag',
+  'emoji',
+  'citation',
+  'headline',
+  'opensWithQuestion',
+  'lang',
 ] as const;
 const KIND_HASH = LAYOUT_KINDS.map(tokenHash);
 const LANG_BUCKET = { en: 0, es: 1, other: 2 } as const;
 /** Bucket edges of the measured kinds, in LAYOUT_KINDS order: round values around the training texts' medians. */
 const EDGES: readonly (readonly number[])[] = [
-  [30, 60, 120, 250, 500], [2, 3, 5, 9], [8, 12, 18, 25, 35], [0.5, 2, 5], [0.5, 2, 5], [0.5, 2, 5], [1, 3],
-  [0.5, 1, 2, 3], [1, 3, 6, 10], [0.3, 1.5, 4], [0.3, 1], [0.2, 1], [0.2, 1, 3], [0.5, 2], [4, 4.5, 5, 5.5, 6],
-  [0.5, 1.5, 3], [0.5, 2, 5], [0.3, 1.5],
+  [30, 60, 120, 250, 500],
+  [2, 3, 5, 9],
+  [8, 12, 18, 25, 35],
+  [0.5, 2, 5],
+  [0.5, 2, 5],
+  [0.5, 2, 5],
+  [1, 3],
+  [0.5, 1, 2, 3],
+  [1, 3, 6, 10],
+  [0.3, 1.5, 4],
+  [0.3, 1],
+  [0.2, 1],
+  [0.2, 1, 3],
+  [0.5, 2],
+  [4, 4.5, 5, 5.5, 6],
+  [0.5, 1.5, 3],
+  [0.5, 2, 5],
+  [0.3, 1.5],
 ];
 
 /**
@@ -168,9 +229,24 @@ export function visitLayout(text: string, r: DocTypeInput, visit: (kind: number,
   // Quotes and exclamation marks per 100 words of what was scanned (about 6 characters a word).
   const per100 = (n: number) => (n * 600) / Math.max(1, scanned);
   const measured = [
-    s.words, r.paragraphs.length, s.meanSentenceWords, s.personalRate, s.questionExclaimRate, s.numberRate,
-    r.markdown.listItems + r.markdown.headings, s.commasPerSentence, s.properRate, s.contractionRate, s.informalRate,
-    s.dashRate, s.semicolonColonRate, s.allCapsRate, s.meanWordLength, s.transitionRate, per100(f.quotes), per100(f.exclamations),
+    s.words,
+    r.paragraphs.length,
+    s.meanSentenceWords,
+    s.personalRate,
+    s.questionExclaimRate,
+    s.numberRate,
+    r.markdown.listItems + r.markdown.headings,
+    s.commasPerSentence,
+    s.properRate,
+    s.contractionRate,
+    s.informalRate,
+    s.dashRate,
+    s.semicolonColonRate,
+    s.allCapsRate,
+    s.meanWordLength,
+    s.transitionRate,
+    per100(f.quotes),
+    per100(f.exclamations),
   ];
   for (let k = 0; k < measured.length; k++) visit(k, bucketOf(measured[k], EDGES[k]));
   const flags = [f.dialogue, f.url, f.tag, f.emoji, f.citation, f.headline, f.opensWithQuestion];
@@ -282,7 +358,7 @@ export function parseDocTypeModel(bytes: Uint8Array): DocTypeModel {
 /** Write a doc-type model in the format parseDocTypeModel reads. */
 export function serializeDocTypeModel(m: DocTypeModel): Uint8Array {
   const head = { types: m.types, bits: m.bits, scale: m.scale, bias: m.bias, minConfidence: m.minConfidence };
-  const header = new TextEncoder().encode(JSON.stringify(head) + '\n');
+  const header = new TextEncoder().encode(`${JSON.stringify(head)}\n`);
   const out = new Uint8Array(header.length + m.table.length);
   out.set(header);
   out.set(new Uint8Array(m.table.buffer, m.table.byteOffset, m.table.length), header.length);

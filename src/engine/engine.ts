@@ -4,12 +4,39 @@
  */
 import { WasmCore } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
-import { Doc, KIND_MASK, KIND_WORD, LANG_DETECT, LANG_ID, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
+import {
+  Doc,
+  KIND_MASK,
+  KIND_WORD,
+  LANG_DETECT,
+  LANG_ID,
+  PR,
+  SF,
+  SENT_FEATURES,
+  SENT_WORDS32,
+  PARA_WORDS32,
+  SR,
+  TOKEN,
+  TOKEN_WORDS32,
+} from './layout';
 import { mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { checkedWeights, sigmoid, weightLut, type ModelFile } from './model';
 import { cellFor } from './calibration';
 import { aiShareOf, segmentText, type Segment } from './segments';
-import { ABBREVIATIONS, CONTRACTIONS, HEDGES, INFORMAL, LEX_LANG, LexBit, NEIGHBOUR_STOP, PERSONAL, STOCK, STOP, TITLES, TRANSITIONS } from './lexicons';
+import {
+  ABBREVIATIONS,
+  CONTRACTIONS,
+  HEDGES,
+  INFORMAL,
+  LEX_LANG,
+  LexBit,
+  NEIGHBOUR_STOP,
+  PERSONAL,
+  STOCK,
+  STOP,
+  TITLES,
+  TRANSITIONS,
+} from './lexicons';
 import type { TextLang } from './types';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
 
@@ -78,7 +105,9 @@ export class Engine {
   ): Promise<Engine> {
     const core = await WasmCore.create(wasm, model.weightBits);
     if (core.featureVersion() !== model.featureVersion) {
-      throw new Error(`model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`);
+      throw new Error(
+        `model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`,
+      );
     }
     core.setChannels(model.channels);
     if (weights) core.setWeights(checkedWeights(weights, model), weightLut(model.weightScale));
@@ -103,7 +132,9 @@ export class Engine {
       const [start, end] = mapSpan(norm.map, views.sentences[r + SR.START], views.sentences[r + SR.END]);
       const lex = lexicalLogit(f[SF.SCORE], f[SF.NGRAMS], bias);
       sentences[s] = {
-        start, end, f,
+        start,
+        end,
+        f,
         flags: views.sentences[r + SR.FLAGS],
         first: views.sentences[r + SR.FIRST],
         firstTwo: views.sentences[r + SR.FIRST_TWO],
@@ -122,7 +153,12 @@ export class Engine {
     }
     const markdown = { headings: views.doc[Doc.HEADINGS], listItems: views.doc[Doc.LIST_ITEMS], bold: views.doc[Doc.BOLD] };
     const nWords = this.collectWords(views.tokens, views.doc[Doc.TOKENS]);
-    const style = styleFeatures(sentences, paragraphs, markdown.headings + markdown.listItems + markdown.bold, mattr(this.wordHashes, nWords));
+    const style = styleFeatures(
+      sentences,
+      paragraphs,
+      markdown.headings + markdown.listItems + markdown.bold,
+      mattr(this.wordHashes, nWords),
+    );
     const docScore = new Float32Array(views.doc.buffer, views.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
     const lexical = lexicalLogit(docScore, views.doc[Doc.NGRAMS], bias);
     // Numbers, code or a few words carry too little prose to judge: never call them AI.
@@ -132,7 +168,13 @@ export class Engine {
     const decoder = this.model.segments[ml];
     const segments = decoder && judged ? segmentText(sentences.map(segmentInput), lexical, decoder) : [];
     return {
-      language, probability, score: Math.round(probability * 100), lexicalLogit: lexical, sentences, paragraphs, style,
+      language,
+      probability,
+      score: Math.round(probability * 100),
+      lexicalLogit: lexical,
+      sentences,
+      paragraphs,
+      style,
       obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
       markdown,
       feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,

@@ -23,7 +23,11 @@ export const LexBit = {
 /** Lexicon language slots: 0 English, 1 Spanish, 2 any language. */
 export const LEX_LANG = { en: 0, es: 1, any: 2 } as const;
 
-const words = (s: string): string[] => s.split('|').map((w) => w.trim()).filter(Boolean);
+const words = (s: string): string[] =>
+  s
+    .split('|')
+    .map((w) => w.trim())
+    .filter(Boolean);
 
 /** Phrases typical of LLM prose (not of any topic). */
 export const STOCK: Record<'en' | 'es', string[]> = {
@@ -99,7 +103,9 @@ export const CONTRACTIONS: Record<'en' | 'es', string[]> = {
 
 /** Casual markers (slang, interjections) rare in LLM output. */
 export const INFORMAL: Record<'en' | 'es', string[]> = {
-  en: words(`lol|haha|hahaha|gonna|wanna|kinda|sorta|yeah|yep|nope|btw|omg|dunno|y'all|hey|ugh|damn|crap|stuff|guys|ok|okay|tho|cuz|u|ur|pls|idk|imo|imho`),
+  en: words(
+    `lol|haha|hahaha|gonna|wanna|kinda|sorta|yeah|yep|nope|btw|omg|dunno|y'all|hey|ugh|damn|crap|stuff|guys|ok|okay|tho|cuz|u|ur|pls|idk|imo|imho`,
+  ),
   es: words(`jaja|jajaja|jajajaja|pues|bueno|vale|oye|tío|tía|guay|chévere|che|q|xq|pq|tb|tmb|porfa|ok|okey|vaya|ojalá|bah`),
 };
 

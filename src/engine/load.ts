@@ -15,8 +15,6 @@ export const MODEL = modelJson as unknown as ModelFile;
 
 /** Create an engine from the committed wasm core and model. */
 export async function loadEngine(): Promise<Engine> {
-  const [wasm, weights, docTypes] = await Promise.all(
-    [wasmPath, weightsPath, docTypePath].map((p) => Bun.file(p).arrayBuffer()),
-  );
+  const [wasm, weights, docTypes] = await Promise.all([wasmPath, weightsPath, docTypePath].map((p) => Bun.file(p).arrayBuffer()));
   return Engine.create(wasm, MODEL, new Uint8Array(weights), parseDocTypeModel(new Uint8Array(docTypes)));
 }

@@ -16,7 +16,7 @@ export function shorten(s: string, max = MAX_SENTENCE_CHARS): string {
   let cut = max - 1;
   const c = s.charCodeAt(cut - 1);
   if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return s.slice(0, cut).trimEnd() + '…';
+  return `${s.slice(0, cut).trimEnd()}…`;
 }
 
 /**

@@ -41,7 +41,10 @@ export function leaningOf(verdict: VerdictKey): Finding['leaning'] {
  * drop the rest beyond MAX_BULLETS, pad to MIN_BULLETS with `filler`, and render.
  */
 export function renderBullets(text: string, lead: Finding, others: Finding[], filler: Finding, lang: LabelLang): Bullet[] {
-  const ranked = [lead, ...others.filter((f) => f !== lead && f.id !== lead.id).sort((a, b) => b.strength - a.strength)].slice(0, MAX_BULLETS);
+  const ranked = [lead, ...others.filter((f) => f !== lead && f.id !== lead.id).sort((a, b) => b.strength - a.strength)].slice(
+    0,
+    MAX_BULLETS,
+  );
   if (ranked.length < MIN_BULLETS) ranked.push(filler);
   return ranked.map((f) => ({ id: f.id, leaning: f.leaning, text: t(lang, `bullets.${f.key}`, f.params), ...passage(text, f.cite) }));
 }

@@ -59,7 +59,14 @@ export function dimensionFindings(model: ModelFile, text: string, r: EngineResul
   // In a mixed text only sentences of its AI passages are highlighted.
   const inAiPassage = (s: ScoredSentence) => !mixed || aiPassages.some((p) => s.start >= p.start && s.end <= p.end);
   const base = {
-    result: r, text, mode, sentenceThreshold: model.sentenceThresholds[ml][mode], docThreshold, mixed, inAiPassage, ...documentFacts(r),
+    result: r,
+    text,
+    mode,
+    sentenceThreshold: model.sentenceThresholds[ml][mode],
+    docThreshold,
+    mixed,
+    inAiPassage,
+    ...documentFacts(r),
   };
   const label = (id: string): DimensionRef => ({ id, label: t(lang, `dimensions.${id}`) });
   const dimensions: DimensionResult[] = [];
@@ -85,7 +92,9 @@ export function dimensionFindings(model: ModelFile, text: string, r: EngineResul
     });
     if (d.id === 'lexical_fingerprint') continue; // its bullet is the lexical reading (index.ts)
     const cite = d.id === 'uniform_paragraphs' ? typicalParagraph(r) : strongest(counted, (s) => sentenceRank(d, s, ctx));
-    findings.push(finding(d.id, 'ai', { count: counted.length }, findingStrength(value, threshold), counted, cite ?? r.sentences[0] ?? null));
+    findings.push(
+      finding(d.id, 'ai', { count: counted.length }, findingStrength(value, threshold), counted, cite ?? r.sentences[0] ?? null),
+    );
   }
   const fingerprint = label('lexical_fingerprint');
   return { dimensions, triggered, findings, inAiPassage, fingerprint };

@@ -32,7 +32,10 @@ export interface DimensionContext {
 
 /** Per-document facts several dimensions read; computed once, not per sentence. */
 export function documentFacts(r: EngineResult): { medianWords: number; openings: Map<number, number> } {
-  const lens = r.sentences.map((s) => s.words).filter((w) => w >= MIN_TRIGGER_WORDS).sort((a, b) => a - b);
+  const lens = r.sentences
+    .map((s) => s.words)
+    .filter((w) => w >= MIN_TRIGGER_WORDS)
+    .sort((a, b) => a - b);
   const openings = new Map<number, number>();
   for (const s of r.sentences) if (s.firstTwo !== 0) openings.set(s.firstTwo, (openings.get(s.firstTwo) ?? 0) + 1);
   return { medianWords: lens.length ? lens[lens.length >> 1] : 0, openings };

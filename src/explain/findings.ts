@@ -53,7 +53,10 @@ export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
   const cv = r.style.sentenceCV;
   if (Number.isFinite(cv) && Number.isFinite(cvThreshold) && cv >= cvThreshold * BURSTY_FACTOR) {
     // The sentence furthest from the median length shows the variation best.
-    const lens = r.sentences.filter((s) => s.words >= MIN_TRIGGER_WORDS).map((s) => s.words).sort((a, b) => a - b);
+    const lens = r.sentences
+      .filter((s) => s.words >= MIN_TRIGGER_WORDS)
+      .map((s) => s.words)
+      .sort((a, b) => a - b);
     const median = lens[lens.length >> 1] ?? 0;
     const cite = strongest(r.sentences, (s) => Math.abs(s.words - median));
     out.push(finding('varied_rhythm', 'human', {}, Math.min(2, cv / cvThreshold - 1), r.sentences, cite));
@@ -62,17 +65,44 @@ export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
     const voice = r.sentences.filter((s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION) > 0);
     const rate = r.style.personalRate + r.style.contractionRate;
     if (rate >= VOICE_RATE && voice.length) {
-      out.push(finding('personal_voice', 'human', {}, Math.min(2, rate / 3), voice, strongest(voice, (s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION))));
+      out.push(
+        finding(
+          'personal_voice',
+          'human',
+          {},
+          Math.min(2, rate / 3),
+          voice,
+          strongest(voice, (s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION)),
+        ),
+      );
     }
     const specific = r.sentences.filter((s) => count(s, SF.NUMBERS) + count(s, SF.PROPER) > 0);
     const specificRate = r.style.numberRate + r.style.properRate;
     if (specificRate >= SPECIFIC_RATE && specific.length) {
-      out.push(finding('concrete_details', 'human', {}, Math.min(2, specificRate / 8), specific, strongest(specific, (s) => count(s, SF.NUMBERS) + count(s, SF.PROPER))));
+      out.push(
+        finding(
+          'concrete_details',
+          'human',
+          {},
+          Math.min(2, specificRate / 8),
+          specific,
+          strongest(specific, (s) => count(s, SF.NUMBERS) + count(s, SF.PROPER)),
+        ),
+      );
     }
     const informal = counted(SF.INFORMAL);
     const markers = informal.reduce((n, s) => n + count(s, SF.INFORMAL), 0);
     if (markers >= MIN_INFORMAL_MARKERS && r.style.informalRate >= INFORMAL_RATE) {
-      out.push(finding('informal_register', 'human', {}, Math.min(2, r.style.informalRate), informal, strongest(informal, (s) => count(s, SF.INFORMAL))));
+      out.push(
+        finding(
+          'informal_register',
+          'human',
+          {},
+          Math.min(2, r.style.informalRate),
+          informal,
+          strongest(informal, (s) => count(s, SF.INFORMAL)),
+        ),
+      );
     }
   }
   return out;

@@ -26,8 +26,18 @@ export { DOC_TYPES } from '../engine/doctype';
 /** The part of an Analysis the explanations produce. */
 export type Explanation = Pick<
   Analysis,
-  | 'verdictKey' | 'verdict' | 'ai' | 'docType' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions'
-  | 'dimensions' | 'textAnnotations' | 'bullets' | 'segments' | 'aiShare'
+  | 'verdictKey'
+  | 'verdict'
+  | 'ai'
+  | 'docType'
+  | 'docTypeLabel'
+  | 'totalDimensions'
+  | 'activeDimensions'
+  | 'dimensions'
+  | 'textAnnotations'
+  | 'bullets'
+  | 'segments'
+  | 'aiShare'
 >;
 
 /** Explain an engine result for a text at a sensitivity, with labels in `lang`. */
@@ -59,12 +69,20 @@ export function explain(
     obfuscated,
     sentences: r.sentences,
   });
-  const filler = words < MIN_STYLE_WORDS
-    ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
-    : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
+  const filler =
+    words < MIN_STYLE_WORDS
+      ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
+      : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
   const annotations = isHumanVerdict(verdictKey)
     ? []
-    : buildAnnotations(text, r.sentences, dims.triggered, mode, isAiVerdict(verdictKey) ? fallbackHighlight(r, dims.inAiPassage, dims.fingerprint) : null, dims.inAiPassage);
+    : buildAnnotations(
+        text,
+        r.sentences,
+        dims.triggered,
+        mode,
+        isAiVerdict(verdictKey) ? fallbackHighlight(r, dims.inAiPassage, dims.fingerprint) : null,
+        dims.inAiPassage,
+      );
   const docType = detectDocType(docTypes, text, r).type;
   return {
     verdictKey,
@@ -109,14 +127,32 @@ interface LeadFacts {
 }
 
 /** The finding that supports the verdict: it becomes the first bullet. */
-function leadFinding(verdict: VerdictKey, findings: Finding[], lexical: Finding, mixed: { share: number; start: number; end: number } | null, facts: LeadFacts): Finding {
+function leadFinding(
+  verdict: VerdictKey,
+  findings: Finding[],
+  lexical: Finding,
+  mixed: { share: number; start: number; end: number } | null,
+  facts: LeadFacts,
+): Finding {
   const leaning = leaningOf(verdict);
   if (verdict === 'mixed' && mixed) {
-    return finding('mixed_authorship', 'ai', { percent: Math.round(mixed.share * 100) }, Infinity, [], { start: mixed.start, end: mixed.end });
+    return finding('mixed_authorship', 'ai', { percent: Math.round(mixed.share * 100) }, Infinity, [], {
+      start: mixed.start,
+      end: mixed.end,
+    });
   }
   if (leaning === 'neutral') {
     const first = facts.sentences[0] ?? null;
-    if (facts.obfuscated) return finding('obfuscation', 'neutral', {}, Infinity, [], findings.find((f) => f.id === 'obfuscation')?.cite ?? first, 'obfuscation_unsure');
+    if (facts.obfuscated)
+      return finding(
+        'obfuscation',
+        'neutral',
+        {},
+        Infinity,
+        [],
+        findings.find((f) => f.id === 'obfuscation')?.cite ?? first,
+        'obfuscation_unsure',
+      );
     if (facts.short) return finding('short_text', 'neutral', { words: facts.words }, Infinity, [], first);
     return finding('uncertain_score', 'neutral', { percent: facts.percent }, Infinity, [], lexical.cite);
   }

@@ -36,7 +36,9 @@ export function passageProbability(model: ModelFile, r: EngineResult, segment: S
 /** The AI passage that makes a text `mixed` at this mode (the most AI-like one), or null. */
 export function mixedPassage(model: ModelFile, r: EngineResult, mode: Sensitivity): Segment | null {
   if (r.aiShare < MIN_MIXED_SHARE || r.aiShare > MAX_MIXED_SHARE) return null;
-  const human = r.segments.some((s) => s.label === 'human' && s.words >= MIN_HUMAN_PASSAGE_WORDS && passageProbability(model, r, s) < EVEN_ODDS);
+  const human = r.segments.some(
+    (s) => s.label === 'human' && s.words >= MIN_HUMAN_PASSAGE_WORDS && passageProbability(model, r, s) < EVEN_ODDS,
+  );
   if (!human) return null;
   let best: Segment | null = null;
   let bestP = 0;

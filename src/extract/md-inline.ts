@@ -6,7 +6,17 @@
  * left-to-right pass that looks closers up in tables built right-to-left beforehand.
  */
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…' };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+};
 const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi;
 /** Placeholders keep code spans and escaped characters away from the other rules. */
 const SLOT = '\u0000';

@@ -125,7 +125,10 @@ function classify(row: string, next: string | undefined): Line {
   if (heading) return { kind: 'block', text: stripInline(heading[1]) };
   if (LIST_ITEM.test(row)) return { kind: 'block', text: stripInline(row.replace(LIST_ITEM, '')) };
   if (row.includes('|') && (next === undefined || isTableDelimiter(next) || /^\s*\|/.test(row))) {
-    const cells = row.trim().replace(/^\||\|$/g, '').split('|');
+    const cells = row
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|');
     if (cells.length > 1) return { kind: 'block', text: cells.map((c) => stripInline(c.trim())).join('\t') };
   }
   const hard = HARD_BREAK.test(row);

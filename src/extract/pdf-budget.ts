@@ -11,7 +11,7 @@
  * A hook that throws stops the parse; pdf.js may swallow that error (ignoreErrors), so the first
  * limit hit is kept and every later hook call throws it again until extractPdf reports it.
  */
-import { ExtractError, limitError } from './errors.ts';
+import { type ExtractError, limitError } from './errors.ts';
 import type { HeapGuard } from './heap-guard.ts';
 import type { ExtractLimits } from './limits.ts';
 
@@ -46,11 +46,7 @@ export class PdfBudget implements PdfjsBudgetHooks {
     this.rethrow();
     if (streamBytes > this.limits.maxPdfStreamBytes) {
       this.fail(
-        limitError(
-          'pdf_stream_bytes',
-          this.limits.maxPdfStreamBytes,
-          `a PDF stream inflates past ${this.limits.maxPdfStreamBytes} bytes`,
-        ),
+        limitError('pdf_stream_bytes', this.limits.maxPdfStreamBytes, `a PDF stream inflates past ${this.limits.maxPdfStreamBytes} bytes`),
       );
     }
     this.inflated += grownBy;
@@ -85,9 +81,14 @@ export class PdfBudget implements PdfjsBudgetHooks {
     this.rethrow();
     if (++this.forms > this.limits.maxPdfPageForms) {
       this.fail(
-        limitError('pdf_page_forms', this.limits.maxPdfPageForms, `page ${this.page} draws more than ${this.limits.maxPdfPageForms} forms`, {
-          page: this.page,
-        }),
+        limitError(
+          'pdf_page_forms',
+          this.limits.maxPdfPageForms,
+          `page ${this.page} draws more than ${this.limits.maxPdfPageForms} forms`,
+          {
+            page: this.page,
+          },
+        ),
       );
     }
   }

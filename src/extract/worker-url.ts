@@ -22,7 +22,5 @@ export function resolveWorkerUrl(): string | URL {
   if (!import.meta.url.startsWith(BUNFS_URL_PREFIX)) return new URL('./worker.ts', import.meta.url);
   const embedded = EMBEDDED_WORKER_PATHS.find((path) => existsSync(path));
   if (embedded) return embedded;
-  throw new Error(
-    'extraction worker not embedded: build with `bun build --compile src/main.ts src/extract/worker.ts`',
-  );
+  throw new Error('extraction worker not embedded: build with `bun build --compile src/main.ts src/extract/worker.ts`');
 }

@@ -37,7 +37,14 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     response =
       error instanceof ExtractError
         ? { id, ok: false, code: error.code, message: error.message, params: error.params, heapBytes: heapAfterTask() }
-        : { id, ok: false, code: 'extract_failed', message: String((error as Error)?.message ?? error), params: {}, heapBytes: heapAfterTask() };
+        : {
+            id,
+            ok: false,
+            code: 'extract_failed',
+            message: String((error as Error)?.message ?? error),
+            params: {},
+            heapBytes: heapAfterTask(),
+          };
   }
   self.postMessage(response);
 };

@@ -10,7 +10,7 @@
 /** What the cursor stopped on. */
 export type XmlTokenKind = 'open' | 'close' | 'text';
 
-const enum Char {
+enum Char {
   Bang = 33,
   DoubleQuote = 34,
   SingleQuote = 39,

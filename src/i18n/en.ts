@@ -90,8 +90,10 @@ export const en = {
     uniform_paragraphs: 'Paragraphs are all of a similar length.',
     low_specificity: 'Few concrete details: hardly any numbers, names or places.',
     hedged_framing: 'The text weighs both sides without taking a position ("on the other hand", "pros and cons").',
-    obfuscation: 'Letters inside words were replaced by look-alikes or broken up by invisible characters, a trick used to evade detectors; the text was read as it would look.',
-    obfuscation_unsure: 'Letters inside words were replaced by look-alikes or broken up by invisible characters, a trick used to evade detectors: the reading is not trusted enough to call this text human.',
+    obfuscation:
+      'Letters inside words were replaced by look-alikes or broken up by invisible characters, a trick used to evade detectors; the text was read as it would look.',
+    obfuscation_unsure:
+      'Letters inside words were replaced by look-alikes or broken up by invisible characters, a trick used to evade detectors: the reading is not trusted enough to call this text human.',
     mixed_authorship: 'About {percent}% of the text reads as AI-written, in passages such as this one; the rest reads as human writing.',
     varied_rhythm: 'Sentence length varies a lot, as in most human writing.',
     personal_voice: 'A personal voice (I, my, contractions) points toward a human writer.',

@@ -15,13 +15,13 @@ export const es: Catalogue = {
     unsupported_media_type: 'Content-Type no admitido: envía application/json (un texto) o multipart/form-data (archivos).',
     quota_exceeded:
       'No quedan palabras suficientes este mes: esta petición necesita {words} palabras y quedan {remaining} de {limit}. La cuota se renueva el {reset}.',
-    trial_calls_exhausted:
-      'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
+    trial_calls_exhausted: 'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
     not_found: 'Aquí no hay nada: {method} {path} no es una ruta de esta API.',
     method_not_allowed: '{method} no está permitido en {path}. Permitidos: {allow}.',
     internal_error: 'Se ha producido un error inesperado. Ha quedado registrado; inténtalo de nuevo.',
     client_closed: 'El cliente cerró la conexión antes de la respuesta.',
-    store_unavailable: 'Ahora mismo no se puede acceder al almacén de claves y cuotas. No se ha cobrado nada; inténtalo de nuevo en unos segundos.',
+    store_unavailable:
+      'Ahora mismo no se puede acceder al almacén de claves y cuotas. No se ha cobrado nada; inténtalo de nuevo en unos segundos.',
     too_many_files: 'Demasiados archivos: como máximo {limit} por petición.',
     file_too_large: 'El archivo supera el límite de {limit} bytes.',
     extract_limit: 'La lectura del archivo ha superado uno de los límites de extracción ({limit}).',
@@ -81,8 +81,10 @@ export const es: Catalogue = {
     obfuscation: 'Caracteres ocultos o letras que imitan a otras',
   },
   bullets: {
-    lexical_ai: 'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',
-    lexical_human: 'Los patrones de palabras en conjunto coinciden con la escritura humana (puntuación {percent}/100), como en este pasaje.',
+    lexical_ai:
+      'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',
+    lexical_human:
+      'Los patrones de palabras en conjunto coinciden con la escritura humana (puntuación {percent}/100), como en este pasaje.',
     low_burstiness: 'Todas las frases tienen casi la misma longitud, un ritmo típico del texto de IA.',
     predictable_vocabulary: 'El vocabulario se limita a palabras comunes y predecibles.',
     stock_phrases: 'Aparecen giros que los modelos de IA usan en exceso en {count, plural, one {# frase} other {# frases}}.',
@@ -93,15 +95,19 @@ export const es: Catalogue = {
     uniform_paragraphs: 'Todos los párrafos tienen una longitud parecida.',
     low_specificity: 'Pocos detalles concretos: apenas hay cifras, nombres o lugares.',
     hedged_framing: 'El texto sopesa ambas posturas sin tomar partido («por un lado», «ventajas y desventajas»).',
-    obfuscation: 'Hay letras dentro de palabras sustituidas por otras parecidas o separadas por caracteres invisibles, un truco para engañar a los detectores; el texto se leyó tal como se vería.',
-    obfuscation_unsure: 'Hay letras dentro de palabras sustituidas por otras parecidas o separadas por caracteres invisibles, un truco para engañar a los detectores: la lectura no es lo bastante fiable para dar el texto por humano.',
+    obfuscation:
+      'Hay letras dentro de palabras sustituidas por otras parecidas o separadas por caracteres invisibles, un truco para engañar a los detectores; el texto se leyó tal como se vería.',
+    obfuscation_unsure:
+      'Hay letras dentro de palabras sustituidas por otras parecidas o separadas por caracteres invisibles, un truco para engañar a los detectores: la lectura no es lo bastante fiable para dar el texto por humano.',
     mixed_authorship: 'Cerca del {percent}% del texto se lee como escrito por IA, en pasajes como este; el resto, como escritura humana.',
     varied_rhythm: 'La longitud de las frases varía mucho, como en la mayoría de textos humanos.',
     personal_voice: 'Una voz personal (yo, mi) apunta a un autor humano.',
     concrete_details: 'Los detalles concretos, como cifras y nombres, apuntan a un autor humano.',
     informal_register: 'Un lenguaje coloquial e informal apunta a un autor humano.',
     short_text: 'Con {words, plural, one {# palabra} other {# palabras}}, el texto es demasiado corto para decidir con esta sensibilidad.',
-    uncertain_score: 'La puntuación ({percent}/100) se inclina hacia la IA, pero no llega a lo que esta sensibilidad exige para atribuirlo a la IA.',
-    no_style_signals: 'Ninguna señal de estilo destaca: el ritmo, el vocabulario y el registro están dentro de lo habitual en la escritura humana.',
+    uncertain_score:
+      'La puntuación ({percent}/100) se inclina hacia la IA, pero no llega a lo que esta sensibilidad exige para atribuirlo a la IA.',
+    no_style_signals:
+      'Ninguna señal de estilo destaca: el ritmo, el vocabulario y el registro están dentro de lo habitual en la escritura humana.',
   },
 };

@@ -24,7 +24,6 @@ const RETRY_MAX_DELAY_MS = 1_000;
 /** Writes a batch of events in one transaction or statement (sync for SQLite, async for PostgreSQL). */
 export type WriteEvents = (events: UsageEvent[]) => void | Promise<void>;
 
-
 /** A queue of events in front of `write`. */
 export class UsageBuffer {
   private queue: UsageEvent[] = [];

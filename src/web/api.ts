@@ -23,8 +23,19 @@ export class ApiError extends Error {
  */
 export type DetectResult = Pick<
   DetectResponse,
-  | 'score' | 'verdict' | 'verdictKey' | 'aiShare' | 'segments' | 'docTypeLabel' | 'totalDimensions' | 'activeDimensions'
-  | 'ms_cost' | 'rate_remaining' | 'dimensions' | 'textAnnotations' | 'bullets'
+  | 'score'
+  | 'verdict'
+  | 'verdictKey'
+  | 'aiShare'
+  | 'segments'
+  | 'docTypeLabel'
+  | 'totalDimensions'
+  | 'activeDimensions'
+  | 'ms_cost'
+  | 'rate_remaining'
+  | 'dimensions'
+  | 'textAnnotations'
+  | 'bullets'
 >;
 
 function headersFor(key: string, lang: UiLang): Record<string, string> {
@@ -61,13 +72,7 @@ export async function detectText(
 }
 
 /** Posts files as `files[]`; resolves with the streaming response, or rejects with ApiError. */
-export async function detectFiles(
-  key: string,
-  lang: UiLang,
-  files: File[],
-  sensitivity: string,
-  signal?: AbortSignal,
-): Promise<Response> {
+export async function detectFiles(key: string, lang: UiLang, files: File[], sensitivity: string, signal?: AbortSignal): Promise<Response> {
   const form = new FormData();
   for (const f of files) form.append('files[]', f, f.name);
   form.append('sensitivity', sensitivity);
@@ -118,7 +123,12 @@ export function describeError(err: unknown, lang: UiLang): string {
     const when = quotaResetDate(err.headers);
     if (when) {
       const fmt = new Intl.DateTimeFormat(lang, {
-        year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+        year: 'numeric',
+        month: 'long',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
       });
       parts.push(tr(lang, 'errQuotaReset', { when: fmt.format(when) }));
     }

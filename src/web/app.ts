@@ -50,8 +50,7 @@ function clearError(boxId: string): void {
 function updateWordCount(): void {
   const n = countWords(textArea.value);
   const out = $('word-count');
-  out.textContent =
-    n >= MIN_WORDS ? tr(lang, 'wordsCount', { n }) : tr(lang, 'wordsNeeded', { n, k: MIN_WORDS - n, min: MIN_WORDS });
+  out.textContent = n >= MIN_WORDS ? tr(lang, 'wordsCount', { n }) : tr(lang, 'wordsNeeded', { n, k: MIN_WORDS - n, min: MIN_WORDS });
   out.dataset.words = String(n);
   analyzeButton.disabled = busy || n < MIN_WORDS;
 }

@@ -22,7 +22,16 @@ export interface BatchRow {
 
 /** Column order of the CSV export (stable machine names, whatever the interface language). */
 const CSV_COLUMNS = [
-  'file', 'words', 'score', 'ai_share', 'verdict', 'verdict_key', 'flagged', 'doc_type', 'error_code', 'error_message',
+  'file',
+  'words',
+  'score',
+  'ai_share',
+  'verdict',
+  'verdict_key',
+  'flagged',
+  'doc_type',
+  'error_code',
+  'error_message',
 ] as const;
 /** Cells of a row after the file name, spanned by a pending or error cell. */
 const DATA_COLUMNS = 6;
@@ -41,7 +50,7 @@ export function toCsv(rows: BatchRow[]): string {
     const cells = [r.fileName, r.words, r.score, r.aiShare, r.verdict, r.verdictKey, r.flagged, r.docType, r.error?.code, r.error?.message];
     lines.push(cells.map(csvField).join(','));
   }
-  return lines.join('\r\n') + '\r\n';
+  return `${lines.join('\r\n')}\r\n`;
 }
 
 /** What the Files tab needs from the page around it. */

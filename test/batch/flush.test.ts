@@ -170,7 +170,15 @@ describe('batch mode: client disconnect', () => {
     const page = Array.from({ length: 45 }, () => 'The committee reviewed every line of the report before approving it today').join('\n');
     const heavy = makePdf(Array.from({ length: 100 }, () => page));
     const abort = new AbortController();
-    const pending = postBatch(app, key.key, batchForm([['a.pdf', heavy], ['b.pdf', heavy]]), { signal: abort.signal });
+    const pending = postBatch(
+      app,
+      key.key,
+      batchForm([
+        ['a.pdf', heavy],
+        ['b.pdf', heavy],
+      ]),
+      { signal: abort.signal },
+    );
     await sleep(30);
     abort.abort();
     const response = await pending;
@@ -185,14 +193,27 @@ describe('batch mode: client disconnect', () => {
   it('ends (and refunds everything) without a single pull when the client left before the stream was built', async () => {
     const { detector: rec, calls } = recordingDetector(detector());
     const plan: PlannedFile[] = [0, 1].map((index) => ({
-      index, fileName: `f${index}.txt`, file: new File([PROSE], 'x'), ok: true, format: 'txt', text: PROSE, words: 60,
+      index,
+      fileName: `f${index}.txt`,
+      file: new File([PROSE], 'x'),
+      ok: true,
+      format: 'txt',
+      text: PROSE,
+      words: 60,
     }));
     const ends: StreamEnd[] = [];
     const gone = new AbortController();
     gone.abort();
     batchStream({
-      plan, detector: rec, sensitivity: 'conservative', lang: 'en', client: gone.signal, budget: new AbortController().signal,
-      budgetSeconds: 120, logger: silentLogger, onEnd: (end) => ends.push(end),
+      plan,
+      detector: rec,
+      sensitivity: 'conservative',
+      lang: 'en',
+      client: gone.signal,
+      budget: new AbortController().signal,
+      budgetSeconds: 120,
+      logger: silentLogger,
+      onEnd: (end) => ends.push(end),
     });
     await sleep(10);
     expect(ends).toEqual([{ deliveredWords: 0, completed: false }]);

@@ -49,7 +49,16 @@ describe('batch mode: limits', () => {
 
   it('answers file_too_large for one file past MAX_FILE_BYTES and scores the others', async () => {
     const { app, newKey } = makeBatchApp({ MAX_FILE_BYTES: '2000' });
-    const lines = await readLines(await postBatch(app, (await newKey()).key, batchForm([['big.txt', PROSE.repeat(10)], ['ok.txt', PROSE]])));
+    const lines = await readLines(
+      await postBatch(
+        app,
+        (await newKey()).key,
+        batchForm([
+          ['big.txt', PROSE.repeat(10)],
+          ['ok.txt', PROSE],
+        ]),
+      ),
+    );
     expect(lines[1]).toEqual({
       type: 'error',
       index: 0,
@@ -65,7 +74,13 @@ describe('batch mode: limits', () => {
     const { app, newKey } = makeBatchApp({ MAX_PDF_PAGES: '2', MAX_DOCX_UNCOMPRESSED: '2048' });
     const docx = await makeDocx([PROSE.repeat(10)]);
     const pdf = makePdf(['page one has words', 'page two', 'page three']);
-    const form = batchForm([['long.docx', docx], ['long.pdf', pdf]], { lang: 'es' });
+    const form = batchForm(
+      [
+        ['long.docx', docx],
+        ['long.pdf', pdf],
+      ],
+      { lang: 'es' },
+    );
     const errors = (await readLines(await postBatch(app, (await newKey()).key, form))).filter((l) => l.type === 'error');
     expect(errors.map((l) => l.code)).toEqual(['extract_limit', 'extract_limit']);
     // Issue 16 (8): each message names its own limit (it used to quote the 10 MiB byte limit).
@@ -95,7 +110,9 @@ describe('batch mode: limits', () => {
     const { app, newKey } = makeBatchApp();
     const noKey = await app.handle(new Request('http://localhost/api/detect', { method: 'POST', body: batchForm([['a.txt', PROSE]]) }));
     expect(noKey.status).toBe(401);
-    const broken = await postBatch(app, (await newKey()).key, '--nope\r\ngarbage', { headers: { 'content-type': 'multipart/form-data; boundary=xyz' } });
+    const broken = await postBatch(app, (await newKey()).key, '--nope\r\ngarbage', {
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+    });
     expect(broken.status).toBe(400);
     expect(await errorCode(broken)).toBe('invalid_request');
   });

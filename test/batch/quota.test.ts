@@ -30,7 +30,7 @@ describe('batch mode: quota', () => {
     const calls = db.$client.query('SELECT calls FROM monthly_usage WHERE key_id = ?').get(key.id) as { calls: number };
     expect(calls.calls).toBe(1);
     await store.usage.flush();
-    const event = db.$client.query("SELECT mode, status, words FROM usage_events WHERE key_id = ?").get(key.id);
+    const event = db.$client.query('SELECT mode, status, words FROM usage_events WHERE key_id = ?').get(key.id);
     expect(event).toEqual({ mode: 'batch', status: 200, words: expectedWords });
   });
 
@@ -55,28 +55,48 @@ describe('batch mode: quota', () => {
   });
 
   it('lets a batch through that uses the last word of the month exactly', async () => {
-    const { app, db, store, newKey } = makeBatchApp();
+    const { app, store, newKey } = makeBatchApp();
     const key = await newKey();
     const words = detector().countWords(PROSE);
     await chargeWords(store.quota, key.row, FREE_WORDS - 2 * words);
-    const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE], ['b.txt', PROSE]]));
+    const response = await postBatch(
+      app,
+      key.key,
+      batchForm([
+        ['a.txt', PROSE],
+        ['b.txt', PROSE],
+      ]),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
     expect((await readLines(response)).filter((l) => l.type === 'result').length).toBe(2);
   });
 
   it('charges nothing (and counts no call) when no file can be scored', async () => {
-    const { app, db, store, newKey } = makeBatchApp();
+    const { app, db, newKey } = makeBatchApp();
     const key = await newKey('trial');
-    const response = await postBatch(app, key.key, batchForm([['empty.txt', ''], ['x.txt', 'four words only here']]));
+    const response = await postBatch(
+      app,
+      key.key,
+      batchForm([
+        ['empty.txt', ''],
+        ['x.txt', 'four words only here'],
+      ]),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-remaining')).toBe(String(FREE_WORDS));
-    expect((await readLines(response)).map((l) => l.code ?? l.type)).toEqual(['progress', 'no_text', 'progress', 'text_too_short', 'complete']);
+    expect((await readLines(response)).map((l) => l.code ?? l.type)).toEqual([
+      'progress',
+      'no_text',
+      'progress',
+      'text_too_short',
+      'complete',
+    ]);
     expect(db.$client.query('SELECT COUNT(*) AS n FROM monthly_usage').get()).toEqual({ n: 0 });
   });
 
   it('refuses a trial key that has used all its calls before reading the files', async () => {
-    const { app, db, store, newKey } = makeBatchApp();
+    const { app, db, newKey } = makeBatchApp();
     const key = await newKey('trial');
     db.$client.run(`INSERT INTO monthly_usage (key_id, period, words_used, calls) VALUES (${key.id}, '2000-01', 0, 500)`);
     const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]]));
@@ -91,7 +111,11 @@ describe('batch mode: quota', () => {
     // Room for 100 files of PROSE minus one word: each batch (60 files' worth) fits alone, not both.
     await chargeWords(store.quota, key.row, FREE_WORDS - (100 * words - 1));
     const big = PROSE.repeat(20);
-    const uploads = [['a.txt', big], ['b.txt', big], ['c.txt', big]] as [string, string][];
+    const uploads = [
+      ['a.txt', big],
+      ['b.txt', big],
+      ['c.txt', big],
+    ] as [string, string][];
     const [first, second] = await Promise.all([postBatch(app, key.key, batchForm(uploads)), postBatch(app, key.key, batchForm(uploads))]);
     const statuses = [first.status, second.status].sort();
     expect(statuses).toEqual([200, 429]);
@@ -101,14 +125,16 @@ describe('batch mode: quota', () => {
   });
 
   it('answers the 429 in the language of the lang form field', async () => {
-    const { app, db, store, newKey } = makeBatchApp();
+    const { app, store, newKey } = makeBatchApp();
     const key = await newKey();
     // 25 words left: enough to read the form (any file needs 20), not for the 60 of PROSE.
     await chargeWords(store.quota, key.row, FREE_WORDS - 25);
     const response = await postBatch(app, key.key, batchForm([['a.txt', PROSE]], { lang: 'es' }));
     expect(response.status).toBe(429);
     expect(response.headers.get('content-language')).toBe('es');
-    expect((await response.json()).error.message).toStartWith('No quedan palabras suficientes este mes: esta petición necesita 60 palabras y quedan 25 de 10000.');
+    expect((await response.json()).error.message).toStartWith(
+      'No quedan palabras suficientes este mes: esta petición necesita 60 palabras y quedan 25 de 10000.',
+    );
   });
 });
 
@@ -162,7 +188,16 @@ describe('batch mode: quota before work (issue 16)', () => {
     await chargeWords(store.quota, key.row, FREE_WORDS - 100); // 100 words left
     const big = PROSE.repeat(5); // 300 words
     const t0 = performance.now();
-    const response = await postBatch(app, key.key, batchForm([['slow1.pdf', 'x'], ['big.txt', big], ['slow2.pdf', 'x'], ['slow3.pdf', 'x']]));
+    const response = await postBatch(
+      app,
+      key.key,
+      batchForm([
+        ['slow1.pdf', 'x'],
+        ['big.txt', big],
+        ['slow2.pdf', 'x'],
+        ['slow3.pdf', 'x'],
+      ]),
+    );
     expect(response.status).toBe(429);
     expect(performance.now() - t0).toBeLessThan(2000);
     const body = await response.json();

@@ -8,17 +8,54 @@ import { closeBatchPools, badBatch, batchForm, DOCX_TEXT, makeBatchApp, postBatc
 afterAll(closeBatchPools);
 
 const RESULT_KEYS = [
-  'type', 'index', 'fileName', 'score', 'verdict', 'words', 'flagged', 'totalDims', 'docType',
-  'verdictKey', 'docTypeKey', 'activeDims', 'probability', 'ai', 'aiShare', 'language', 'sensitivity', 'format',
+  'type',
+  'index',
+  'fileName',
+  'score',
+  'verdict',
+  'words',
+  'flagged',
+  'totalDims',
+  'docType',
+  'verdictKey',
+  'docTypeKey',
+  'activeDims',
+  'probability',
+  'ai',
+  'aiShare',
+  'language',
+  'sensitivity',
+  'format',
 ];
 
 /** The result line the stream must carry for `text`, computed with the detector directly. */
-function expectedResult(index: number, fileName: string, text: string, format: string, opts: { lang?: LabelLang; sensitivity?: Sensitivity } = {}) {
+function expectedResult(
+  index: number,
+  fileName: string,
+  text: string,
+  format: string,
+  opts: { lang?: LabelLang; sensitivity?: Sensitivity } = {},
+) {
   const a = detector().analyze(text, { labelLang: opts.lang ?? 'en', sensitivity: opts.sensitivity ?? 'conservative' });
   return {
-    type: 'result', index, fileName, score: a.score, verdict: a.verdict, words: a.words, flagged: a.textAnnotations.length,
-    totalDims: a.totalDimensions, docType: a.docTypeLabel, verdictKey: a.verdictKey, docTypeKey: a.docType,
-    activeDims: a.activeDimensions, probability: a.probability, ai: a.ai, aiShare: a.aiShare, language: a.language, sensitivity: a.sensitivity, format,
+    type: 'result',
+    index,
+    fileName,
+    score: a.score,
+    verdict: a.verdict,
+    words: a.words,
+    flagged: a.textAnnotations.length,
+    totalDims: a.totalDimensions,
+    docType: a.docTypeLabel,
+    verdictKey: a.verdictKey,
+    docTypeKey: a.docType,
+    activeDims: a.activeDimensions,
+    probability: a.probability,
+    ai: a.ai,
+    aiShare: a.aiShare,
+    language: a.language,
+    sensitivity: a.sensitivity,
+    format,
   };
 }
 
@@ -86,9 +123,14 @@ describe('batch mode: the NDJSON stream', () => {
   it('takes the label language from Accept-Language when there is no lang field', async () => {
     const { app, newKey } = makeBatchApp();
     const lines = await readLines(
-      await postBatch(app, (await newKey()).key, batchForm([['x.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])]]), {
-        headers: { 'accept-language': 'es-ES,es;q=0.9' },
-      }),
+      await postBatch(
+        app,
+        (await newKey()).key,
+        batchForm([['x.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])]]),
+        {
+          headers: { 'accept-language': 'es-ES,es;q=0.9' },
+        },
+      ),
     );
     expect(lines[1]).toMatchObject({ code: 'unsupported_format', message: t('es', 'errors.unsupported_format') });
   });

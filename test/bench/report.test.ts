@@ -4,9 +4,19 @@ import { asciiJson, detectRequests } from '../../bench/files';
 import { renderReport, singleProcessBound, targets, type BenchResults } from '../../bench/report';
 import { percentile } from '../../bench/stats';
 
-const load = (rps: number, p50: number, p99: number) => ({ connections: 64, requests: rps * 4, rps, p50, p99, errors: 0, cpuMsPerRequest: 1000 / rps });
+const load = (rps: number, p50: number, p99: number) => ({
+  connections: 64,
+  requests: rps * 4,
+  rps,
+  p50,
+  p99,
+  errors: 0,
+  cpuMsPerRequest: 1000 / rps,
+});
 
-function results(overrides: { engine500?: number; detectRps?: number; p99?: number; coldStart?: number; postgresRps?: number } = {}): BenchResults {
+function results(
+  overrides: { engine500?: number; detectRps?: number; p99?: number; coldStart?: number; postgresRps?: number } = {},
+): BenchResults {
   const engine = [500, 5_000, 10_000].flatMap((words) =>
     (['engine.analyze', 'detector.analyze'] as const).map((fn) => ({
       fn,
@@ -17,12 +27,36 @@ function results(overrides: { engine500?: number; detectRps?: number; p99?: numb
       wordsPerSec: 1,
     })),
   );
-  const row = (connections: number) => ({ connections, detect: load(overrides.detectRps ?? 3_000, 5, overrides.p99 ?? 20), bare: load(10_000, 1, 2) });
+  const row = (connections: number) => ({
+    connections,
+    detect: load(overrides.detectRps ?? 3_000, 5, overrides.p99 ?? 20),
+    bare: load(10_000, 1, 2),
+  });
   return {
-    machine: { date: '2026-11-21 23:00 UTC', cpu: 'CPU', cores: 2, memGb: 8, os: 'Linux', bun: '1.4.4', commit: 'abc1234', loadBefore: '0.10 / 0.10 / 0.10', loadAfter: '0.20 / 0.10 / 0.10' },
+    machine: {
+      date: '2026-11-21 23:00 UTC',
+      cpu: 'CPU',
+      cores: 2,
+      memGb: 8,
+      os: 'Linux',
+      bun: '1.4.4',
+      commit: 'abc1234',
+      loadBefore: '0.10 / 0.10 / 0.10',
+      loadAfter: '0.20 / 0.10 / 0.10',
+    },
     engine,
     extract: { poolSize: 1, pdfPagesPerSec: 300, pdfFiles: 12, pdfPages: 10, docxFilesPerSec: 400, docxFiles: 60, docxWords: 1_000 },
-    http: { processes: 2, rows: [1, 16, 64].map(row), msCostSamples: 300, msCostP50: 0.3, msCostP99: 0.9, alone: load(1_000, 5, 20), duringBatch: load(900, 6, 30), batchPagesPerSec: 100, batches: 10 },
+    http: {
+      processes: 2,
+      rows: [1, 16, 64].map(row),
+      msCostSamples: 300,
+      msCostP50: 0.3,
+      msCostP99: 0.9,
+      alone: load(1_000, 5, 20),
+      duringBatch: load(900, 6, 30),
+      batchPagesPerSec: 100,
+      batches: 10,
+    },
     oneProcess: { workers: 1, ...row(64) },
     realTexts: null,
     stores: {
@@ -35,7 +69,16 @@ function results(overrides: { engine500?: number; detectRps?: number; p99?: numb
         { store: 'postgres', keys: 'hot', load: { ...load(1_000, 50, 200), storeCpuMsPerRequest: 0.12 } },
       ],
     },
-    binary: { sizeMb: 130, buildSec: 4, coldStartsMs: [100, 110, 120], coldStartMs: overrides.coldStart ?? 110, processes: 2, idleRssMb: 90, loadRssMb: 140, batchRssMb: 150 },
+    binary: {
+      sizeMb: 130,
+      buildSec: 4,
+      coldStartsMs: [100, 110, 120],
+      coldStartMs: overrides.coldStart ?? 110,
+      processes: 2,
+      idleRssMb: 90,
+      loadRssMb: 140,
+      batchRssMb: 150,
+    },
     seconds: 100,
   };
 }
@@ -79,7 +122,11 @@ describe('bench report: storage', () => {
     expect(report).toContain('| PostgreSQL | one hot key | 1,000 | 50.00 ms | 200.0 ms | 1.00 ms | 0.120 ms | 0.250 |');
     expect(report).toContain('| PostgreSQL / SQLite throughput, varied keys, 64 connections | >= 0.50 | 0.600 | PASS |');
     const skipped = results();
-    skipped.stores = { processes: 2, postgresSkipped: 'PostgreSQL is not installed', rows: skipped.stores.rows.filter((row) => row.store === 'sqlite') };
+    skipped.stores = {
+      processes: 2,
+      postgresSkipped: 'PostgreSQL is not installed',
+      rows: skipped.stores.rows.filter((row) => row.store === 'sqlite'),
+    };
     expect(targets(skipped).some((t) => t.name.startsWith('PostgreSQL'))).toBe(false);
     expect(renderReport(skipped)).toContain('PostgreSQL rows skipped: PostgreSQL is not installed.');
   });

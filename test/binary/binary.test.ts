@@ -85,7 +85,10 @@ describe('ai-detector binary', () => {
     rmSync(file);
     const jsonl = run(['detect', '--jsonl'], `${JSON.stringify({ text: PROSE })}\n${JSON.stringify({ text: PROSE })}\n`);
     expect(jsonl.code).toBe(0);
-    const lines = jsonl.out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonl.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ score: expect.any(Number), verdict: expect.any(String), ai: expect.any(Boolean), lang: 'en' });
   });
@@ -113,7 +116,10 @@ describe('ai-detector binary', () => {
     const batch = await fetch(`${server.base}/api/detect`, { method: 'POST', headers, body: form });
     expect(batch.status).toBe(200);
     expect(batch.headers.get('content-type')).toContain('ndjson');
-    const lines = (await batch.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await batch.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const results = lines.filter((l) => l.type === 'result');
     expect(results.map((r) => [r.fileName, r.format])).toEqual([
       ['essay.pdf', 'pdf'],

@@ -36,7 +36,10 @@ async function detect(args: string[], stdin?: string | Uint8Array, env: Record<s
 
 describe('detect FILE...', () => {
   it('quotes the limit that was hit in its error lines (issue 16: it printed a literal {limit})', async () => {
-    const { code, stderr } = await detect([join(dir, 'essay.txt'), join(dir, 'pages.pdf')], undefined, { MAX_FILE_BYTES: '100', MAX_PDF_PAGES: '1' });
+    const { code, stderr } = await detect([join(dir, 'essay.txt'), join(dir, 'pages.pdf')], undefined, {
+      MAX_FILE_BYTES: '100',
+      MAX_PDF_PAGES: '1',
+    });
     expect(code).toBe(1);
     expect(stderr).not.toContain('{');
     expect(stderr).toContain(`${join(dir, 'essay.txt')}\terror\tfile_too_large\tThe file is larger than the limit of 100 bytes.`);
@@ -69,7 +72,9 @@ describe('detect FILE...', () => {
     expect(lines.length).toBe(4);
     lines.forEach((line, i) => {
       const a = detector().analyze(texts[i]);
-      expect(line).toBe(`${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`);
+      expect(line).toBe(
+        `${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`,
+      );
     });
   });
 
@@ -106,7 +111,10 @@ describe('detect --jsonl', () => {
     const { code, stdout, stderr } = await detect(['--jsonl', '--sensitivity', 'aggressive'], input);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const out = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.length).toBe(5);
     const a = detector().analyze(PROSE, { sensitivity: 'aggressive' });
     expect(out[0]).toEqual({
@@ -139,13 +147,20 @@ describe('detect --jsonl', () => {
     ].join('\n');
     const { code, stdout } = await detect(['--jsonl'], input);
     expect(code).toBe(0);
-    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const out = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.slice(0, 5)).toEqual([
       { line: 1, id: 1, error: { code: 'text_too_short', message: 'The text is too short: at least 20 words are needed, 2 found.' } },
       { line: 2, id: 2, error: { code: 'text_too_short', message: 'The text is too short: at least 20 words are needed, 0 found.' } },
       { line: 3, id: 3, error: { code: 'text_too_short', message: 'The text is too short: at least 20 words are needed, 0 found.' } },
       { line: 4, id: 4, error: { code: 'text_required', message: 'The field "text" is required and must be a string.' } },
-      { line: 5, id: 5, error: { code: 'invalid_sensitivity', message: 'The field "sensitivity" must be one of: conservative, balanced, aggressive.' } },
+      {
+        line: 5,
+        id: 5,
+        error: { code: 'invalid_sensitivity', message: 'The field "sensitivity" must be one of: conservative, balanced, aggressive.' },
+      },
     ]);
     // A line's own sensitivity is used, as the API's body field would be.
     const balanced = detector().analyze(PROSE, { sensitivity: 'balanced' });

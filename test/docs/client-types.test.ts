@@ -44,7 +44,10 @@ function expectedType(schema: Json): string | null {
 
 /** One type assertion per documented field (recursing into objects and array items). */
 function fieldAssertions(schema: Json, access: string, out: string[]): void {
-  if (schema.type === 'array') return fieldAssertions(schema.items, `${access}[number]`, out);
+  if (schema.type === 'array') {
+    fieldAssertions(schema.items, `${access}[number]`, out);
+    return;
+  }
   if (schema.type !== 'object') return;
   for (const [name, field] of Object.entries(schema.properties ?? {}) as [string, Json][]) {
     const path = `${access}${index(name)}`;
@@ -104,7 +107,10 @@ describe('a client generated from /swagger/json with openapi-typescript', () => 
       await Bun.write(join(dir, 'api.ts'), generated);
       await Bun.write(join(dir, 'check.ts'), `${PRELUDE}${checks.join('\n')}\nexport {};\n`);
       // A control: the same assertion machinery must reject a wrong type.
-      await Bun.write(join(dir, 'control.ts'), `${PRELUDE}type _wrong = Assert<Equal<${response}["score"], string | number>>;\nexport {};\n`);
+      await Bun.write(
+        join(dir, 'control.ts'),
+        `${PRELUDE}type _wrong = Assert<Equal<${response}["score"], string | number>>;\nexport {};\n`,
+      );
       const diagnostics = typecheck(dir, ['api.ts', 'check.ts', 'control.ts']);
       expect(diagnostics['api.ts']).toEqual([]);
       expect(diagnostics['check.ts']).toEqual([]);

@@ -31,8 +31,8 @@ const TEXTS = [
   '😀😀😀',
   '我喜欢猫。他们很可爱。',
   AI_EN.slice(0, 200),
-  HUMAN_EN + '\n\n' + AI_EN,
-  HUMAN_ES + '\n\n' + AI_ES,
+  `${HUMAN_EN}\n\n${AI_EN}`,
+  `${HUMAN_ES}\n\n${AI_ES}`,
 ];
 const rank = (v: string) => VERDICT_KEYS.indexOf(v as (typeof VERDICT_KEYS)[number]);
 /** Probabilities 0, 0.001, ..., 1. */
@@ -186,7 +186,8 @@ describe('verdict mapping', () => {
         const a = d.analyze(t, { sensitivity });
         const r = engine.analyze(t);
         const expected = decideVerdict(model(), a.probability, a.language, r.style.words, sensitivity);
-        if (a.verdictKey !== 'mixed' && !a.dimensions.find((x) => x.id === 'obfuscation')?.detected) expect(a.verdictKey as string).toBe(expected);
+        if (a.verdictKey !== 'mixed' && !a.dimensions.find((x) => x.id === 'obfuscation')?.detected)
+          expect(a.verdictKey as string).toBe(expected);
         expect(a.ai).toBe(isAiVerdict(a.verdictKey));
         if (sensitivity === 'conservative') expect(a.verdictKey).toBe(byDefault.verdictKey);
       }
@@ -197,10 +198,13 @@ describe('verdict mapping', () => {
 describe('short texts', () => {
   // Issue 11: the 25-word opening of a human text was flagged 14.5% (English) and 24.8% (Spanish) of
   // the time at conservative. Twenty words now either stay human or say there is too little evidence.
-  const SHORT_HUMAN_EN = 'Honestly the bus was late again so I walked, grabbed a coffee on the corner and still made it before the meeting started.';
+  const SHORT_HUMAN_EN =
+    'Honestly the bus was late again so I walked, grabbed a coffee on the corner and still made it before the meeting started.';
   /** The opening of a research abstract (written for this test): the previous model scored it 93 and called it "ai" at conservative. */
-  const ABSTRACT_OPENING = 'We propose a novel framework for efficient retrieval that leverages contrastive learning to improve robustness across diverse domains and languages.';
-  const SHORT_AI_LIKE = 'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives and fosters innovation.';
+  const ABSTRACT_OPENING =
+    'We propose a novel framework for efficient retrieval that leverages contrastive learning to improve robustness across diverse domains and languages.';
+  const SHORT_AI_LIKE =
+    'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives and fosters innovation.';
   it('never calls a 20-word text AI where its cell is not conclusive; at most inconclusive', () => {
     const d = detectorFor(engine);
     for (const text of [SHORT_HUMAN_EN, SHORT_AI_LIKE, ABSTRACT_OPENING]) {
@@ -214,7 +218,8 @@ describe('short texts', () => {
       }
     }
     expect(d.analyze(SHORT_AI_LIKE).verdictKey).toBe('inconclusive');
-    for (const sensitivity of SENSITIVITIES) expect(['human', 'likely_human', 'inconclusive'] as string[]).toContain(d.analyze(ABSTRACT_OPENING, { sensitivity }).verdictKey);
+    for (const sensitivity of SENSITIVITIES)
+      expect(['human', 'likely_human', 'inconclusive'] as string[]).toContain(d.analyze(ABSTRACT_OPENING, { sensitivity }).verdictKey);
   });
 });
 

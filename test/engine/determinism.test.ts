@@ -11,7 +11,7 @@ const TEXTS = [
   AI_ES,
   HUMAN_ES,
   'Hi 👋🏽 there.\r\n\r\n我喜欢猫。 The wo\u200Brd is hid\u200Cden. Ｔｈｅ ｃａｔ ｓａｔ．',
-  '# Title\n\n- one item here\n- two item here\n\n' + AI_EN,
+  `# Title\n\n- one item here\n- two item here\n\n${AI_EN}`,
   '',
 ];
 
@@ -31,7 +31,10 @@ describe('determinism', () => {
     const first = TEXTS.map((t) => fresh.analyze(t));
     // A long text grows the core's buffers; shorter texts afterwards must not see its leftovers.
     fresh.analyze(AI_EN.repeat(60));
-    const again = [...TEXTS].reverse().map((t) => fresh.analyze(t)).reverse();
+    const again = [...TEXTS]
+      .reverse()
+      .map((t) => fresh.analyze(t))
+      .reverse();
     expect(again).toEqual(first);
   });
 

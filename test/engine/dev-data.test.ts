@@ -47,7 +47,8 @@ beforeAll(async () => {
   });
 });
 
-const flagged = (rows: Scored[], mode: Sensitivity) => rows.filter((r) => isAiVerdict(decideVerdict(engine.model, r.probability, r.detected, r.words, mode))).length;
+const flagged = (rows: Scored[], mode: Sensitivity) =>
+  rows.filter((r) => isAiVerdict(decideVerdict(engine.model, r.probability, r.detected, r.words, mode))).length;
 
 describe.skipIf(!DATA)('dev split (needs ../shared/data)', () => {
   it('gives every dev text a finite probability and an integer score in 0..100', () => {

@@ -17,10 +17,74 @@ beforeAll(async () => {
 });
 
 const PIECES = [
-  'word', 'Word', 'café', 'cafe\u0301', 'niño', 'ﬁne', 'ﬀ', 'Ｔｅｓｔ', '𝐛𝐨𝐥𝐝', 'wo\u200Brd', '😀', '👨‍👩‍👧', '👋🏽', '🇪🇸', '❤️',
-  '我喜欢', '。', '.', '!', '?', '¿', '¡', ',', ' ', ' ', ' ', '\r\n', '\n\n', '\n', '…', '"', '“', '”', '(', ')', 'e.g.', 'Dr.',
-  '3.14', '½', '№', 'ｶﾀｶﾅ', '\uFEFF', '\u00AD', '- ', '# ', '**', 'Ⅳ', '\t', 'ǅ', 'ß', 'İ', '㍻', 'The', 'and', 'el', 'que',
-  '\u2028', '\u0085', '\r', '！', '？', '\u00A0', '1. ', '> ', 'Мир', 'αβγ', 'е', '\uD83D',
+  'word',
+  'Word',
+  'café',
+  'cafe\u0301',
+  'niño',
+  'ﬁne',
+  'ﬀ',
+  'Ｔｅｓｔ',
+  '𝐛𝐨𝐥𝐝',
+  'wo\u200Brd',
+  '😀',
+  '👨‍👩‍👧',
+  '👋🏽',
+  '🇪🇸',
+  '❤️',
+  '我喜欢',
+  '。',
+  '.',
+  '!',
+  '?',
+  '¿',
+  '¡',
+  ',',
+  ' ',
+  ' ',
+  ' ',
+  '\r\n',
+  '\n\n',
+  '\n',
+  '…',
+  '"',
+  '“',
+  '”',
+  '(',
+  ')',
+  'e.g.',
+  'Dr.',
+  '3.14',
+  '½',
+  '№',
+  'ｶﾀｶﾅ',
+  '\uFEFF',
+  '\u00AD',
+  '- ',
+  '# ',
+  '**',
+  'Ⅳ',
+  '\t',
+  'ǅ',
+  'ß',
+  'İ',
+  '㍻',
+  'The',
+  'and',
+  'el',
+  'que',
+  '\u2028',
+  '\u0085',
+  '\r',
+  '！',
+  '？',
+  '\u00A0',
+  '1. ',
+  '> ',
+  'Мир',
+  'αβγ',
+  'е',
+  '\uD83D',
 ];
 const TEXTS = 1500;
 const MAX_PIECES = 60;
@@ -65,7 +129,8 @@ describe('random mixed-script texts', () => {
         const p = spanProblems(text, s.start, s.end, prev);
         if (p.length) failures.push({ text, span: text.slice(s.start, s.end), p });
         const para = r.paragraphs[s.paragraph];
-        if (!para || s.start < para.start || s.end > para.end) failures.push({ text, span: text.slice(s.start, s.end), p: ['outside its paragraph'] });
+        if (!para || s.start < para.start || s.end > para.end)
+          failures.push({ text, span: text.slice(s.start, s.end), p: ['outside its paragraph'] });
         prev = s.end;
       }
       prev = 0;
@@ -98,7 +163,10 @@ describe('random mixed-script texts', () => {
     for (const text of randomTexts(99).slice(0, 500)) {
       if (!/[\p{L}\p{N}]/u.test(text)) continue;
       const plain = engine.analyze(text).sentences.map((s) => [s.start + prefix.length, s.end + prefix.length]);
-      const shifted = engine.analyze(prefix + text).sentences.slice(1).map((s) => [s.start, s.end]);
+      const shifted = engine
+        .analyze(prefix + text)
+        .sentences.slice(1)
+        .map((s) => [s.start, s.end]);
       // The prefix ends a paragraph, so the text's own sentences follow unchanged.
       if (JSON.stringify(shifted) !== JSON.stringify(plain)) failures.push({ text, plain, shifted });
     }

@@ -16,13 +16,24 @@ const lang = (text: string) => engine.analyze(text).language;
 
 describe('language detection', () => {
   it('detects English', () => {
-    for (const text of [AI_EN, HUMAN_EN, HUMAN_EN_2, 'The cat sat on the mat.', 'THE CAT SAT ON THE MAT AND IT WAS VERY HAPPY WITH ITS LIFE IN THE HOUSE.']) {
+    for (const text of [
+      AI_EN,
+      HUMAN_EN,
+      HUMAN_EN_2,
+      'The cat sat on the mat.',
+      'THE CAT SAT ON THE MAT AND IT WAS VERY HAPPY WITH ITS LIFE IN THE HOUSE.',
+    ]) {
       expect(lang(text)).toBe('en');
     }
   });
 
   it('detects Spanish, with or without accents', () => {
-    for (const text of [AI_ES, HUMAN_ES, 'El gato está en la casa.', 'el gato esta en la casa y no quiere salir porque hace mucho frio afuera y esta lloviendo']) {
+    for (const text of [
+      AI_ES,
+      HUMAN_ES,
+      'El gato está en la casa.',
+      'el gato esta en la casa y no quiere salir porque hace mucho frio afuera y esta lloviendo',
+    ]) {
       expect(lang(text)).toBe('es');
     }
   });

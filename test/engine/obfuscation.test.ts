@@ -125,17 +125,19 @@ describe('genuine non-Latin text', () => {
   // "a trick used to evade detectors". Count only fullwidth Latin letters (U+FF21-FF3A, FF41-FF5A)
   // and mathematical alphanumerics (U+1D400-1D7FF), the disguises actually used.
   it('ordinary typographic characters are not obfuscation', () => {
-    const base = 'The results were published in the journal last year and the committee reviewed every section carefully before approving the final version of the report.';
+    const base =
+      'The results were published in the journal last year and the committee reviewed every section carefully before approving the final version of the report.';
     const texts = [
-      base.replace('final', 'ﬁnal').replace('officially', 'oﬃcially') + ' It reﬂects the data.',
-      base + ' See document № 5 for details.',
-      base + ' The lab was kept at 21 ℃ throughout.',
-      base + ' Chapter Ⅳ covers the method.',
-      base + ' It was the 5ᵗʰ edition.',
-      base + ' The parcel weighed 5 ㎏.',
+      `${base.replace('final', 'ﬁnal').replace('officially', 'oﬃcially')} It reﬂects the data.`,
+      `${base} See document № 5 for details.`,
+      `${base} The lab was kept at 21 ℃ throughout.`,
+      `${base} Chapter Ⅳ covers the method.`,
+      `${base} It was the 5ᵗʰ edition.`,
+      `${base} The parcel weighed 5 ㎏.`,
       '２０２４年に東京で会議が開かれました。参加者は１５０人でした。',
     ];
-    for (const text of texts) expect({ text: text.slice(-30), obfuscation: obfuscationDetected(text) }).toEqual({ text: text.slice(-30), obfuscation: false });
+    for (const text of texts)
+      expect({ text: text.slice(-30), obfuscation: obfuscationDetected(text) }).toEqual({ text: text.slice(-30), obfuscation: false });
   });
 
   // BUG (reported to the lead): in mostly-Latin text every Cyrillic/Greek word with a look-alike letter

@@ -56,7 +56,11 @@ const EMOJI: Case[] = [
 ];
 
 describe('sentence offsets', () => {
-  for (const [group, cases] of [['English', ENGLISH], ['Spanish', SPANISH], ['emoji', EMOJI]] as const) {
+  for (const [group, cases] of [
+    ['English', ENGLISH],
+    ['Spanish', SPANISH],
+    ['emoji', EMOJI],
+  ] as const) {
     describe(group, () => {
       for (const [name, sentences, sep = ' '] of cases) {
         it(`splits ${name}`, () => expectSentences(sentences.join(sep), sentences));
@@ -106,7 +110,10 @@ describe('sentence offsets', () => {
 
   describe('zero-width and invisible characters', () => {
     it('keeps words with zero-width characters inside one sentence', () => {
-      expectSentences('The wo\u200Brd is hid\u200Cden. Another sen\u200Dtence.', ['The wo\u200Brd is hid\u200Cden.', 'Another sen\u200Dtence.']);
+      expectSentences('The wo\u200Brd is hid\u200Cden. Another sen\u200Dtence.', [
+        'The wo\u200Brd is hid\u200Cden.',
+        'Another sen\u200Dtence.',
+      ]);
     });
 
     it('handles soft hyphens and word joiners', () => {
@@ -219,6 +226,12 @@ describe('paragraphs', () => {
 
   it('leave markdown markers out of headings and list items', () => {
     const text = '# Heading here\n\n- item one is here\n- item two is here\n\nSome prose follows. More prose.';
-    expect(sentenceTexts(engine, text)).toEqual(['Heading here', 'item one is here', 'item two is here', 'Some prose follows.', 'More prose.']);
+    expect(sentenceTexts(engine, text)).toEqual([
+      'Heading here',
+      'item one is here',
+      'item two is here',
+      'Some prose follows.',
+      'More prose.',
+    ]);
   });
 });

@@ -94,9 +94,22 @@ describe('countWords scanner', () => {
   it('counts exactly what WORD_PATTERN matches (the rule written as a regular expression)', async () => {
     const { WORD_PATTERN } = await import('../../src/engine/words');
     const texts = [
-      "I ❤️ it", "don't -x- a--b 'quoted' x'", 'café naïve e\u0301t\u0301', '🍕🍕 abc‐def ’tis', '我喜欢猫。他们很可爱。',
-      '𝐀𝐁𝐂 def', 'a\u0301', '\u0301a', 'x-', '-x', '1.5 2,000', "a'’b", 'ab\u200Bcd', '\uD800 lone surrogate \uDC00',
-      'Привет, мир! Γειά σου κόσμε. مرحبا بالعالم', 'tab\tseparated\nlines\r\nand CRLF',
+      'I ❤️ it',
+      "don't -x- a--b 'quoted' x'",
+      'café naïve e\u0301t\u0301',
+      '🍕🍕 abc‐def ’tis',
+      '我喜欢猫。他们很可爱。',
+      '𝐀𝐁𝐂 def',
+      'a\u0301',
+      '\u0301a',
+      'x-',
+      '-x',
+      '1.5 2,000',
+      "a'’b",
+      'ab\u200Bcd',
+      '\uD800 lone surrogate \uDC00',
+      'Привет, мир! Γειά σου κόσμε. مرحبا بالعالم',
+      'tab\tseparated\nlines\r\nand CRLF',
     ];
     for (const t of texts) expect(countWords(t)).toBe((t.match(WORD_PATTERN) ?? []).length);
   });

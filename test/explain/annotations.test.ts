@@ -72,7 +72,10 @@ describe('annotation offsets', () => {
     it(`slice back to their sentences after ${name}`, () => {
       // AI_EN is called AI at aggressive, so it must show highlights; AI_ES (95 words, a Spanish
       // cell that gives no AI verdict) may show some, and they must slice back just the same.
-      for (const [body, mustHighlight] of [[AI_EN, true], [AI_ES, false]] as const) {
+      for (const [body, mustHighlight] of [
+        [AI_EN, true],
+        [AI_ES, false],
+      ] as const) {
         const text = prefix + body;
         const a = detector.analyze(text, { sensitivity: 'aggressive' });
         if (mustHighlight) expect(a.textAnnotations.length).toBeGreaterThan(0);
@@ -105,7 +108,7 @@ describe('long sentences', () => {
   it('are never cut inside a surrogate pair', () => {
     const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     for (let at = 190; at <= 202; at++) {
-      const s = 'x'.repeat(at) + '😀' + 'y'.repeat(100);
+      const s = `${'x'.repeat(at)}😀${'y'.repeat(100)}`;
       const short = shorten(s);
       expect(short.length).toBeLessThanOrEqual(MAX_SENTENCE_CHARS);
       expect(short.endsWith('…')).toBe(true);
@@ -116,12 +119,19 @@ describe('long sentences', () => {
   it('are left alone up to exactly 200 characters', () => {
     const s = 'a'.repeat(MAX_SENTENCE_CHARS);
     expect(shorten(s)).toBe(s);
-    expect(shorten(s + 'b')).toHaveLength(MAX_SENTENCE_CHARS);
+    expect(shorten(`${s}b`)).toHaveLength(MAX_SENTENCE_CHARS);
   });
 });
 
 describe('sensitivity', () => {
-  const AI_LIKE = [AI_EN, AI_ES, LONG_TEXT, EXAMPLES.stock_phrases.en.positive, EXAMPLES.transition_overuse.es.positive, EXAMPLES.hedged_framing.en.positive];
+  const AI_LIKE = [
+    AI_EN,
+    AI_ES,
+    LONG_TEXT,
+    EXAMPLES.stock_phrases.en.positive,
+    EXAMPLES.transition_overuse.es.positive,
+    EXAMPLES.hedged_framing.en.positive,
+  ];
 
   it('flags more sentences the more aggressive the mode (conservative ⊆ balanced ⊆ aggressive)', () => {
     for (const text of AI_LIKE) {

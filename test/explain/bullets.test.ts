@@ -29,7 +29,7 @@ const TEXTS: string[] = [
   HUMAN_EN_2,
   HUMAN_ES,
   ...Object.values(EXAMPLES).flatMap((e) => [e.en.positive, e.en.negative, e.es.positive, e.es.negative]),
-  '😀 Emoji first.\r\n\r\n' + AI_EN,
+  `😀 Emoji first.\r\n\r\n${AI_EN}`,
   'Hi.',
   'Two words',
   `${'A very long sentence that goes on and on without any full stop at all, '.repeat(8)}and ends here.`,
@@ -38,7 +38,14 @@ const TEXTS: string[] = [
 /** Every signal id a bullet may carry: the dimensions, and the human-side and neutral signals. */
 const SIGNALS = new Set([
   ...DIMENSIONS.map((d) => d.id),
-  'personal_voice', 'varied_rhythm', 'concrete_details', 'informal_register', 'mixed_authorship', 'short_text', 'uncertain_score', 'no_style_signals',
+  'personal_voice',
+  'varied_rhythm',
+  'concrete_details',
+  'informal_register',
+  'mixed_authorship',
+  'short_text',
+  'uncertain_score',
+  'no_style_signals',
 ]);
 const idsOf = (a: Analysis) => a.bullets.map((b) => b.id);
 
@@ -65,7 +72,8 @@ describe('bullets', () => {
   it('are 2 to 6 per text, each example === text.slice(start, end), in every mode and label language', () => {
     for (const text of TEXTS) {
       for (const sensitivity of MODES) {
-        for (const labelLang of ['en', 'es'] as LabelLang[]) checkBullets(text, detector.analyze(text, { sensitivity, labelLang }), labelLang);
+        for (const labelLang of ['en', 'es'] as LabelLang[])
+          checkBullets(text, detector.analyze(text, { sensitivity, labelLang }), labelLang);
       }
     }
   });
@@ -88,7 +96,11 @@ describe('bullets', () => {
   });
 
   it('include findings that point toward a human writer for human text', () => {
-    for (const [text, lang] of [[HUMAN_EN, 'en'], [HUMAN_EN_2, 'en'], [HUMAN_ES, 'es']] as const) {
+    for (const [text, lang] of [
+      [HUMAN_EN, 'en'],
+      [HUMAN_EN_2, 'en'],
+      [HUMAN_ES, 'es'],
+    ] as const) {
       expect(detector.analyze(text, { labelLang: lang }).bullets.some((b) => b.leaning === 'human')).toBe(true);
     }
   });
@@ -123,7 +135,7 @@ describe('bullets', () => {
   // one unit when text.charCodeAt(end - 1) is a high surrogate (annotations' shorten() already does).
   it('never cut an example inside a surrogate pair', () => {
     const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-    for (const text of ['x' + '𠀀'.repeat(150) + '。', 'x' + '😀'.repeat(120) + ' and then some words to end it.']) {
+    for (const text of [`x${'𠀀'.repeat(150)}。`, `x${'😀'.repeat(120)} and then some words to end it.`]) {
       for (const b of detector.analyze(text).bullets) expect(lone.test(b.example)).toBe(false);
     }
   });
@@ -134,7 +146,7 @@ describe('bullets', () => {
   // which has none. The count should include short sentences, or the bullet should be dropped.
   it('never claim a finding in 0 sentences', () => {
     // Long enough (MIN_STYLE_WORDS) for style dimensions to judge; the stock phrases sit in two short sentences.
-    const text = HUMAN_EN + '\n\n' + HUMAN_EN_2 + ' Delve deeper. Foster growth.';
+    const text = `${HUMAN_EN}\n\n${HUMAN_EN_2} Delve deeper. Foster growth.`;
     const b = detector.analyze(text, { sensitivity: 'aggressive' }).bullets.find((x) => x.id === 'stock_phrases');
     expect(b).toBeDefined();
     expect(b!.text).not.toContain(' 0 ');

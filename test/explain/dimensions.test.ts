@@ -36,7 +36,6 @@ function switchedOff(id: string, lang: Lang): boolean {
   return !d.detect && !Number.isFinite(MODEL.dimensionThresholds[lang][id] ?? NaN);
 }
 
-
 /** Everything needed to understand a decision: printed by expect() on failure. */
 function decision(id: string, text: string) {
   const r = engine.analyze(text);
@@ -44,7 +43,10 @@ function decision(id: string, text: string) {
   const dim = DIMENSIONS.find((d) => d.id === id)!;
   // The fingerprint's threshold is the verdict's: judged at aggressive, where every cell of 150+ words decides.
   const mode: Sensitivity = id === 'lexical_fingerprint' ? 'aggressive' : MODE;
-  const threshold = id === 'lexical_fingerprint' ? aiThreshold(cellOf(engine.model, r.language, r.style.words), mode) : engine.model.dimensionThresholds[ml][id] ?? null;
+  const threshold =
+    id === 'lexical_fingerprint'
+      ? aiThreshold(cellOf(engine.model, r.language, r.style.words), mode)
+      : (engine.model.dimensionThresholds[ml][id] ?? null);
   const a = detector.analyze(text, { sensitivity: mode });
   return {
     id,
@@ -122,7 +124,13 @@ describe('each dimension fires on a positive example and stays quiet on a negati
         it(`flags sentences of the ${lang} positive example (aggressive)`, () => {
           const a = detector.analyze(ex.positive, { sensitivity: 'aggressive' });
           // A human-side verdict highlights nothing: the example must not read as human.
-          expect({ id, lang, verdict: a.verdictKey, probability: a.probability, annotated: !['human', 'likely_human'].includes(a.verdictKey) }).toMatchObject({ annotated: true });
+          expect({
+            id,
+            lang,
+            verdict: a.verdictKey,
+            probability: a.probability,
+            annotated: !['human', 'likely_human'].includes(a.verdictKey),
+          }).toMatchObject({ annotated: true });
           const flagged = a.textAnnotations.filter((t) => t.dims.some((d) => d.id === id));
           expect(flagged.length).toBeGreaterThan(0);
         });
@@ -142,7 +150,12 @@ describe('obfuscation', () => {
     expect(flagged.map((t) => text.slice(t.start, t.end))).toEqual(['The committee reviewed the pro\u200Bposal carefully.']);
   });
 
-  for (const [name, mark] of [['zero-width joiner', '\u200D'], ['word joiner', '\u2060'], ['BOM inside the text', '\uFEFF'], ['soft hyphen', '\u00AD']]) {
+  for (const [name, mark] of [
+    ['zero-width joiner', '\u200D'],
+    ['word joiner', '\u2060'],
+    ['BOM inside the text', '\uFEFF'],
+    ['soft hyphen', '\u00AD'],
+  ]) {
     it(`fires on a ${name}`, () => {
       const text = HUMAN_EN.replace('neighbour', `neigh${mark}bour`);
       expect(decision('obfuscation', text).detected).toBe(true);
@@ -150,6 +163,6 @@ describe('obfuscation', () => {
   }
 
   it('does not fire on a leading byte-order mark (files often start with one)', () => {
-    expect(decision('obfuscation', '\uFEFF' + HUMAN_EN).detected).toBe(false);
+    expect(decision('obfuscation', `\uFEFF${HUMAN_EN}`).detected).toBe(false);
   });
 });

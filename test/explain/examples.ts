@@ -53,8 +53,14 @@ const WRITTEN: Record<string, Record<Lang, DimensionExample>> = {
   },
   predictable_vocabulary: {
     // Few distinct words, repeated (low moving-average type-token ratio).
-    en: { positive: `It is good to be good to the people you know. It is good to be with the people you love, and it is good to do good things for the people around you. When the people you know are good to you, it is good to be good to them too, and it is good to do that every day. The people you love are the people you know, and the people you know are good people.`, negative: FORMAL_EN },
-    es: { positive: `Es bueno ser bueno con la gente que conoces. Es bueno estar con la gente que quieres, y es bueno hacer cosas buenas por la gente que está cerca. Cuando la gente que conoces es buena contigo, es bueno ser bueno con la gente, y es bueno hacer eso todos los días. La gente que quieres es la gente que conoces, y la gente que conoces es buena gente.`, negative: FORMAL_ES },
+    en: {
+      positive: `It is good to be good to the people you know. It is good to be with the people you love, and it is good to do good things for the people around you. When the people you know are good to you, it is good to be good to them too, and it is good to do that every day. The people you love are the people you know, and the people you know are good people.`,
+      negative: FORMAL_EN,
+    },
+    es: {
+      positive: `Es bueno ser bueno con la gente que conoces. Es bueno estar con la gente que quieres, y es bueno hacer cosas buenas por la gente que está cerca. Cuando la gente que conoces es buena contigo, es bueno ser bueno con la gente, y es bueno hacer eso todos los días. La gente que quieres es la gente que conoces, y la gente que conoces es buena gente.`,
+      negative: FORMAL_ES,
+    },
   },
   stock_phrases: {
     en: {
@@ -78,7 +84,7 @@ const WRITTEN: Record<string, Record<Lang, DimensionExample>> = {
   },
   formal_register: {
     // Rates need at least 120 words: both examples are longer.
-    en: { positive: FORMAL_EN, negative: HUMAN_EN + ' ' + HUMAN_EN_2 },
+    en: { positive: FORMAL_EN, negative: `${HUMAN_EN} ${HUMAN_EN_2}` },
     es: { positive: FORMAL_ES, negative: CHATTY_ES },
   },
   repetitive_openings: {
@@ -137,7 +143,7 @@ const WRITTEN: Record<string, Record<Lang, DimensionExample>> = {
  */
 function longEnough(text: string): string {
   let out = text;
-  while (countWords(out) < MIN_STYLE_WORDS) out += '\n\n' + text;
+  while (countWords(out) < MIN_STYLE_WORDS) out += `\n\n${text}`;
   return out;
 }
 

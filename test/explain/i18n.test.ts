@@ -26,19 +26,19 @@ function leaves(node: unknown, prefix = ''): Array<[string, unknown]> {
 }
 const holes = (s: string) => (s.match(/\{\w+(?=[},])/g) ?? []).sort();
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A template as a regular expression: `{name}` matches anything, a plural form matches any of its branches. */
 const pattern = (tpl: string) => {
   const parts: string[] = [];
   let rest = tpl;
   for (const m of tpl.matchAll(/\{\w+, plural,((?:\s*\w+ \{[^{}]*\})+)\s*\}/g)) {
     const [before, after] = rest.split(m[0]);
-    parts.push(escape(before).replace(/\\\{\w+\\\}/g, '.+?'));
-    parts.push(`(?:${[...m[1].matchAll(/\w+ \{([^{}]*)\}/g)].map((b) => escape(b[1]).replace(/#/g, '\\d+')).join('|')})`);
+    parts.push(escapeRegExp(before).replace(/\\\{\w+\\\}/g, '.+?'));
+    parts.push(`(?:${[...m[1].matchAll(/\w+ \{([^{}]*)\}/g)].map((b) => escapeRegExp(b[1]).replace(/#/g, '\\d+')).join('|')})`);
     rest = after;
   }
-  parts.push(escape(rest).replace(/\\\{\w+\\\}/g, '.+?'));
-  return new RegExp('^' + parts.join('') + '$');
+  parts.push(escapeRegExp(rest).replace(/\\\{\w+\\\}/g, '.+?'));
+  return new RegExp(`^${parts.join('')}$`);
 };
 const isBulletOf = (text: string, catalogue: typeof en) => Object.values(catalogue.bullets).some((tpl) => pattern(tpl).test(text));
 
@@ -51,12 +51,21 @@ function expectLabelsFrom(a: Analysis, catalogue: typeof en): void {
   const dims = catalogue.dimensions as Record<string, string>;
   for (const d of a.dimensions) expect(d.label).toBe(dims[d.id]);
   for (const ann of a.textAnnotations) for (const d of ann.dims) expect(d.label).toBe(dims[d.id]);
-  for (const b of a.bullets) expect({ bullet: b.text, fromCatalogue: isBulletOf(b.text, catalogue) }).toEqual({ bullet: b.text, fromCatalogue: true });
+  for (const b of a.bullets)
+    expect({ bullet: b.text, fromCatalogue: isBulletOf(b.text, catalogue) }).toEqual({ bullet: b.text, fromCatalogue: true });
 }
 
 describe('catalogues', () => {
   it('have exactly the same keys in English and Spanish (deep)', () => {
-    expect(leaves(es).map(([k]) => k).sort()).toEqual(leaves(en).map(([k]) => k).sort());
+    expect(
+      leaves(es)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(
+      leaves(en)
+        .map(([k]) => k)
+        .sort(),
+    );
   });
 
   it('have no empty values', () => {
@@ -70,7 +79,8 @@ describe('catalogues', () => {
 
   it('use the same placeholders in both languages', () => {
     const spanish = new Map(leaves(es));
-    for (const [path, value] of leaves(en)) expect({ path, holes: holes(spanish.get(path) as string) }).toEqual({ path, holes: holes(value as string) });
+    for (const [path, value] of leaves(en))
+      expect({ path, holes: holes(spanish.get(path) as string) }).toEqual({ path, holes: holes(value as string) });
   });
 
   it('translate every verdict, document type, dimension and bullet', () => {

@@ -40,7 +40,8 @@ export function violations(text: string, r: EngineResult, e: Explanation, engine
     if (e.textAnnotations.length) out.push(`${e.verdictKey} verdict with ${e.textAnnotations.length} AI highlights`);
     if (e.bullets[0]?.leaning !== 'human') out.push(`${e.verdictKey} verdict whose first bullet leans ${e.bullets[0]?.leaning}`);
   }
-  if (e.verdictKey === 'inconclusive' && e.bullets[0]?.leaning !== 'neutral') out.push('inconclusive verdict without a neutral first bullet');
+  if (e.verdictKey === 'inconclusive' && e.bullets[0]?.leaning !== 'neutral')
+    out.push('inconclusive verdict without a neutral first bullet');
   if (detected.has('obfuscation')) {
     if (HUMAN_SIDE.has(e.verdictKey)) out.push(`obfuscation detected under a ${e.verdictKey} verdict`);
     if (!e.bullets.some((b) => b.id === 'obfuscation')) out.push('obfuscation detected without a bullet saying so');
@@ -49,8 +50,10 @@ export function violations(text: string, r: EngineResult, e: Explanation, engine
   for (const b of e.bullets) {
     if (text.slice(b.start, b.end) !== b.example) out.push(`bullet ${b.id}: example is not text.slice(start, end)`);
     if (BAD_PLURAL.test(b.text)) out.push(`bullet ${b.id}: "${b.text}"`);
-    if (b.id === 'lexical_fingerprint' && b.leaning === 'ai' && percent < 50) out.push(`AI word-pattern bullet on a text scored ${percent}`);
-    if (b.id === 'lexical_fingerprint' && b.leaning === 'human' && r.probability >= 0.5) out.push(`human word-pattern bullet at p = ${r.probability}`);
+    if (b.id === 'lexical_fingerprint' && b.leaning === 'ai' && percent < 50)
+      out.push(`AI word-pattern bullet on a text scored ${percent}`);
+    if (b.id === 'lexical_fingerprint' && b.leaning === 'human' && r.probability >= 0.5)
+      out.push(`human word-pattern bullet at p = ${r.probability}`);
     if (b.id === 'short_text' && r.style.words >= MIN_STYLE_WORDS && cellOf(engine.model, r.language, r.style.words).conclusive[mode]) {
       out.push(`length note on a ${r.style.words}-word text in a conclusive cell`);
     }
@@ -62,11 +65,15 @@ export function violations(text: string, r: EngineResult, e: Explanation, engine
       if (claimed !== counted) out.push(`stock phrases bullet claims ${claimed} sentences, ${counted} have one`);
       if (f(SF.STOCK) === 0) out.push('stock phrases bullet cites a sentence without one');
     }
-    if (b.id === 'personal_voice' && f(SF.PERSONAL) + f(SF.CONTRACTION) === 0) out.push('personal voice bullet cites a sentence with no first person and no contraction');
+    if (b.id === 'personal_voice' && f(SF.PERSONAL) + f(SF.CONTRACTION) === 0)
+      out.push('personal voice bullet cites a sentence with no first person and no contraction');
     if (b.id === 'informal_register' && f(SF.INFORMAL) === 0) out.push('informal bullet cites a sentence with no informal marker');
-    if (b.id === 'informal_register' && r.sentences.reduce((n, x) => n + x.f[SF.INFORMAL], 0) < 2) out.push('informal bullet on a single weak marker');
-    if (b.id === 'concrete_details' && f(SF.NUMBERS) + f(SF.PROPER) === 0) out.push('concrete details bullet cites a sentence with no number or name');
-    if (b.id === 'transition_overuse' && f(SF.OPENS_TRANSITION) === 0) out.push('transition bullet cites a sentence that does not open with one');
+    if (b.id === 'informal_register' && r.sentences.reduce((n, x) => n + x.f[SF.INFORMAL], 0) < 2)
+      out.push('informal bullet on a single weak marker');
+    if (b.id === 'concrete_details' && f(SF.NUMBERS) + f(SF.PROPER) === 0)
+      out.push('concrete details bullet cites a sentence with no number or name');
+    if (b.id === 'transition_overuse' && f(SF.OPENS_TRANSITION) === 0)
+      out.push('transition bullet cites a sentence that does not open with one');
   }
   return out;
 }
@@ -92,21 +99,25 @@ describe('explanation invariants', () => {
     }
   });
 
-  it.skipIf(!DATA)('hold on every dev text, in every mode and both label languages (needs ../shared/data)', () => {
-    expect(rows.length).toBeGreaterThan(10_000);
-    const found: string[] = [];
-    let aiSide = 0;
-    rows.forEach((row, i) => {
-      const r = engine.analyze(row.text);
-      for (const mode of SENSITIVITIES) {
-        for (const lang of LANGS) {
-          const e = explain(engine.model, engine.docTypes, row.text, r, mode, lang);
-          if (AI_SIDE.has(e.verdictKey)) aiSide++;
-          for (const v of violations(row.text, r, e, engine, mode)) found.push(`${row.source}#${i} ${mode}/${lang}: ${v}`);
+  it.skipIf(!DATA)(
+    'hold on every dev text, in every mode and both label languages (needs ../shared/data)',
+    () => {
+      expect(rows.length).toBeGreaterThan(10_000);
+      const found: string[] = [];
+      let aiSide = 0;
+      rows.forEach((row, i) => {
+        const r = engine.analyze(row.text);
+        for (const mode of SENSITIVITIES) {
+          for (const lang of LANGS) {
+            const e = explain(engine.model, engine.docTypes, row.text, r, mode, lang);
+            if (AI_SIDE.has(e.verdictKey)) aiSide++;
+            for (const v of violations(row.text, r, e, engine, mode)) found.push(`${row.source}#${i} ${mode}/${lang}: ${v}`);
+          }
         }
-      }
-    });
-    expect(aiSide).toBeGreaterThan(1000);
-    expect(found.slice(0, 20)).toEqual([]);
-  }, 180_000);
+      });
+      expect(aiSide).toBeGreaterThan(1000);
+      expect(found.slice(0, 20)).toEqual([]);
+    },
+    180_000,
+  );
 });

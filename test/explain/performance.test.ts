@@ -31,9 +31,9 @@ describe('explanation cost', () => {
     '50,000 whitespace-only lines': BODY + '\n \t\n'.repeat(25_000) + BODY,
     '20,000 quoted dialogue lines': '"Hi," she said.\n'.repeat(20_000),
     '20,000 list items': '- one more item here\n'.repeat(20_000),
-    'a greeting followed by 100,000 characters without a comma': 'Dear ' + 'x'.repeat(100_000),
-    'one 100,000-letter word of fullwidth (disguised) letters': BODY + ' ' + 'Ａ'.repeat(100_000),
-    'one 100,000-letter word mixing Latin and Cyrillic': BODY + ' ' + 'aо'.repeat(50_000),
+    'a greeting followed by 100,000 characters without a comma': `Dear ${'x'.repeat(100_000)}`,
+    'one 100,000-letter word of fullwidth (disguised) letters': `${BODY} ${'Ａ'.repeat(100_000)}`,
+    'one 100,000-letter word mixing Latin and Cyrillic': `${BODY} ${'aо'.repeat(50_000)}`,
   };
   for (const [name, text] of Object.entries(SHAPES)) {
     it(`stays linear on ${name}`, () => {

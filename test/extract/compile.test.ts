@@ -22,7 +22,12 @@ describe('extraction pool in a compiled binary', () => {
     const out = run([binary], dir);
     expect(out.code).toBe(0);
     expect(out.err).not.toContain('Warning');
-    expect(out.out.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      out.out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { format: 'docx', text: 'Hola desde el binario.\n\ncelda\tdos' },
       { format: 'pdf', text: 'PDF in the binary.' },
     ]);

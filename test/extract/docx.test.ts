@@ -10,7 +10,6 @@ import { codeOf } from './code-of';
 const MB = 1024 * 1024;
 const SMALL_LIMITS = { ...DEFAULT_EXTRACT_LIMITS, maxDocxUncompressedBytes: 1 * MB };
 
-
 describe('extractDocx', () => {
   afterEach(() => {
     // spyOn patches the shared JSZip object; undo it for the next test.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { extractText, ExtractError, DEFAULT_EXTRACT_LIMITS, type ExtractErrorCode } from '../../src/extract/index.ts';
+import { extractText, DEFAULT_EXTRACT_LIMITS, type ExtractErrorCode } from '../../src/extract/index.ts';
 import {
   makeDocx,
   makeEmptyFile,
@@ -37,13 +37,19 @@ describe('extractText', () => {
     expect(await codeOf(makePdf(['']), 'scan.pdf')).toBe('no_text');
     expect(await codeOf(makeEmptyFile(), 'empty.txt')).toBe('no_text');
     expect(await codeOf(new TextEncoder().encode(' \n\t '), 'blank.txt')).toBe('no_text');
-    expect(await codeOf(await makeZipBombDocx(2 * 1024 * 1024), 'bomb.docx', { ...DEFAULT_EXTRACT_LIMITS, maxDocxUncompressedBytes: 1024 * 1024 })).toBe(
-      'extract_limit',
-    );
+    expect(
+      await codeOf(await makeZipBombDocx(2 * 1024 * 1024), 'bomb.docx', {
+        ...DEFAULT_EXTRACT_LIMITS,
+        maxDocxUncompressedBytes: 1024 * 1024,
+      }),
+    ).toBe('extract_limit');
   });
 
   it('refuses a file over maxFileBytes before looking at it, quoting that limit', async () => {
-    const error = await extractText(new TextEncoder().encode('x'.repeat(101)), 'a.txt', { ...DEFAULT_EXTRACT_LIMITS, maxFileBytes: 100 }).catch((e) => e);
+    const error = await extractText(new TextEncoder().encode('x'.repeat(101)), 'a.txt', {
+      ...DEFAULT_EXTRACT_LIMITS,
+      maxFileBytes: 100,
+    }).catch((e) => e);
     expect(error).toMatchObject({ code: 'file_too_large', status: 413, params: { limit: 100, actual: 101 } });
   });
 

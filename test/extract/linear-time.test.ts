@@ -35,7 +35,10 @@ function expectLinear(parse: (input: string) => unknown, build: (bytes: number) 
   const small = build(SMALL);
   const large = build(4 * SMALL);
   parse(large); // warm the JIT on the same shapes
-  const smallMs = Math.max(bestMs(() => parse(small)), MIN_SMALL_MS);
+  const smallMs = Math.max(
+    bestMs(() => parse(small)),
+    MIN_SMALL_MS,
+  );
   const largeMs = bestMs(() => parse(large));
   expect(largeMs / smallMs).toBeLessThan(MAX_GROWTH);
   // Issue 16: 10 KB of unclosed <mc:Fallback> took 30 s; 256 KB of anything takes milliseconds.
@@ -79,7 +82,10 @@ describe('DOCX XML parsing of hostile markup', () => {
   it('tokenizes names with and without prefixes', () => {
     const cursor = new XmlCursor('<a:b c="1"/>text</d>');
     const seen: string[] = [];
-    while (cursor.next()) seen.push(cursor.kind === 'text' ? `text:${cursor.text}` : `${cursor.kind}:${cursor.prefix}${cursor.local}${cursor.selfClosing ? '/' : ''}`);
+    while (cursor.next())
+      seen.push(
+        cursor.kind === 'text' ? `text:${cursor.text}` : `${cursor.kind}:${cursor.prefix}${cursor.local}${cursor.selfClosing ? '/' : ''}`,
+      );
     expect(seen).toEqual(['open:a:b/', 'text:text', 'close:d']);
   });
 });

@@ -82,7 +82,9 @@ describe('PDF budgets, enforced inside pdf.js while it reads (patches/pdfjs-dist
   it('answers corrupt_file for looping and absurdly deep object graphs, and reads a broken xref table', async () => {
     expect((await failure(loopingPagesPdf())).error?.code).toBe('corrupt_file');
     expect((await failure(deepNestingPdf())).error?.code).toBe('corrupt_file');
-    expect(await extractPdf(brokenXrefPdf('Rebuilt from a scan of the file.'), DEFAULT_EXTRACT_LIMITS)).toBe('Rebuilt from a scan of the file.');
+    expect(await extractPdf(brokenXrefPdf('Rebuilt from a scan of the file.'), DEFAULT_EXTRACT_LIMITS)).toBe(
+      'Rebuilt from a scan of the file.',
+    );
   });
 
   it('still reads an ordinary PDF after every limit was hit in this thread', async () => {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'bun:test';
 import { extractPdf } from '../../src/extract/pdf.ts';
 import { joinLines, pageParagraphs } from '../../src/extract/pdf-layout.ts';
-import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { makePdf, makeTruncatedPdf, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make.ts';
 import { codeOf } from './code-of';
-
 
 describe('extractPdf', () => {
   it('reads every page in order, joins lines, rejoins hyphenated words and keeps paragraph breaks', async () => {

@@ -181,31 +181,39 @@ describe('ExtractPool memory ceilings', () => {
     }
   }
 
-  it('stops a file at the worker heap ceiling, checked inside the worker, and keeps working', async () => {
-    const small = new ExtractPool({ size: 1, heapLimitBytes: 64 * MB });
-    try {
-      const error = await small.extract(flateBombPdf(24 * MB), 'flood.pdf', { limits: LOOSE }).catch((e) => e);
-      expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'memory', limit: 64 } });
-      expect((await small.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
-    } finally {
-      small.close();
-    }
-  }, MEMORY_TEST_TIMEOUT_MS);
+  it(
+    'stops a file at the worker heap ceiling, checked inside the worker, and keeps working',
+    async () => {
+      const small = new ExtractPool({ size: 1, heapLimitBytes: 64 * MB });
+      try {
+        const error = await small.extract(flateBombPdf(24 * MB), 'flood.pdf', { limits: LOOSE }).catch((e) => e);
+        expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'memory', limit: 64 } });
+        expect((await small.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
+      } finally {
+        small.close();
+      }
+    },
+    MEMORY_TEST_TIMEOUT_MS,
+  );
 
-  it('terminates running workers when the process passes its RSS ceiling', async () => {
-    // The heap ceiling is out of reach; the RSS ceiling is 150 MB above where the process is now.
-    const ceiling = process.memoryUsage.rss() + 150 * MB;
-    const guarded = new ExtractPool({ size: 1, heapLimitBytes: 64 * 1024 * MB, rssLimitBytes: ceiling });
-    try {
-      const error = await guarded.extract(flateBombPdf(24 * MB), 'flood.pdf', { limits: LOOSE }).catch((e) => e);
-      expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'memory', limit: Math.round(ceiling / MB) } });
-      expect(guarded.replaced).toBe(1);
-      await rssBelow(ceiling - 50 * MB);
-      expect((await guarded.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
-    } finally {
-      guarded.close();
-    }
-  }, MEMORY_TEST_TIMEOUT_MS);
+  it(
+    'terminates running workers when the process passes its RSS ceiling',
+    async () => {
+      // The heap ceiling is out of reach; the RSS ceiling is 150 MB above where the process is now.
+      const ceiling = process.memoryUsage.rss() + 150 * MB;
+      const guarded = new ExtractPool({ size: 1, heapLimitBytes: 64 * 1024 * MB, rssLimitBytes: ceiling });
+      try {
+        const error = await guarded.extract(flateBombPdf(24 * MB), 'flood.pdf', { limits: LOOSE }).catch((e) => e);
+        expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'memory', limit: Math.round(ceiling / MB) } });
+        expect(guarded.replaced).toBe(1);
+        await rssBelow(ceiling - 50 * MB);
+        expect((await guarded.extract(makePdf(['after']), 'a.pdf')).text).toBe('after');
+      } finally {
+        guarded.close();
+      }
+    },
+    MEMORY_TEST_TIMEOUT_MS,
+  );
 
   it('retires a worker whose heap stays above half its ceiling after a task', async () => {
     const heavy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/heavy-worker.ts', import.meta.url) });

@@ -36,7 +36,11 @@ describe('a client hanging up mid-request', () => {
     const json = `POST /api/detect HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 5000`;
     await hangUp(server.port, json, '{"text":"The committee met on Monday');
     const multipart = `POST /api/detect HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 90000`;
-    await hangUp(server.port, multipart, '--XyZ\r\nContent-Disposition: form-data; name="files[]"; filename="a.txt"\r\n\r\nThe committee met');
+    await hangUp(
+      server.port,
+      multipart,
+      '--XyZ\r\nContent-Disposition: form-data; name="files[]"; filename="a.txt"\r\n\r\nThe committee met',
+    );
     await Bun.sleep(400); // log lines and any usage event are written
     const requests = server.lines.filter((l) => l.includes('"event":"request"')).map((l) => JSON.parse(l));
     expect(requests.map((r) => [r.status, r.code])).toEqual([

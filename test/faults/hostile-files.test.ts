@@ -72,7 +72,12 @@ async function postBatch(files: readonly { name: string; bytes: Uint8Array }[]) 
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const text = await response.text();
-  const lines = response.headers.get('content-type')?.includes('ndjson') ? text.trim().split('\n').map((l) => JSON.parse(l) as Line) : [];
+  const lines = response.headers.get('content-type')?.includes('ndjson')
+    ? text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line)
+    : [];
   return { status: response.status, lines, ms: performance.now() - started, text };
 }
 
@@ -106,53 +111,65 @@ function expectOutcomes(uploads: readonly Upload[], lines: Line[]): void {
 }
 
 describe('hostile files against a real server process', () => {
-  it('answers every hostile PDF with its per-file error, next to a legitimate PDF that still gets its result', async () => {
-    const uploads: Upload[] = [
-      ...hostilePdfs(),
-      // Issue 16 (8): a 400-page PDF quoted the 10 MiB byte limit instead of the page limit.
-      { name: 'four-hundred-pages.pdf', bytes: makePdf(Array.from({ length: 400 }, (_, i) => `Page ${i + 1}.`)), code: 'extract_limit' },
-      { name: LEGIT_NAME, bytes: LEGIT_PDF, code: null },
-    ];
-    const { status, lines } = await postBatch(uploads);
-    expect(status).toBe(200);
-    expectOutcomes(uploads, lines);
-    const message = (name: string) => lines.find((l) => l.type === 'error' && l.fileName === name)?.message;
-    expect(message('flate-bomb.pdf')).toBe('A compressed stream in the PDF unpacks to more than 33554432 bytes.');
-    expect(message('four-hundred-pages.pdf')).toBe('The PDF has 400 pages, more than the limit of 300.');
-    expect(message('nested-forms.pdf')).toBe('Page 1 of the PDF draws more than 5000 reusable graphic objects (form XObjects).');
-  }, TEST_TIMEOUT_MS);
-
-  it('answers every hostile DOCX, ZIP and Markdown file with its per-file error or a result', async () => {
-    const markdown = Object.entries(HOSTILE_MARKDOWN).map(([name, build]) => ({
-      name: `${name}.md`,
-      bytes: new TextEncoder().encode(build(256 * 1024)),
-      code: null,
-    }));
-    const docx = await hostileDocxFiles();
-    // MAX_FILES is 20 per request: two batches, each with the legitimate file.
-    for (const group of [docx, markdown]) {
-      const uploads = [...group.slice(0, 19), { name: LEGIT_NAME, bytes: LEGIT_PDF, code: null }];
+  it(
+    'answers every hostile PDF with its per-file error, next to a legitimate PDF that still gets its result',
+    async () => {
+      const uploads: Upload[] = [
+        ...hostilePdfs(),
+        // Issue 16 (8): a 400-page PDF quoted the 10 MiB byte limit instead of the page limit.
+        { name: 'four-hundred-pages.pdf', bytes: makePdf(Array.from({ length: 400 }, (_, i) => `Page ${i + 1}.`)), code: 'extract_limit' },
+        { name: LEGIT_NAME, bytes: LEGIT_PDF, code: null },
+      ];
       const { status, lines } = await postBatch(uploads);
       expect(status).toBe(200);
       expectOutcomes(uploads, lines);
-    }
-    const bomb = await postBatch([{ name: 'zip-bomb.docx', bytes: docx[0].bytes }]);
-    // Issue 16 (8): the zip bomb quoted the 10 MiB byte limit instead of the inflated-size limit.
-    expect(bomb.lines.find((l) => l.type === 'error')?.message).toBe('The DOCX unpacks to more than 52428800 bytes.');
-  }, TEST_TIMEOUT_MS);
+      const message = (name: string) => lines.find((l) => l.type === 'error' && l.fileName === name)?.message;
+      expect(message('flate-bomb.pdf')).toBe('A compressed stream in the PDF unpacks to more than 33554432 bytes.');
+      expect(message('four-hundred-pages.pdf')).toBe('The PDF has 400 pages, more than the limit of 300.');
+      expect(message('nested-forms.pdf')).toBe('Page 1 of the PDF draws more than 5000 reusable graphic objects (form XObjects).');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('answers a legitimate batch promptly while four bombs are being read (it waited 85 s)', async () => {
-    const bombs = Array.from({ length: 4 }, (_, i) => postBatch([{ name: `bomb-${i}.pdf`, bytes: flateBombPdf() }]));
-    await Bun.sleep(50);
-    const legit = await postBatch([{ name: LEGIT_NAME, bytes: LEGIT_PDF }]);
-    expect(legit.status).toBe(200);
-    expect(legit.lines.find((l) => l.type === 'result')).toMatchObject({ fileName: LEGIT_NAME, words: LEGIT_WORDS });
-    expect(legit.ms).toBeLessThan(10_000);
-    for (const bomb of await Promise.all(bombs)) {
-      expect(bomb.status).toBe(200);
-      expect(bomb.lines.find((l) => l.type === 'error')?.code).toBe('extract_limit');
-    }
-  }, TEST_TIMEOUT_MS);
+  it(
+    'answers every hostile DOCX, ZIP and Markdown file with its per-file error or a result',
+    async () => {
+      const markdown = Object.entries(HOSTILE_MARKDOWN).map(([name, build]) => ({
+        name: `${name}.md`,
+        bytes: new TextEncoder().encode(build(256 * 1024)),
+        code: null,
+      }));
+      const docx = await hostileDocxFiles();
+      // MAX_FILES is 20 per request: two batches, each with the legitimate file.
+      for (const group of [docx, markdown]) {
+        const uploads = [...group.slice(0, 19), { name: LEGIT_NAME, bytes: LEGIT_PDF, code: null }];
+        const { status, lines } = await postBatch(uploads);
+        expect(status).toBe(200);
+        expectOutcomes(uploads, lines);
+      }
+      const bomb = await postBatch([{ name: 'zip-bomb.docx', bytes: docx[0].bytes }]);
+      // Issue 16 (8): the zip bomb quoted the 10 MiB byte limit instead of the inflated-size limit.
+      expect(bomb.lines.find((l) => l.type === 'error')?.message).toBe('The DOCX unpacks to more than 52428800 bytes.');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'answers a legitimate batch promptly while four bombs are being read (it waited 85 s)',
+    async () => {
+      const bombs = Array.from({ length: 4 }, (_, i) => postBatch([{ name: `bomb-${i}.pdf`, bytes: flateBombPdf() }]));
+      await Bun.sleep(50);
+      const legit = await postBatch([{ name: LEGIT_NAME, bytes: LEGIT_PDF }]);
+      expect(legit.status).toBe(200);
+      expect(legit.lines.find((l) => l.type === 'result')).toMatchObject({ fileName: LEGIT_NAME, words: LEGIT_WORDS });
+      expect(legit.ms).toBeLessThan(10_000);
+      for (const bomb of await Promise.all(bombs)) {
+        expect(bomb.status).toBe(200);
+        expect(bomb.lines.find((l) => l.type === 'error')?.code).toBe('extract_limit');
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   it('kept the server under 1 GB of RSS through all of it, and it still answers', async () => {
     const peak = peakRss(server.pid);

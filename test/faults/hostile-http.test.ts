@@ -96,7 +96,11 @@ function appAnswerProblems(response: RawResponse): string[] {
 
 /** A response from Bun's HTTP parser (a refusal of the framing): one of its statuses, no JSON, no body. */
 function fromParser(response: RawResponse): boolean {
-  return PARSER_STATUSES.includes(response.status) && response.body.length === 0 && !(response.headers.get('content-type') ?? '').includes('json');
+  return (
+    PARSER_STATUSES.includes(response.status) &&
+    response.body.length === 0 &&
+    !(response.headers.get('content-type') ?? '').includes('json')
+  );
 }
 
 /** What went wrong with one case (empty when the server behaved). */
@@ -181,7 +185,10 @@ describe('a hostile corpus of HTTP requests', () => {
     expect(usedWords()).toBe(before);
     db.close();
     // The first was scored and refunded, logged as the client having gone; the second never ran.
-    const requests = server.lines.slice(logged).filter((l) => l.includes('"event":"request"')).map((l) => JSON.parse(l));
+    const requests = server.lines
+      .slice(logged)
+      .filter((l) => l.includes('"event":"request"'))
+      .map((l) => JSON.parse(l));
     expect(requests.length).toBeGreaterThanOrEqual(1);
     for (const request of requests) expect([request.status, request.code]).toEqual([499, 'client_closed']);
   });

@@ -36,11 +36,11 @@ afterAll(() => {
 const PROSE_WORDS = 60;
 const FILES_PER_BATCH = 3;
 const BOUNDARY = 'kill9Boundary';
-const BATCH_BODY =
-  Array.from(
-    { length: FILES_PER_BATCH },
-    (_, i) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files[]"; filename="f${i}.txt"\r\nContent-Type: text/plain\r\n\r\n${PROSE}\r\n`,
-  ).join('') + `--${BOUNDARY}--\r\n`;
+const BATCH_BODY = `${Array.from(
+  { length: FILES_PER_BATCH },
+  (_, i) =>
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files[]"; filename="f${i}.txt"\r\nContent-Type: text/plain\r\n\r\n${PROSE}\r\n`,
+).join('')}--${BOUNDARY}--\r\n`;
 const JSON_BODY = JSON.stringify({ text: PROSE });
 
 function childrenOf(pid: number): number[] {
@@ -129,7 +129,9 @@ describe('kill -9 under load', () => {
       inFlightWords += outcome.inFlightWords;
       // Read straight from the file after the kill: what survived is what was committed.
       const charged = usedWords();
-      console.log(`kill -9 round ${round}: ${outcome.answered} answers, charged ${charged} words, answered ${answeredWords}, in flight ${inFlightWords}`);
+      console.log(
+        `kill -9 round ${round}: ${outcome.answered} answers, charged ${charged} words, answered ${answeredWords}, in flight ${inFlightWords}`,
+      );
       expect(charged).toBeGreaterThanOrEqual(answeredWords);
       expect(charged).toBeLessThanOrEqual(answeredWords + inFlightWords);
     }

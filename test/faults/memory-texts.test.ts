@@ -13,7 +13,9 @@ const MAX_RSS_MB = 1024;
 describe('a flood of large single texts', () => {
   it(`keeps the server process under ${MAX_RSS_MB} MB of RSS`, async () => {
     const result = await soakTexts({ seconds: 15, clients: 4, textBytes: 850 * 1024 });
-    console.log(`memory: ${result.answered} texts in ${result.seconds.toFixed(1)} s, RSS ${Math.round(result.startMb)} -> peak ${Math.round(result.peakMb)} MB, ${Math.round(result.idleMb)} MB after`);
+    console.log(
+      `memory: ${result.answered} texts in ${result.seconds.toFixed(1)} s, RSS ${Math.round(result.startMb)} -> peak ${Math.round(result.peakMb)} MB, ${Math.round(result.idleMb)} MB after`,
+    );
     expect(Object.keys(result.statuses)).toEqual(['200']);
     expect(result.answered).toBeGreaterThan(20);
     expect(result.peakMb).toBeLessThan(MAX_RSS_MB);

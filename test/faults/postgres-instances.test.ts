@@ -63,7 +63,8 @@ describe.if(!POSTGRES_MISSING)('three instances on one PostgreSQL', () => {
     );
     const bootstrapKeys = instances.flatMap((s) => s.lines.map((l) => l.trim()).filter((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l)));
     expect(bootstrapKeys).toHaveLength(1);
-    for (const s of instances) expect(JSON.parse(s.lines.find((l) => l.includes('"event":"listening"'))!)).toMatchObject({ store: 'postgres' });
+    for (const s of instances)
+      expect(JSON.parse(s.lines.find((l) => l.includes('"event":"listening"'))!)).toMatchObject({ store: 'postgres' });
     expect(keysCli('list')).toHaveLength(2); // header + the bootstrap key
   }, 60_000);
 
@@ -78,7 +79,11 @@ describe.if(!POSTGRES_MISSING)('three instances on one PostgreSQL', () => {
     for (const b of bodies.filter((b) => !b.success)) expect(b.error.code).toBe('quota_exceeded');
     // Every success saw a distinct counter: no two charges observed the same state.
     expect(new Set(served.map((b) => b.rate_remaining)).size).toBe(20);
-    const id = Number(keysCli('list').find((l) => l.includes(' race '))!.split(/\s+/)[0]);
+    const id = Number(
+      keysCli('list')
+        .find((l) => l.includes(' race '))!
+        .split(/\s+/)[0],
+    );
     expect(await wordsUsed(id)).toBe(10_000);
     expect(keysCli('usage', String(id)).join('\n')).toContain('Words this month: 10000 of 10000 (0 left)');
   }, 30_000);
@@ -96,13 +101,17 @@ describe.if(!POSTGRES_MISSING)('three instances on one PostgreSQL', () => {
         return performance.now() - revokedAt;
       }),
     );
-    console.log(`[postgres-instances] revocation refused after ${refusedAfter.map((ms) => Math.round(ms)).join(", ")} ms`);
+    console.log(`[postgres-instances] revocation refused after ${refusedAfter.map((ms) => Math.round(ms)).join(', ')} ms`);
     expect(Math.max(...refusedAfter)).toBeLessThan(1000);
   }, 30_000);
 
   it('survives an instance killed, PostgreSQL stopped and restarted, without charging twice', async () => {
     const key = keysCli('create', '--plan', 'essential', '--name', 'outage').at(-1)!;
-    const id = Number(keysCli('list').find((l) => l.includes(' outage '))!.split(/\s+/)[0]);
+    const id = Number(
+      keysCli('list')
+        .find((l) => l.includes(' outage '))!
+        .split(/\s+/)[0],
+    );
     const text = words(100);
     let charged = 0;
     const tally = async (response: Response) => {

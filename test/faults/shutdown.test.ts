@@ -155,7 +155,9 @@ describe('SIGTERM with idle and slow connections', () => {
     expect(refused).toBe('ECONNREFUSED');
     // A request on a connection that was idle at SIGTERM is answered, with Connection: close, then the server closes.
     const before = late.text().length;
-    late.write(`POST /api/detect HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`);
+    late.write(
+      `POST /api/detect HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
+    );
     expect(await late.until(() => late.ended() !== null)).toBe(true);
     const lateAnswer = late.text().slice(before);
     expect(lateAnswer).toStartWith('HTTP/1.1 200');

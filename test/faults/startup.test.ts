@@ -20,7 +20,11 @@ function serveAsOther(databasePath: string) {
   const command = ['bun', 'src/main.ts', 'serve'];
   const env = { DATABASE_PATH: databasePath, BOOTSTRAP_KEY: '0', PORT: '0', HOST: '127.0.0.1', HOME: tmpdir() };
   if (!IS_ROOT) return runCommand(command, ROOT, env);
-  return runCommand(['runuser', '-u', 'nobody', '--', 'env', `PATH=${process.env.PATH}`, ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command], ROOT, {});
+  return runCommand(
+    ['runuser', '-u', 'nobody', '--', 'env', `PATH=${process.env.PATH}`, ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command],
+    ROOT,
+    {},
+  );
 }
 
 describe.if(CAN_DROP)('starting on a database that cannot be written', () => {
@@ -32,7 +36,9 @@ describe.if(CAN_DROP)('starting on a database that cannot be written', () => {
     // An existing database in a directory this user cannot write: SQLite cannot create its WAL.
     const foreign = join(dir, 'foreign');
     mkdirSync(foreign, { mode: 0o755 });
-    expect(runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'free'], ROOT, { DATABASE_PATH: join(foreign, 'x.sqlite') }).code).toBe(0);
+    expect(
+      runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'free'], ROOT, { DATABASE_PATH: join(foreign, 'x.sqlite') }).code,
+    ).toBe(0);
     if (!IS_ROOT) chmodSync(foreign, 0o555);
     for (const [path, cause] of [
       [join(readOnly, 'data', 'detector.sqlite'), 'permission denied'],

@@ -56,7 +56,11 @@ describe('a foreign write lock on the SQLite file', () => {
     expect((await detect(server, key)).status).toBe(200);
     await Bun.sleep(150); // its usage event is written
 
-    const holder = Bun.spawn(['bun', join(import.meta.dir, 'fixtures', 'hold-write-lock.ts'), path], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+    const holder = Bun.spawn(['bun', join(import.meta.dir, 'fixtures', 'hold-write-lock.ts'), path], {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'inherit',
+    });
     cleanup.push(() => holder.kill('SIGKILL'));
     const holderOut = (holder.stdout as ReadableStream<Uint8Array>).getReader();
     expect(new TextDecoder().decode((await holderOut.read()).value)).toContain('locked');
@@ -94,7 +98,7 @@ describe('a foreign write lock on the SQLite file', () => {
     const stored = events();
     const used = db.query('SELECT words_used AS used, calls FROM monthly_usage').get();
     db.close();
-    if (stored.length < 3) console.log(server.lines.filter((l) => !l.includes('"event":"request"') || l.includes("503")).join("\n"));
+    if (stored.length < 3) console.log(server.lines.filter((l) => !l.includes('"event":"request"') || l.includes('503')).join('\n'));
     expect(stored).toEqual([
       { status: 200, code: null },
       { status: 503, code: 'store_unavailable' },

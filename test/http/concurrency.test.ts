@@ -16,9 +16,7 @@ describe('atomic metering under concurrency', () => {
     const row = created.row;
     await chargeWords(store.quota, row, 9_000); // 1,000 words left
     const sizes = Array.from({ length: 120 }, (_, i) => 20 + ((i * 37) % 61)); // 20..80 words, ~6,000 in total
-    const responses = await Promise.all(
-      sizes.map((n) => call(app, '/api/detect', { key: created.key, json: { text: words(n) } })),
-    );
+    const responses = await Promise.all(sizes.map((n) => call(app, '/api/detect', { key: created.key, json: { text: words(n) } })));
     const statuses = responses.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
     const bodies = await Promise.all(responses.map((r) => r.json()));
@@ -40,9 +38,7 @@ describe('atomic metering under concurrency', () => {
     const { newKey } = makeApp({}, store);
     const created = await newKey('essential'); // 60,000 words
     const script = join(import.meta.dir, 'fixtures', 'charge-loop.ts');
-    const procs = [0, 1].map(() =>
-      Bun.spawn(['bun', script, path, created.key, '7', '6000'], { stdout: 'pipe', stderr: 'inherit' }),
-    );
+    const procs = [0, 1].map(() => Bun.spawn(['bun', script, path, created.key, '7', '6000'], { stdout: 'pipe', stderr: 'inherit' }));
     const outputs = await Promise.all(procs.map(async (p) => Number((await new Response(p.stdout).text()).trim())));
     expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
     const charged = outputs.reduce((a, b) => a + b, 0);

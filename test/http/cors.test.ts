@@ -28,7 +28,10 @@ function preflight(origin: string) {
 
 /** The Vary field names of a response, lower-cased. */
 function vary(response: Response): string[] {
-  return (response.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  return (response.headers.get('vary') ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 describe('CORS with CORS_ORIGINS set to a list', () => {
@@ -63,7 +66,9 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     const ok = await call(app, '/api/detect', { key, json: { text: PROSE }, headers: { origin: APP } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(APP);
-    expect(ok.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
+    expect(ok.headers.get('access-control-expose-headers')).toBe(
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+    );
     expect(vary(ok).sort()).toEqual(['accept-language', 'origin']);
     for (const [path, options, status] of [
       ['/api/detect', { json: { text: PROSE } }, 401],
@@ -114,47 +119,61 @@ describe('CORS off (the default)', () => {
 });
 
 describe.if(HAVE_CHROMIUM)('CORS in a browser, against a real server process', () => {
-  it('lets a page on a granted origin call the API and read X-RateLimit-Remaining; a page on another origin is blocked', async () => {
-    // Two origins for one page server: 127.0.0.1 and localhost differ as origins.
-    const page = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('<!doctype html><title>client</title>', { headers: { 'content-type': 'text/html' } }) });
-    const granted = `http://127.0.0.1:${page.port}`;
-    const refused = `http://localhost:${page.port}`;
-    let server: ServerProcess | undefined;
-    const browser = await launchBrowser();
-    try {
-      server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
-        cwd: ROOT,
-        env: { DATABASE_PATH: join(dir, 'browser.sqlite'), WORKERS: '1', CORS_ORIGINS: granted },
+  it(
+    'lets a page on a granted origin call the API and read X-RateLimit-Remaining; a page on another origin is blocked',
+    async () => {
+      // Two origins for one page server: 127.0.0.1 and localhost differ as origins.
+      const page = Bun.serve({
+        hostname: '127.0.0.1',
+        port: 0,
+        fetch: () => new Response('<!doctype html><title>client</title>', { headers: { 'content-type': 'text/html' } }),
       });
-      const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
-      const script = async ({ api, key, text }: { api: string; key: string; text: string }) => {
-        try {
-          const response = await fetch(`${api}/api/detect`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-api-key': key, 'accept-language': 'es' },
-            body: JSON.stringify({ text }),
-          });
-          const body = await response.json();
-          return { status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), words: body.words };
-        } catch (error) {
-          return { error: String(error) };
-        }
-      };
-      await browser.page.goto(granted);
-      expect(await browser.page.evaluate(script, { api: server.base, key, text: PROSE })).toEqual({ status: 200, remaining: '9940', words: 60 });
-      await browser.page.goto(refused);
-      expect(await browser.page.evaluate(script, { api: server.base, key, text: PROSE })).toEqual({ error: 'TypeError: Failed to fetch' });
-      // The refused page's request never got past the preflight: nothing was charged.
-      const usage = await fetch(`${server.base}/api/detect`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: JSON.stringify({ text: PROSE }),
-      });
-      expect(usage.headers.get('x-ratelimit-remaining')).toBe('9880');
-    } finally {
-      await browser.close();
-      await server?.stop();
-      page.stop(true);
-    }
-  }, BROWSER_TIMEOUT_MS * 2);
+      const granted = `http://127.0.0.1:${page.port}`;
+      const refused = `http://localhost:${page.port}`;
+      let server: ServerProcess | undefined;
+      const browser = await launchBrowser();
+      try {
+        server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
+          cwd: ROOT,
+          env: { DATABASE_PATH: join(dir, 'browser.sqlite'), WORKERS: '1', CORS_ORIGINS: granted },
+        });
+        const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
+        const script = async ({ api, key, text }: { api: string; key: string; text: string }) => {
+          try {
+            const response = await fetch(`${api}/api/detect`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-api-key': key, 'accept-language': 'es' },
+              body: JSON.stringify({ text }),
+            });
+            const body = await response.json();
+            return { status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), words: body.words };
+          } catch (error) {
+            return { error: String(error) };
+          }
+        };
+        await browser.page.goto(granted);
+        expect(await browser.page.evaluate(script, { api: server.base, key, text: PROSE })).toEqual({
+          status: 200,
+          remaining: '9940',
+          words: 60,
+        });
+        await browser.page.goto(refused);
+        expect(await browser.page.evaluate(script, { api: server.base, key, text: PROSE })).toEqual({
+          error: 'TypeError: Failed to fetch',
+        });
+        // The refused page's request never got past the preflight: nothing was charged.
+        const usage = await fetch(`${server.base}/api/detect`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({ text: PROSE }),
+        });
+        expect(usage.headers.get('x-ratelimit-remaining')).toBe('9880');
+      } finally {
+        await browser.close();
+        await server?.stop();
+        page.stop(true);
+      }
+    },
+    BROWSER_TIMEOUT_MS * 2,
+  );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { SENSITIVITIES } from '../../src/engine/types';
-import { ApiError } from '../../src/http/errors';
+import type { ApiError } from '../../src/http/errors';
 import { isSensitivity, validateDetectBody } from '../../src/modules/detect/model';
 
 function codeOf(body: unknown): string {

@@ -91,10 +91,10 @@ describe('authentication (401, decided before the body)', () => {
   });
 
   it('answers invalid_api_key for an unknown key, a malformed key and a revoked key', async () => {
-    const { app, db, store, newKey } = makeApp();
+    const { app, store, newKey } = makeApp();
     const revoked = await newKey();
     await revokeKey(store.keys, String(revoked.id));
-    for (const key of ['ak_' + 'x'.repeat(40), 'hello', revoked.key]) {
+    for (const key of [`ak_${'x'.repeat(40)}`, 'hello', revoked.key]) {
       const response = await call(app, '/api/detect', { key, body: 'x'.repeat(10), headers: { 'content-type': 'text/plain' } });
       expect(response.status).toBe(401);
       expect((await errorOf(response)).code).toBe('invalid_api_key');
@@ -186,7 +186,7 @@ describe('media type and size', () => {
 
 describe('quota (429)', () => {
   it('answers quota_exceeded when the text needs more words than remain, with Retry-After and reset', async () => {
-    const { app, db, store, newKey } = makeApp();
+    const { app, store, newKey } = makeApp();
     const created = await newKey('free');
     await chargeWords(store.quota, created.row, 9_950);
     const response = await call(app, '/api/detect', { key: created.key, json: { text: PROSE } });
@@ -194,9 +194,13 @@ describe('quota (429)', () => {
     const error = await errorOf(response);
     expect(error.code).toBe('quota_exceeded');
     // How many words the text needs and how many are left, not just "exceeded".
-    expect(error.message).toStartWith('Not enough words left this month: this request needs 60 words and 50 of 10000 remain. The quota resets at ');
+    expect(error.message).toStartWith(
+      'Not enough words left this month: this request needs 60 words and 50 of 10000 remain. The quota resets at ',
+    );
     const es = await call(app, '/api/detect', { key: created.key, json: { text: PROSE }, headers: { 'accept-language': 'es' } });
-    expect((await errorOf(es)).message).toStartWith('No quedan palabras suficientes este mes: esta petición necesita 60 palabras y quedan 50 de 10000.');
+    expect((await errorOf(es)).message).toStartWith(
+      'No quedan palabras suficientes este mes: esta petición necesita 60 palabras y quedan 50 de 10000.',
+    );
     expectRateHeaders(response, 10_000, 50);
     const retryAfter = Number(response.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
@@ -211,7 +215,7 @@ describe('quota (429)', () => {
   });
 
   it('answers trial_calls_exhausted after 500 trial calls, without charging', async () => {
-    const { app, db, store, newKey } = makeApp();
+    const { app, store, newKey } = makeApp();
     const created = await newKey('trial');
     const row = created.row;
     for (let i = 0; i < 499; i++) await chargeWords(store.quota, row, 1);
@@ -235,9 +239,9 @@ describe('quota (429)', () => {
     await call(app, '/api/detect', { key, json: { text: PROSE } });
     expect((await getQuotaState(store.quota, created.row)).used).toBe(60);
     await store.usage.flush();
-    const events = db.$client
-      .query('SELECT status, error_code AS code, words, score FROM usage_events ORDER BY id')
-      .all() as Array<Record<string, unknown>>;
+    const events = db.$client.query('SELECT status, error_code AS code, words, score FROM usage_events ORDER BY id').all() as Array<
+      Record<string, unknown>
+    >;
     expect(events.map((e) => [e.status, e.code])).toEqual([
       [400, 'text_too_short'],
       [400, 'invalid_sensitivity'],

@@ -61,7 +61,7 @@ export function call(app: { handle(r: Request): Promise<Response> }, path: strin
 
 /** A text of exactly `n` words (one word definition: letter runs). */
 export function words(n: number, word = 'alpha'): string {
-  return Array.from({ length: n }, (_, i) => `${word}${String.fromCharCode(97 + (i % 26))}`).join(' ') + '.';
+  return `${Array.from({ length: n }, (_, i) => `${word}${String.fromCharCode(97 + (i % 26))}`).join(' ')}.`;
 }
 
 /** Realistic English prose (60 words). */

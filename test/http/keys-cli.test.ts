@@ -39,7 +39,6 @@ describe('keys CLI', () => {
 
   it('generates distinct keys with at least 32 random base62 characters', async () => {
     const store = freshStore();
-    const db = store.db;
     const keys: string[] = [];
     for (let i = 0; i < 50; i++) keys.push((await cli(store, 'create', '--plan', 'free')).out.at(-1)!);
     expect(new Set(keys).size).toBe(50);
@@ -48,7 +47,6 @@ describe('keys CLI', () => {
 
   it('rejects an unknown plan or a missing command with exit code 2', async () => {
     const store = freshStore();
-    const db = store.db;
     expect(await cli(store, 'create', '--plan', 'gold')).toMatchObject({ code: 2 });
     expect(await cli(store, 'create')).toMatchObject({ code: 2 });
     expect(await cli(store, 'create', '--plan', 'free', '--bogus')).toMatchObject({ code: 2 });
@@ -59,7 +57,6 @@ describe('keys CLI', () => {
 
   it('lists keys with words used this month and status, never the secret', async () => {
     const store = freshStore();
-    const db = store.db;
     const { app } = makeApp({}, store);
     const key = (await cli(store, 'create', '--plan', 'essential', '--name', 'ci')).out.at(-1)!;
     expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(200);
@@ -72,30 +69,24 @@ describe('keys CLI', () => {
 
   it('revokes by id or prefix; the key then gets 401', async () => {
     const store = freshStore();
-    const db = store.db;
     const { app } = makeApp({}, store);
     const first = (await cli(store, 'create', '--plan', 'free')).out.at(-1)!;
     const second = (await cli(store, 'create', '--plan', 'free')).out.at(-1)!;
-    expect((await cli(store, 'revoke', first.slice(0, 11)))).toMatchObject({ code: 0 });
+    expect(await cli(store, 'revoke', first.slice(0, 11))).toMatchObject({ code: 0 });
     expect(await cli(store, 'revoke', '2')).toMatchObject({ code: 0 });
     for (const key of [first, second]) expect((await call(app, '/api/detect', { key, json: { text: PROSE } })).status).toBe(401);
-    expect(
-      (await cli(store, 'list'))
-        .out.slice(1)
-        .every((line) => line.endsWith('revoked')),
-    ).toBe(true);
+    expect((await cli(store, 'list')).out.slice(1).every((line) => line.endsWith('revoked'))).toBe(true);
     expect(await cli(store, 'revoke', 'ak_nothing')).toMatchObject({ code: 1 });
     expect(await cli(store, 'revoke')).toMatchObject({ code: 2 });
   });
 
   it('reports usage by prefix', async () => {
     const store = freshStore();
-    const db = store.db;
     const { app } = makeApp({}, store);
     const key = (await cli(store, 'create', '--plan', 'trial')).out.at(-1)!;
     await call(app, '/api/detect', { key, json: { text: PROSE } });
     await call(app, '/api/detect', { key, json: { text: 'too short' } });
-    const { code, out } = (await cli(store, 'usage', key.slice(0, 8)));
+    const { code, out } = await cli(store, 'usage', key.slice(0, 8));
     expect(code).toBe(0);
     const text = out.join('\n');
     expect(text).toContain('plan trial');
@@ -142,7 +133,11 @@ describe('keys CLI', () => {
   it('list, revoke and usage on a missing database exit 1 naming DATABASE_PATH and create nothing; create does create it', () => {
     const empty = join(dir, 'elsewhere');
     mkdirSync(empty);
-    const run = (...args: string[]) => Bun.spawnSync(['bun', join(import.meta.dir, '../../src/main.ts'), 'keys', ...args], { cwd: empty, env: { PATH: process.env.PATH ?? '' } });
+    const run = (...args: string[]) =>
+      Bun.spawnSync(['bun', join(import.meta.dir, '../../src/main.ts'), 'keys', ...args], {
+        cwd: empty,
+        env: { PATH: process.env.PATH ?? '' },
+      });
     for (const args of [['list'], ['revoke', '1'], ['usage', 'ak_']]) {
       const result = run(...args);
       expect([args[0], result.exitCode]).toEqual([args[0], 1]);

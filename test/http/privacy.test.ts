@@ -30,8 +30,7 @@ describe('privacy', () => {
     expect((await call(app, '/api/detect', { key, json: { text, sensitivity: 'nope' } })).status).toBe(400);
     expect((await call(app, '/api/detect', { key, json: { text: sentence } })).status).toBe(400);
     expect(
-      (await call(app, '/api/detect', { key, body: `{"text": "${sentence}`, headers: { 'content-type': 'application/json' } }))
-        .status,
+      (await call(app, '/api/detect', { key, body: `{"text": "${sentence}`, headers: { 'content-type': 'application/json' } })).status,
     ).toBe(400);
     expect((await call(app, '/api/detect', { json: { text } })).status).toBe(401);
 

@@ -43,7 +43,12 @@ describe('unexpected failures', () => {
         throw new Error(`engine exploded on: ${text}`);
       },
     };
-    const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), store, detector: broken, logger: createJsonLogger((l) => logs.push(l)) });
+    const app = createApp({
+      config: loadConfig({ BOOTSTRAP_KEY: '0' }),
+      store,
+      detector: broken,
+      logger: createJsonLogger((l) => logs.push(l)),
+    });
     const created = await keyOn(store, 'free');
     const response = await call(app, '/api/detect', { key: created.key, json: { text: secretText } });
     expect(response.status).toBe(500);

@@ -29,7 +29,11 @@ describe('real server over HTTP', () => {
     expect(key).toBeDefined();
 
     const health = await fetch(`${first.base}/health`);
-    expect(await health.json()).toEqual({ status: 'ok', store: 'up', version: (await Bun.file(join(ROOT, 'package.json')).json()).version });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      store: 'up',
+      version: (await Bun.file(join(ROOT, 'package.json')).json()).version,
+    });
 
     const detect = await fetch(`${first.base}/api/detect`, {
       method: 'POST',

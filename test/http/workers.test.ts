@@ -56,7 +56,10 @@ async function detect(base: string, key: string): Promise<Response> {
 describe('WORKERS=2: two server processes share the port and one quota', () => {
   it('starts a worker that serves on the same port, charges exactly, restarts a dead worker and stops with its primary', async () => {
     const databasePath = join(dir, 'workers.sqlite');
-    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env: { DATABASE_PATH: databasePath, WORKERS: '2' } });
+    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { DATABASE_PATH: databasePath, WORKERS: '2' },
+    });
     spawned.push(server.proc);
     const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
     expect(key).toBeDefined();
@@ -104,7 +107,11 @@ describe('WORKERS=2: two server processes share the port and one quota', () => {
 
   it('restarts a worker that cannot start ever more slowly (1 s, 2 s, ...) and stops restarting on stop()', async () => {
     const events: Array<Record<string, unknown>> = [];
-    const logger = { info() {}, warn() {}, error: (event: string, fields?: Record<string, unknown>) => void events.push({ event, ...fields }) };
+    const logger = {
+      info() {},
+      warn() {},
+      error: (event: string, fields?: Record<string, unknown>) => void events.push({ event, ...fields }),
+    };
     const workers = startWorkers({ count: 1, port: 1, logger, command: [process.execPath, '-e', 'process.exit(3)'] });
     expect(await until(() => events.length >= 2, 6_000)).toBe(true);
     await workers.stop();

@@ -20,7 +20,7 @@ describe('keys service', () => {
       createdAt: 1_700_000_000_000,
       revokedAt: null,
     });
-    expect(await findActiveKey(keys, created.key + 'x')).toBeNull();
+    expect(await findActiveKey(keys, `${created.key}x`)).toBeNull();
     expect(await findActiveKey(keys, 'not a key')).toBeNull();
     await revokeKey(keys, String(created.id));
     expect(await findActiveKey(keys, created.key)).toBeNull();

@@ -36,7 +36,11 @@ afterAll(async () => {
 
 /** A request on a new TCP connection: SO_REUSEPORT spreads connections over the processes, not requests. */
 function send(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' }, keepalive: false });
+  return fetch(`${server.base}${path}`, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), connection: 'close' },
+    keepalive: false,
+  });
 }
 
 /** The value of one sample line (`name{labels} value`), or undefined. */
@@ -54,7 +58,9 @@ async function scrape(): Promise<string> {
 
 /** Pids of the processes that logged a request for `path`. */
 function servedBy(path: string): Set<number> {
-  return new Set(server.lines.filter((l) => l.includes('"event":"request"') && l.includes(`"path":"${path}"`)).map((l) => JSON.parse(l).pid));
+  return new Set(
+    server.lines.filter((l) => l.includes('"event":"request"') && l.includes(`"path":"${path}"`)).map((l) => JSON.parse(l).pid),
+  );
 }
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
@@ -86,7 +92,11 @@ describe('GET /metrics with WORKERS=2', () => {
   });
 
   it('shows the requests, words, refusals and batch files of both processes in every scrape', async () => {
-    const json = (text: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ text }) });
+    const json = (text: string) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ text }),
+    });
     const detections = await Promise.all(Array.from({ length: 12 }, () => send('/api/detect', json(PROSE))));
     expect(detections.map((r) => r.status)).toEqual(Array(12).fill(200));
     // More words than the free month holds: refused, nothing analysed.

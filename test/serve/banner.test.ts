@@ -16,7 +16,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('start banner', () => {
   it('shows the real port, the playground and `bun run keys`, and the first key with a curl to the real address', async () => {
-    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env: { DATABASE_PATH: join(dir, 'a.sqlite'), WORKERS: '1' } });
+    const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { DATABASE_PATH: join(dir, 'a.sqlite'), WORKERS: '1' },
+    });
     const base = `http://127.0.0.1:${server.port}`;
     const stdout = server.lines.join('\n');
     expect(stdout).toContain(`Try:  curl -s ${base}/api/detect -H "X-API-Key: <key>"`);

@@ -70,7 +70,9 @@ describe('one instance per port', () => {
       const [code, err] = await Promise.all([second.exited, new Response(second.stderr).text()]);
       const { ok, failed } = await load;
       expect(code).toBe(1);
-      expect(err.trim()).toBe(`Cannot start: Port ${port} is already served by another ai-detector on this machine. Stop it first, or set PORT to a free port.`);
+      expect(err.trim()).toBe(
+        `Cannot start: Port ${port} is already served by another ai-detector on this machine. Stop it first, or set PORT to a free port.`,
+      );
       // It stopped before the store: no database was created, no key printed.
       expect(existsSync(databasePath)).toBe(false);
       expect(await new Response(second.stdout).text()).toBe('');
@@ -88,9 +90,15 @@ describe('one instance per port', () => {
       const stranger = Bun.serve({ hostname: '127.0.0.1', port, reusePort, fetch: () => new Response('stranger') });
       try {
         const databasePath = join(dir, `stranger-${reusePort}.sqlite`);
-        const result = runCommand(['bun', 'src/main.ts', 'serve'], ROOT, { PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath });
+        const result = runCommand(['bun', 'src/main.ts', 'serve'], ROOT, {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_PATH: databasePath,
+        });
         expect(result.code).toBe(1);
-        expect(result.err.trim()).toBe(`Cannot start: 127.0.0.1:${port} is already in use by another program. Stop it first, or set PORT to a free port.`);
+        expect(result.err.trim()).toBe(
+          `Cannot start: 127.0.0.1:${port} is already in use by another program. Stop it first, or set PORT to a free port.`,
+        );
         expect(existsSync(databasePath)).toBe(false);
         // The stranger still has every connection: nothing joined it.
         expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('stranger');

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'bun:test';
 import { connect } from 'node:net';
-import { closeListeningSockets, ConnectionDrain, gracefulStop, listeningFds, portHasListener, type StoppableServer } from '../../src/shutdown';
+import {
+  closeListeningSockets,
+  ConnectionDrain,
+  gracefulStop,
+  listeningFds,
+  portHasListener,
+  type StoppableServer,
+} from '../../src/shutdown';
 
 /** A fake server: in-flight count and the stop calls it received, in order. */
 function fakeServer(pending = 0) {
@@ -37,7 +44,13 @@ describe('gracefulStop', () => {
     const { server, calls } = fakeServer(1);
     const drain = new ConnectionDrain();
     setTimeout(() => (server.pending = 0), 150);
-    const outcome = await gracefulStop(server, { drain, graceMs: 5000, quietMs: 100, closeListener: () => 1, portHasListener: () => false });
+    const outcome = await gracefulStop(server, {
+      drain,
+      graceMs: 5000,
+      quietMs: 100,
+      closeListener: () => 1,
+      portHasListener: () => false,
+    });
     expect(outcome).toMatchObject({ listenerClosedFirst: true, forced: false });
     expect(calls.map((c) => c.force)).toEqual([false]);
     expect(calls[0].at).toBeGreaterThanOrEqual(140);
@@ -58,7 +71,13 @@ describe('gracefulStop', () => {
 
   it('closes everything once the grace period is over', async () => {
     const { server, calls } = fakeServer(1);
-    const outcome = await gracefulStop(server, { drain: new ConnectionDrain(), graceMs: 200, quietMs: 50, closeListener: () => 1, portHasListener: () => false });
+    const outcome = await gracefulStop(server, {
+      drain: new ConnectionDrain(),
+      graceMs: 200,
+      quietMs: 50,
+      closeListener: () => 1,
+      portHasListener: () => false,
+    });
     expect(outcome.forced).toBe(true);
     expect(calls.map((c) => c.force)).toEqual([false, true]);
     expect(calls[1].at).toBeGreaterThanOrEqual(190);

@@ -22,7 +22,8 @@ function fileDb(name: string): { db: Db; path: string } {
   return { db, path };
 }
 
-const autocheckpoint = (db: Db) => (db.$client.query('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+const autocheckpoint = (db: Db) =>
+  (db.$client.query('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
 function waitFor<T>(executor: (resolve: (value: T) => void) => void, ms = 5_000): Promise<T> {
   return Promise.race([

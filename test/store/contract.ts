@@ -109,7 +109,9 @@ export function storeContract(target: ContractTarget | null): void {
         const key = await keyOf(first, 'essential'); // 60,000 words
         const sizes = Array.from({ length: 150 }, (_, i) => 300 + ((i * 97) % 700)); // ~97,000 words asked
         const outcomes = await Promise.all(
-          sizes.map((words, i) => instances[i % 3].quota.charge({ keyId: key.id, period: NOV_PERIOD, words, wordLimit: 60_000, callLimit: null })),
+          sizes.map((words, i) =>
+            instances[i % 3].quota.charge({ keyId: key.id, period: NOV_PERIOD, words, wordLimit: 60_000, callLimit: null }),
+          ),
         );
         const charged = sizes.reduce((sum, words, i) => sum + (outcomes[i] ? words : 0), 0);
         const { wordsUsed } = await first.quota.read(key.id, NOV_PERIOD, false);
@@ -126,7 +128,8 @@ export function storeContract(target: ContractTarget | null): void {
         for (let round = 0; round < 5; round++) {
           const key = await keyOf(first, 'trial');
           // 4 calls already used last month; the cap is 10: 6 more, whoever asks.
-          for (let i = 0; i < 4; i++) await first.quota.charge({ keyId: key.id, period: '2026-10', words: 1, wordLimit: 10_000, callLimit: 10 });
+          for (let i = 0; i < 4; i++)
+            await first.quota.charge({ keyId: key.id, period: '2026-10', words: 1, wordLimit: 10_000, callLimit: 10 });
           const outcomes = await Promise.all(
             Array.from({ length: 30 }, (_, i) =>
               instances[i % 3].quota.charge({ keyId: key.id, period: NOV_PERIOD, words: 2, wordLimit: 10_000, callLimit: 10 }),

@@ -5,8 +5,18 @@ import { StoreUnavailableError } from '../../src/store/errors';
 describe('store deadlines', () => {
   it('answers in time with the result, or StoreUnavailableError("timeout") and the late result to onLate', async () => {
     const late: string[] = [];
-    expect(await withDeadline(Bun.sleep(5).then(() => 'fast'), 200, (r) => late.push(r))).toBe('fast');
-    const slow = withDeadline(Bun.sleep(120).then(() => 'slow'), 30, (r) => late.push(r));
+    expect(
+      await withDeadline(
+        Bun.sleep(5).then(() => 'fast'),
+        200,
+        (r) => late.push(r),
+      ),
+    ).toBe('fast');
+    const slow = withDeadline(
+      Bun.sleep(120).then(() => 'slow'),
+      30,
+      (r) => late.push(r),
+    );
     const error = await slow.catch((e) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(error.reason).toBe('timeout');

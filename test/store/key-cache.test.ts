@@ -6,7 +6,16 @@ import type { ApiKey, KeyStore } from '../../src/store/types';
 function countingStore() {
   const rows = new Map<string, ApiKey>();
   let lookups = 0;
-  const key = (id: number): ApiKey => ({ id, name: null, plan: 'free', keyHash: `h${id}`, prefix: 'ak_x', status: 'active', createdAt: 0, revokedAt: null });
+  const key = (id: number): ApiKey => ({
+    id,
+    name: null,
+    plan: 'free',
+    keyHash: `h${id}`,
+    prefix: 'ak_x',
+    status: 'active',
+    createdAt: 0,
+    revokedAt: null,
+  });
   const store = {
     async findActiveByHash(hash: string) {
       lookups++;

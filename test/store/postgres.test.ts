@@ -72,7 +72,16 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(performance.now() - t0).toBeLessThan(2500);
       expect(await store.health()).toBe('down');
-      store.usage.record({ keyId: key.id, mode: 'single', words: 1, score: 1, status: 200, errorCode: null, durationMs: 1, createdAt: Date.now() });
+      store.usage.record({
+        keyId: key.id,
+        mode: 'single',
+        words: 1,
+        score: 1,
+        status: 200,
+        errorCode: null,
+        durationMs: 1,
+        createdAt: Date.now(),
+      });
       await Bun.sleep(200); // the usage write fails and is kept for a retry
     } finally {
       cluster!.start();
@@ -80,7 +89,10 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
     // Back without a restart of the store: charges work and the kept event is written.
     let ok = false;
     for (let i = 0; i < 50 && !ok; i++) {
-      ok = await chargeWords(store.quota, key, 100).then((r) => r.ok, () => false);
+      ok = await chargeWords(store.quota, key, 100).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!ok) await Bun.sleep(100);
     }
     expect(ok).toBe(true);

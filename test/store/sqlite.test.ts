@@ -21,7 +21,7 @@ storeContract({
   },
 });
 
-describe('SQLite under another process\'s write lock', () => {
+describe("SQLite under another process's write lock", () => {
   /** A second connection holding the write lock, as an admin's `sqlite3` would. */
   function lockedStore(timeoutMs: number) {
     const path = join(dir, `locked-${++databases}.sqlite`);
@@ -37,7 +37,9 @@ describe('SQLite under another process\'s write lock', () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 10);
     const charged = store.quota.charge({ keyId: key.id, period: '2026-11', words: 50, wordLimit: 10_000, callLimit: null });
-    const joined = Bun.sleep(100).then(() => store.quota.charge({ keyId: key.id, period: '2026-11', words: 7, wordLimit: 10_000, callLimit: null }));
+    const joined = Bun.sleep(100).then(() =>
+      store.quota.charge({ keyId: key.id, period: '2026-11', words: 7, wordLimit: 10_000, callLimit: null }),
+    );
     await Bun.sleep(300);
     // The event loop kept running while both charges waited (SQLite's own wait is 10 ms per attempt).
     expect(ticks).toBeGreaterThan(12);
@@ -54,7 +56,9 @@ describe('SQLite under another process\'s write lock', () => {
     const key = await store.keys.insert({ name: null, plan: 'free', keyHash: 'h', prefix: 'ak_h', createdAt: 0 });
     lock();
     const t0 = performance.now();
-    const error = await store.quota.charge({ keyId: key.id, period: '2026-11', words: 50, wordLimit: 10_000, callLimit: null }).catch((e) => e);
+    const error = await store.quota
+      .charge({ keyId: key.id, period: '2026-11', words: 50, wordLimit: 10_000, callLimit: null })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(error.reason).toBe('SQLITE_BUSY');
     expect(performance.now() - t0).toBeGreaterThan(350);
@@ -81,7 +85,16 @@ describe('usage buffer', () => {
       },
       (name) => reports.push(name),
     );
-    const event = (words: number) => ({ keyId: 1, mode: 'single' as const, words, score: null, status: 200, errorCode: null, durationMs: 1, createdAt: 0 });
+    const event = (words: number) => ({
+      keyId: 1,
+      mode: 'single' as const,
+      words,
+      score: null,
+      status: 200,
+      errorCode: null,
+      durationMs: 1,
+      createdAt: 0,
+    });
     buffer.record(event(1));
     await Bun.sleep(FLUSH_DELAY_MS * 2);
     buffer.record(event(2));

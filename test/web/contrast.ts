@@ -42,7 +42,13 @@ function auditInPage(): ContrastFailure[] {
     const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
     const required = large ? 3 : 4.5;
     if (ratio < required) {
-      failures.push({ text: n.textContent.trim().slice(0, 40), color: style.color, background: `rgb(${bg.slice(0, 3).join(', ')})`, ratio, required });
+      failures.push({
+        text: n.textContent.trim().slice(0, 40),
+        color: style.color,
+        background: `rgb(${bg.slice(0, 3).join(', ')})`,
+        ratio,
+        required,
+      });
     }
   }
   return failures;

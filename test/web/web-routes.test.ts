@@ -13,8 +13,7 @@ import { MIN_WORDS as SERVICE_MIN_WORDS } from '../../src/modules/detect/service
 import { countWords, MIN_WORDS } from '../../src/web/words.ts';
 
 const app = new Elysia().use(webRoutes);
-const get = (path: string, headers: Record<string, string> = {}) =>
-  app.handle(new Request(`http://localhost${path}`, { headers }));
+const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
 
 /** The asset URLs the served page references (with their ?v= version). */
 async function assetUrls(): Promise<{ css: string; js: string }> {
@@ -79,7 +78,17 @@ describe('page helpers', () => {
 
   it('quotes CSV fields and defuses formula-like file names', () => {
     const csv = toCsv([
-      { index: 0, fileName: 'a,"b".txt', words: 10, score: 55, aiShare: 0.425, verdict: 'Mixed: human and AI passages', verdictKey: 'mixed', flagged: 1, docType: 'Essay' },
+      {
+        index: 0,
+        fileName: 'a,"b".txt',
+        words: 10,
+        score: 55,
+        aiShare: 0.425,
+        verdict: 'Mixed: human and AI passages',
+        verdictKey: 'mixed',
+        flagged: 1,
+        docType: 'Essay',
+      },
       { index: 1, fileName: '=cmd().pdf', error: { code: 'corrupt_file', message: 'Bad file' } },
     ]);
     expect(csv.split('\r\n')).toEqual([
@@ -92,11 +101,11 @@ describe('page helpers', () => {
 
   it('styles every verdict key and every bullet leaning, with a label for each in both languages', () => {
     for (const key of VERDICT_KEYS) {
-      expect(stylesCss).toContain(`.verdict-badge[data-verdict="${key}"]::before { content: "`);
+      expect(stylesCss).toMatch(new RegExp(`\\.verdict-badge\\[data-verdict="${key}"\\]::before \\{\\s*content: "`));
       for (const lang of ['en', 'es'] as const) expect(STRINGS[lang][`verdictHint_${key}`]).toBeTruthy();
     }
     for (const leaning of BULLET_LEANINGS) {
-      expect(stylesCss).toContain(`[data-leaning="${leaning}"] .leaning::before { content: "`);
+      expect(stylesCss).toMatch(new RegExp(`\\[data-leaning="${leaning}"\\] \\.leaning::before \\{\\s*content: "`));
       expect(STRINGS.es[`leaning_${leaning}`]).not.toBe(STRINGS.en[`leaning_${leaning}`]);
     }
   });

@@ -6,7 +6,7 @@ import { extractPoolFor } from './pool';
 import { runBatch } from './service';
 
 export { FILE_FIELDS, readBatchForm, type BatchForm, type UploadedFile } from './form';
-export { type BatchLine, type CompleteLine, type ErrorLine, type ProgressLine, type ResultLine } from './model';
+export type { BatchLine, CompleteLine, ErrorLine, ProgressLine, ResultLine } from './model';
 export { extractLimitsOf, extractPoolFor } from './pool';
 export { NDJSON_TYPE, chargeBatch, runBatch } from './service';
 

@@ -23,8 +23,7 @@ const FILE_FORMATS: Record<FileFormat, true> = { txt: true, md: true, pdf: true,
 export const BatchFormSchema = t.Object(
   {
     'files[]': t.Array(t.String({ format: 'binary' }), {
-      description:
-        'TXT, MD, DOCX or PDF files (the part may also be named `files`). The format is decided by content, not by name.',
+      description: 'TXT, MD, DOCX or PDF files (the part may also be named `files`). The format is decided by content, not by name.',
     }),
     sensitivity: t.Optional(SensitivitySchema),
     lang: t.Optional(LabelLangSchema),
@@ -60,7 +59,9 @@ export const ResultLineSchema = t.Object(
     docTypeKey: single.docType,
     activeDims: single.activeDimensions,
     probability: single.probability,
-    ai: t.Boolean({ description: 'True when the verdict at this sensitivity says the file is, or contains, AI writing (ai, likely_ai, mixed).' }),
+    ai: t.Boolean({
+      description: 'True when the verdict at this sensitivity says the file is, or contains, AI writing (ai, likely_ai, mixed).',
+    }),
     aiShare: single.aiShare,
     language: single.language,
     sensitivity: SensitivitySchema,

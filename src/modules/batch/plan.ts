@@ -62,7 +62,13 @@ function failed(file: UploadedFile, code: FileErrorCode, params: FileFailure['pa
   return { ...file, ok: false, failure: { code, params } };
 }
 
-async function planFile(deps: PlanDeps, file: UploadedFile, signals: PlanSignals, total: RunningTotal, budgetSeconds: number): Promise<PlannedFile> {
+async function planFile(
+  deps: PlanDeps,
+  file: UploadedFile,
+  signals: PlanSignals,
+  total: RunningTotal,
+  budgetSeconds: number,
+): Promise<PlannedFile> {
   // Checked before reading the bytes: an oversized part is never copied again.
   if (file.file.size > deps.limits.maxFileBytes) return failed(file, 'file_too_large', { limit: deps.limits.maxFileBytes });
   try {

@@ -52,7 +52,7 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
   ctx.onLang(lang);
   const budget = AbortSignal.timeout(config.batchTimeBudgetMs);
   const budgetSeconds = Math.round(config.batchTimeBudgetMs / 100) / 10;
-  let plan;
+  let plan: Awaited<ReturnType<typeof planBatch>>;
   try {
     const deps = { pool, limits: extractLimitsOf(config), detector, logger };
     plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);

@@ -7,14 +7,7 @@
  * it in toDetectResponse, which the type checker asks for, and run `bun run docs:examples`).
  */
 import { t, type Static } from 'elysia';
-import {
-  DEFAULT_SENSITIVITY,
-  SENSITIVITIES,
-  VERDICT_KEYS,
-  BULLET_LEANINGS,
-  type Sensitivity,
-  type TextLang,
-} from '../../engine/types';
+import { DEFAULT_SENSITIVITY, SENSITIVITIES, VERDICT_KEYS, BULLET_LEANINGS, type Sensitivity, type TextLang } from '../../engine/types';
 import { DIMENSIONS } from '../../explain/dimensions';
 import { DOC_TYPES } from '../../engine/doctype';
 import { ApiError } from '../../http/errors';
@@ -69,10 +62,12 @@ const TextAnnotationSchema = t.Object({
 
 const BulletSchema = t.Object({
   id: t.String({
-    description: 'The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`).',
+    description:
+      'The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`).',
   }),
   leaning: StringEnum(BULLET_LEANINGS, {
-    description: 'Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.',
+    description:
+      'Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.',
   }),
   text: t.String({ description: 'Localized explanation of one finding.' }),
   example: t.String({ description: 'A passage of the submitted text: text.slice(start, end).' }),
@@ -116,7 +111,8 @@ export const DetectResponseSchema = t.Object({
   probability: t.Number({ minimum: 0, maximum: 1, description: 'Calibrated probability (0-1) that the text is AI-generated.' }),
   words: Int({ minimum: 0, description: 'Words counted and charged (the one word definition).' }),
   segments: t.Array(SegmentSchema, {
-    description: 'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge).',
+    description:
+      'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge).',
   }),
   aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
 });

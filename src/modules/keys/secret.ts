@@ -34,10 +34,5 @@ export function keyPrefix(key: string): string {
 
 /** Cheap shape check so garbage never reaches the database. */
 export function looksLikeKey(value: string): boolean {
-  return (
-    value.length >= KEY_MARKER.length + 32 &&
-    value.length <= 128 &&
-    value.startsWith(KEY_MARKER) &&
-    /^ak_[0-9A-Za-z]+$/.test(value)
-  );
+  return value.length >= KEY_MARKER.length + 32 && value.length <= 128 && value.startsWith(KEY_MARKER) && /^ak_[0-9A-Za-z]+$/.test(value);
 }

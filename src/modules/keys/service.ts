@@ -54,12 +54,18 @@ export class AmbiguousKeyError extends Error {
     readonly more: boolean,
   ) {
     const listed = matches.map((key) => `#${key.id} ${key.prefix}${key.status === 'revoked' ? ' (revoked)' : ''}`).join(', ');
-    super(`"${ref}" matches ${more ? `more than ${matches.length}` : matches.length} keys: ${listed}${more ? ', ...' : ''}; use the id or a longer prefix`);
+    super(
+      `"${ref}" matches ${more ? `more than ${matches.length}` : matches.length} keys: ${listed}${more ? ', ...' : ''}; use the id or a longer prefix`,
+    );
   }
 }
 
 /** Creates a key on a plan and returns its secret (shown once). */
-export async function createKey(keys: KeyStore, options: { plan: PlanId; name?: string | null }, now: number = Date.now()): Promise<CreatedKey> {
+export async function createKey(
+  keys: KeyStore,
+  options: { plan: PlanId; name?: string | null },
+  now: number = Date.now(),
+): Promise<CreatedKey> {
   const key = generateKey();
   const name = options.name ?? null;
   const row = await keys.insert({ name, plan: options.plan, keyHash: hashKey(key), prefix: keyPrefix(key), createdAt: now });

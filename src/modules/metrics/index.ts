@@ -42,7 +42,11 @@ export function metricsModule({ view, token }: MetricsModuleOptions) {
       if (token !== null && !bearerMatches(request.headers.get('authorization'), token)) {
         const sent = request.headers.has('authorization');
         // RFC 6750 §3: no credentials gets the bare challenge; wrong ones say invalid_token.
-        return text('Unauthorized: send Authorization: Bearer <METRICS_TOKEN>.\n', 401, sent ? { 'www-authenticate': 'Bearer realm="metrics", error="invalid_token"' } : challenge);
+        return text(
+          'Unauthorized: send Authorization: Bearer <METRICS_TOKEN>.\n',
+          401,
+          sent ? { 'www-authenticate': 'Bearer realm="metrics", error="invalid_token"' } : challenge,
+        );
       }
       try {
         const { text: body, contentType } = await view.render();

@@ -21,7 +21,8 @@ export interface QuotaState {
 
 /** Outcome of a charge: the new state, or the reason nothing was charged. */
 export type ChargeResult =
-  { ok: true; state: QuotaState } | { ok: false; code: 'quota_exceeded' | 'trial_calls_exhausted'; state: QuotaState };
+  | { ok: true; state: QuotaState }
+  | { ok: false; code: 'quota_exceeded' | 'trial_calls_exhausted'; state: QuotaState };
 
 /** The key of the UTC calendar month containing `now` (epoch ms), e.g. "2026-11". */
 export function periodOf(now: number): string {
@@ -65,7 +66,13 @@ export async function getQuotaState(quota: QuotaStore, key: ApiKey, now: number 
  */
 export async function chargeWords(quota: QuotaStore, key: ApiKey, words: number, now: number = Date.now()): Promise<ChargeResult> {
   const plan = planFor(key.plan);
-  const counters = await quota.charge({ keyId: key.id, period: periodOf(now), words, wordLimit: plan.wordsPerMonth, callLimit: plan.callLimit });
+  const counters = await quota.charge({
+    keyId: key.id,
+    period: periodOf(now),
+    words,
+    wordLimit: plan.wordsPerMonth,
+    callLimit: plan.callLimit,
+  });
   if (counters) return { ok: true, state: buildState(key, counters.wordsUsed, counters.calls, now) };
   const state = await getQuotaState(quota, key, now);
   return { ok: false, code: callsExhausted(state) ? 'trial_calls_exhausted' : 'quota_exceeded', state };

@@ -40,7 +40,7 @@ const PAGE = asset(
 function serveAsset(a: Asset, request: Request, cacheControl: string, extra: Record<string, string> = {}): Response {
   const headers = { 'Content-Type': a.type, 'Cache-Control': cacheControl, ETag: a.etag, 'X-Content-Type-Options': 'nosniff', ...extra };
   const match = request.headers.get('if-none-match');
-  if (match && match.split(',').some((tag) => tag.trim() === a.etag)) return new Response(null, { status: 304, headers });
+  if (match?.split(',').some((tag) => tag.trim() === a.etag)) return new Response(null, { status: 304, headers });
   return new Response(a.body, { headers });
 }
 
@@ -50,8 +50,12 @@ function versioned(a: Asset, request: Request, v: string | undefined): Response 
 
 /** Routes of the playground: GET /, /assets/styles.css, /assets/app.js. Mount with `.use(webRoutes)`. */
 export const webRoutes = new Elysia({ name: 'web' })
-  .get('/', ({ request }) => serveAsset(PAGE, request, REVALIDATE, { 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer' }), {
-    detail: { hide: true },
-  })
+  .get(
+    '/',
+    ({ request }) => serveAsset(PAGE, request, REVALIDATE, { 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer' }),
+    {
+      detail: { hide: true },
+    },
+  )
   .get('/assets/styles.css', ({ request, query }) => versioned(STYLES, request, query.v), { detail: { hide: true } })
   .get('/assets/app.js', ({ request, query }) => versioned(SCRIPT, request, query.v), { detail: { hide: true } });

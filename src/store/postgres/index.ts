@@ -30,7 +30,11 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
   const db = openPostgres(url, timeoutMs);
   const location = redactUrl(url);
   try {
-    if (migrate) await withDeadline(withMigrationLock(db, () => migratePostgres(db)), Math.max(timeoutMs, 30_000));
+    if (migrate)
+      await withDeadline(
+        withMigrationLock(db, () => migratePostgres(db)),
+        Math.max(timeoutMs, 30_000),
+      );
     else await withDeadline(db.$client`SELECT 1` as Promise<unknown>, timeoutMs);
   } catch (error) {
     await db.$client.close({ timeout: 0 }).catch(() => {});

@@ -27,21 +27,28 @@ export function postgresKeyStore(db: PgDb, timeoutMs: number): KeyStore {
   const run = <T>(work: Promise<T>) => withDeadline(work, timeoutMs);
   const first = (rows: ApiKey[]) => rows[0] ?? null;
   return {
-    insert: (key) => run(db.insert(apiKeys).values(key).returning().then((rows) => rows[0] as ApiKey)),
+    insert: (key) =>
+      run(
+        db
+          .insert(apiKeys)
+          .values(key)
+          .returning()
+          .then((rows) => rows[0] as ApiKey),
+      ),
     findActiveByHash: (hash) =>
       run(db.$client.unsafe(ACTIVE_KEY_SQL, [hash]).then((rows: Record<string, unknown>[]) => (rows[0] ? fromRaw(rows[0]) : null))),
     byId: (id) => run(db.select().from(apiKeys).where(eq(apiKeys.id, id)).then(first)),
     byHash: (hash) => run(db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).then(first)),
     byPrefixStart: (start, limit) =>
+      run(db.select().from(apiKeys).where(sql`substr(${apiKeys.prefix}, 1, ${start.length}) = ${start}`).limit(limit)),
+    list: () => run(db.select().from(apiKeys).orderBy(desc(apiKeys.id))),
+    count: () =>
       run(
         db
-          .select()
+          .select({ n: count() })
           .from(apiKeys)
-          .where(sql`substr(${apiKeys.prefix}, 1, ${start.length}) = ${start}`)
-          .limit(limit),
+          .then((rows) => Number(rows[0]?.n ?? 0)),
       ),
-    list: () => run(db.select().from(apiKeys).orderBy(desc(apiKeys.id))),
-    count: () => run(db.select({ n: count() }).from(apiKeys).then((rows) => Number(rows[0]?.n ?? 0))),
     revoke: (id, at) =>
       run(
         (async () => {

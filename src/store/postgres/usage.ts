@@ -31,7 +31,10 @@ export function postgresUsageSink(db: PgDb, timeoutMs: number, report: StoreEven
   };
   const buffer = new UsageBuffer(write, report);
   const count = async (keyId: number) => {
-    const rows = await withDeadline(sql`SELECT count(*)::integer AS n FROM usage_events WHERE key_id = ${keyId}` as Promise<Array<{ n: number }>>, timeoutMs);
+    const rows = await withDeadline(
+      sql`SELECT count(*)::integer AS n FROM usage_events WHERE key_id = ${keyId}` as Promise<Array<{ n: number }>>,
+      timeoutMs,
+    );
     return Number(rows[0]?.n ?? 0);
   };
   return {

@@ -19,7 +19,8 @@ export { migrateDatabase } from './migrate';
 function hint(code: string): string {
   if (code === 'SQLITE_BUSY') return 'Another process holds a lock on it; try again when it has finished.';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'The disk is full; free some space.';
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return 'The file is not a usable SQLite database; restore it from a backup or point DATABASE_PATH elsewhere.';
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
+    return 'The file is not a usable SQLite database; restore it from a backup or point DATABASE_PATH elsewhere.';
   return 'Make the file and its directory writable by this user, or set DATABASE_PATH to a writable location.';
 }
 

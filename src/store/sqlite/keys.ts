@@ -20,13 +20,7 @@ export function sqliteKeyStore(db: Db, timeoutMs: number): KeyStore {
     byHash: (hash) => run(() => (db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get() as ApiKey | undefined) ?? null),
     byPrefixStart: (start, limit) =>
       run(
-        () =>
-          db
-            .select()
-            .from(apiKeys)
-            .where(sql`substr(${apiKeys.prefix}, 1, ${start.length}) = ${start}`)
-            .limit(limit)
-            .all() as ApiKey[],
+        () => db.select().from(apiKeys).where(sql`substr(${apiKeys.prefix}, 1, ${start.length}) = ${start}`).limit(limit).all() as ApiKey[],
       ),
     list: () => run(() => db.select().from(apiKeys).orderBy(desc(apiKeys.id)).all() as ApiKey[]),
     count: () => run(() => db.select({ n: count() }).from(apiKeys).get()?.n ?? 0),
@@ -38,7 +32,7 @@ export function sqliteKeyStore(db: Db, timeoutMs: number): KeyStore {
           .where(sql`${apiKeys.id} = ${id} AND ${apiKeys.status} = 'active'`)
           .returning()
           .get() as ApiKey | undefined;
-        return updated ?? ((db.select().from(apiKeys).where(eq(apiKeys.id, id)).get() as ApiKey | undefined) ?? null);
+        return updated ?? (db.select().from(apiKeys).where(eq(apiKeys.id, id)).get() as ApiKey | undefined) ?? null;
       }),
   };
 }

@@ -41,7 +41,8 @@ export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSin
     insertAll(events);
   }, report);
   open.add(buffer);
-  const count = (keyId: number) => retryBusy(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0, performance.now() + timeoutMs);
+  const count = (keyId: number) =>
+    retryBusy(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0, performance.now() + timeoutMs);
   return {
     ...bufferedSink(buffer, count),
     /** Writes what is queued, retrying a busy lock up to the deadline (a shutdown keeps its events). */

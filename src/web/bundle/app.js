@@ -321,8 +321,8 @@ function toCsv(rows) {
     const cells = [r.fileName, r.words, r.score, r.aiShare, r.verdict, r.verdictKey, r.flagged, r.docType, r.error?.code, r.error?.message];
     lines.push(cells.map(csvField).join(","));
   }
-  return lines.join(`\r
-`) + `\r
+  return `${lines.join(`\r
+`)}\r
 `;
 }
 function cell(text, cls) {
