@@ -31,7 +31,7 @@ const MIN_WORDS = 8;
 const LIST_MIN_ITEMS = 4;
 const LIST_MIN_SHARE = 0.6;
 /** The layout scan reads at most this many characters from each end of the text (the genre shows at the start). */
-const SCAN_CHARS = 1000;
+const SCAN_CHARS = 600;
 const LETTER =
   /^\s*(dear|hi|hello|estimad[oa]s?|querid[oa]s?|hola)\b[^\n]{0,40}[,:]|\n\s*(best regards|kind regards|sincerely|yours (truly|sincerely)|atentamente|saludos cordiales|un (cordial )?saludo)\b/i;
 
@@ -119,6 +119,13 @@ function scan(head: string, from: number, to: number, out: Scan): void {
     if (c === 32) continue;
     if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) out.quotes++;
     else if (c === 33) out.exclamations++;
+    // "http://", "https://", "www." and "et al." are found at their punctuation (no second pass).
+    else if (c === 58 && head.startsWith('//', i + 1) && (head.startsWith('http', i - 4) || head.startsWith('https', i - 5)))
+      out.url = true;
+    else if (c === 46 && i >= 3 && (head.startsWith('www', i - 3) || head.startsWith('et al', i - 5))) {
+      if (head.startsWith('www', i - 3)) out.url = true;
+      else out.citation = true;
+    }
     if (firstEnd < 0 && (c === 46 || c === 33 || c === 63 || c === 10)) {
       firstEnd = i;
       out.opensWithQuestion = c === 63;
@@ -156,12 +163,6 @@ function scanText(text: string): { facts: Scan; scanned: number } {
   const long = text.length > 2 * SCAN_CHARS;
   scan(text, 0, long ? SCAN_CHARS : text.length, facts);
   if (long) scan(text, text.length - SCAN_CHARS, text.length, facts);
-  const has = (needle: string) => {
-    const at = text.indexOf(needle);
-    return at >= 0 && (!long || at < SCAN_CHARS || at >= text.length - SCAN_CHARS);
-  };
-  facts.url = has('http://') || has('https://') || has('www.');
-  facts.citation ||= has('et al.');
   return { facts, scanned: long ? 2 * SCAN_CHARS : text.length };
 }
 
