@@ -49,7 +49,6 @@ const BURSTY_FACTOR = 1.8;
 /** Human-side findings: evidence that points toward a person, each citing its strongest sentence. */
 export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
   const out: Finding[] = [];
-  const counted = (k: number) => r.sentences.filter((s) => count(s, k) > 0);
   const cv = r.style.sentenceCV;
   if (Number.isFinite(cv) && Number.isFinite(cvThreshold) && cv >= cvThreshold * BURSTY_FACTOR) {
     // The sentence furthest from the median length shows the variation best.
@@ -62,50 +61,26 @@ export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
     out.push(finding('varied_rhythm', 'human', {}, Math.min(2, cv / cvThreshold - 1), r.sentences, cite));
   }
   if (r.style.words >= MIN_WORDS_FOR_HUMAN_SIGNALS) {
-    const voice = r.sentences.filter((s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION) > 0);
-    const rate = r.style.personalRate + r.style.contractionRate;
-    if (rate >= VOICE_RATE && voice.length) {
-      out.push(
-        finding(
-          'personal_voice',
-          'human',
-          {},
-          Math.min(2, rate / 3),
-          voice,
-          strongest(voice, (s) => count(s, SF.PERSONAL) + count(s, SF.CONTRACTION)),
-        ),
-      );
-    }
-    const specific = r.sentences.filter((s) => count(s, SF.NUMBERS) + count(s, SF.PROPER) > 0);
-    const specificRate = r.style.numberRate + r.style.properRate;
-    if (specificRate >= SPECIFIC_RATE && specific.length) {
-      out.push(
-        finding(
-          'concrete_details',
-          'human',
-          {},
-          Math.min(2, specificRate / 8),
-          specific,
-          strongest(specific, (s) => count(s, SF.NUMBERS) + count(s, SF.PROPER)),
-        ),
-      );
-    }
-    const informal = counted(SF.INFORMAL);
-    const markers = informal.reduce((n, s) => n + count(s, SF.INFORMAL), 0);
+    const voice = r.style.personalRate + r.style.contractionRate;
+    if (voice >= VOICE_RATE) out.push(...countedFinding(r, 'personal_voice', [SF.PERSONAL, SF.CONTRACTION], voice / 3));
+    const specific = r.style.numberRate + r.style.properRate;
+    if (specific >= SPECIFIC_RATE) out.push(...countedFinding(r, 'concrete_details', [SF.NUMBERS, SF.PROPER], specific / 8));
+    const markers = r.sentences.reduce((n, s) => n + count(s, SF.INFORMAL), 0);
     if (markers >= MIN_INFORMAL_MARKERS && r.style.informalRate >= INFORMAL_RATE) {
-      out.push(
-        finding(
-          'informal_register',
-          'human',
-          {},
-          Math.min(2, r.style.informalRate),
-          informal,
-          strongest(informal, (s) => count(s, SF.INFORMAL)),
-        ),
-      );
+      out.push(...countedFinding(r, 'informal_register', [SF.INFORMAL], r.style.informalRate));
     }
   }
   return out;
+}
+
+/**
+ * A human-side finding over the sentences where any of `features` counts something, citing the one
+ * that counts most; none when no sentence does (a rate with nothing to show is not shown).
+ */
+function countedFinding(r: EngineResult, id: string, features: readonly number[], strength: number): Finding[] {
+  const total = (s: ScoredSentence) => features.reduce((n, k) => n + count(s, k), 0);
+  const sentences = r.sentences.filter((s) => total(s) > 0);
+  return sentences.length ? [finding(id, 'human', {}, Math.min(2, strength), sentences, strongest(sentences, total))] : [];
 }
 
 /** A finding whose message key is its id. */

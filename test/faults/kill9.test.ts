@@ -8,12 +8,12 @@
  */
 import { afterAll, describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLANS } from '../../src/plans';
 import { PROSE } from '../http/helpers';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { childrenOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { runKeepAliveClients, type LoadReport } from './fixtures/keepalive-clients';
 
 const ROOT = join(import.meta.dir, '../..');
@@ -42,14 +42,6 @@ const BATCH_BODY = `${Array.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files[]"; filename="f${i}.txt"\r\nContent-Type: text/plain\r\n\r\n${PROSE}\r\n`,
 ).join('')}--${BOUNDARY}--\r\n`;
 const JSON_BODY = JSON.stringify({ text: PROSE });
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 function usedWords(): number {
   const db = new Database(databasePath, { readonly: true });

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { PROSE } from './helpers';
-import { startServerProcess } from '../fixtures/server-process';
+import { alive, childrenOf, startServerProcess, until } from '../fixtures/server-process';
 import { selfCommand, startWorkers } from '../../src/cluster';
 
 const ROOT = join(import.meta.dir, '../..');
@@ -16,32 +16,6 @@ afterAll(() => {
   for (const pid of orphans) if (alive(pid)) process.kill(pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const t0 = performance.now();
-  while (!condition()) {
-    if (performance.now() - t0 > timeoutMs) return false;
-    await Bun.sleep(25);
-  }
-  return true;
-}
 
 /** One detection on a new TCP connection (SO_REUSEPORT spreads connections, not requests). */
 async function detect(base: string, key: string): Promise<Response> {

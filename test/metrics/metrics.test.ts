@@ -4,10 +4,10 @@
  * process answers it, shows all of them; counters never go down when a worker dies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { childrenOf, startServerProcess, until, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const TOKEN = 'scrape-token-123';
@@ -61,23 +61,6 @@ function servedBy(path: string): Set<number> {
   return new Set(
     server.lines.filter((l) => l.includes('"event":"request"') && l.includes(`"path":"${path}"`)).map((l) => JSON.parse(l).pid),
   );
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const t0 = performance.now();
-  while (!condition()) {
-    if (performance.now() - t0 > timeoutMs) return false;
-    await Bun.sleep(25);
-  }
-  return true;
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 describe('GET /metrics with WORKERS=2', () => {
