@@ -9,12 +9,13 @@
  * Every key has its plan's monthly quota, so the flood rotates over enough enterprise keys to
  * never be answered 429 (a 429 costs no analysis and would hide the memory under test).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLANS } from '../src/plans';
 import { runKeepAliveClients } from '../test/faults/fixtures/keepalive-clients';
 import { runCommand, startServerProcess } from '../test/fixtures/server-process';
+import { rssMb } from './proc';
 
 const ROOT = join(import.meta.dir, '..');
 const SAMPLE_MS = 500;
@@ -56,10 +57,6 @@ function largeText(bytes: number): string {
   return parts.join('').slice(0, bytes);
 }
 
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-}
-
 /** Floods a fresh server process (one, on a temporary database) with large texts for `seconds`, sampling its RSS. */
 export async function soakTexts({ seconds, clients, textBytes }: SoakOptions): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'soak-texts-'));
@@ -77,11 +74,11 @@ export async function soakTexts({ seconds, clients, textBytes }: SoakOptions): P
     let sent = 0;
     const request = () =>
       `POST /api/detect HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${keys[sent++ % keys.length]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    const startMb = rssMb(server.pid);
+    const startMb = await rssMb(server.pid);
     let peakMb = startMb;
     const samples: number[] = [];
-    const sampler = setInterval(() => {
-      const now = rssMb(server.pid);
+    const sampler = setInterval(async () => {
+      const now = await rssMb(server.pid).catch(() => 0);
       peakMb = Math.max(peakMb, now);
       samples.push(Math.round(now));
     }, SAMPLE_MS);
@@ -94,7 +91,7 @@ export async function soakTexts({ seconds, clients, textBytes }: SoakOptions): P
     clearInterval(sampler);
     const elapsed = (performance.now() - t0) / 1000;
     await Bun.sleep(3000);
-    const idleMb = rssMb(server.pid);
+    const idleMb = await rssMb(server.pid);
     return {
       answered: report.counts.answered,
       statuses: report.statuses,

@@ -8,11 +8,13 @@
  *
  * bun run eval --loso: retrains one lexical model per left-out source family and reports every
  * source as never seen (scripts/lib/eval-loso.ts); about 5 minutes on 2 cores.
- * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed.ts).
+ * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
  */
 import { parseArgs } from 'node:util';
-import { createDetector } from '../src/detector';
-import { SENSITIVITIES, type Analysis } from '../src/engine/types';
+import { loadEngine } from '../src/engine/load';
+import { countWords } from '../src/engine/words';
+import { explain } from '../src/explain';
+import { SENSITIVITIES } from '../src/engine/types';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
@@ -42,7 +44,7 @@ if (!positionals.length && !hasData()) {
   process.exit(2);
 }
 const rows = loadRows(positionals.length ? positionals : splitFiles('dev'));
-const detector = await createDetector();
+const engine = await loadEngine();
 
 interface Item {
   row: Row;
@@ -53,13 +55,16 @@ interface Item {
   annotations: number;
   words: number;
 }
+// One analysis per text; only the explanation depends on the mode.
 const items: Item[] = rows.map((row) => {
-  const a: Analysis = detector.analyze(row.text, { sensitivity: 'conservative' });
+  const r = engine.analyze(row.text);
+  const byMode = SENSITIVITIES.map((m) => explain(engine.model, engine.docTypes, row.text, r, m, 'en'));
+  const a = byMode[SENSITIVITIES.indexOf('conservative')];
   const ai: Record<string, boolean> = {};
-  for (const m of SENSITIVITIES) ai[m] = m === 'conservative' ? a.ai : detector.analyze(row.text, { sensitivity: m }).ai;
+  SENSITIVITIES.forEach((m, k) => (ai[m] = byMode[k].ai));
   const dims: Record<string, boolean> = {};
   for (const d of a.dimensions) dims[d.id] = d.detected;
-  return { row, p: a.probability, ai, dims, docType: a.docType, annotations: a.textAnnotations.length, words: a.words };
+  return { row, p: r.probability, ai, dims, docType: a.docType, annotations: a.textAnnotations.length, words: countWords(row.text) };
 });
 
 const langs = [...new Set(items.map((i) => i.row.lang))].sort();

@@ -14,11 +14,10 @@ import { parseArgs } from 'node:util';
 import { decodeWeights, encodeWeights, weightLut } from '../src/engine/model';
 import { serializeDocTypeModel } from '../src/engine/doctype';
 import { hasData, dataDir } from './lib/data';
-import type { Doc } from './lib/featurize';
 import { sparseLogit, trainSparse } from './lib/lr';
 import { prepare, trainable } from './lib/pipeline';
 import { heldOutLogits } from './lib/loso';
-import { calibrateCells, type HeldOutScore } from './lib/calibrate';
+import { calibrateCells, heldOutScore } from './lib/calibrate';
 import { setTrainingWeights } from './lib/weights';
 import { fitSentenceCalibration } from './lib/sentences';
 import { fitDimensionThresholds } from './lib/dimension-thresholds';
@@ -58,13 +57,12 @@ model.weightScale = encoded.scale;
 // From here on the engine scores with the int8 weights it will ship with.
 engine.core.setWeights(encoded.bytes, weightLut(model.weightScale));
 
-const scoreOf = (d: Doc, z: number): HeldOutScore => ({ lang: d.lang, words: d.words, z, y: d.y, source: d.row.source });
-const heldOutScores = docs.flatMap((d, i) => (Number.isFinite(heldOut[i]) ? [scoreOf(d, heldOut[i])] : []));
+const heldOutScores = docs.flatMap((d, i) => (Number.isFinite(heldOut[i]) ? [heldOutScore(d, heldOut[i])] : []));
 // The dev split (texts and excerpts) as the shipped int8 model scores it.
 const shipped = decodeWeights(encoded.bytes, model);
 const devScores = docs
   .filter((d) => d.row.split === 'dev')
-  .map((d) => scoreOf(d, sparseLogit(shipped, model.lexicalBias[d.lang ? 'es' : 'en'], d.feats)));
+  .map((d) => heldOutScore(d, sparseLogit(shipped, model.lexicalBias[d.lang ? 'es' : 'en'], d.feats)));
 model.cells = calibrateCells(heldOutScores, devScores);
 log('calibrated every (language, length) cell on held-out scores');
 
@@ -73,10 +71,7 @@ Object.assign(model, fitSentenceCalibration(engine, model, devRows));
 model.dimensionThresholds = fitDimensionThresholds(docs.filter((d) => trainable(d) && !d.excerpt));
 model.segments = fitSegmentParams(engine, devRows);
 log('sentence calibration, dimension thresholds and the mixed-authorship decoder fitted');
-const docTypes = trainDocTypeClassifier(
-  docs.filter((d) => trainable(d) && d.docType),
-  SEED,
-);
+const docTypes = trainDocTypeClassifier(docs.filter(trainable), SEED);
 log(`document-type classifier over ${docTypes.types.join(', ')}`);
 
 if (!opt.dry) {

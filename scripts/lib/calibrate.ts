@@ -6,7 +6,9 @@
  * fitted in-distribution do not transfer (DETECTION_NOTES.md, second round).
  */
 import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/engine/calibration';
+import { sigmoid } from '../../src/engine/model';
 import { SENSITIVITIES, type Sensitivity } from '../../src/engine/types';
+import type { Doc } from './featurize';
 import { fitPlatt } from './lr';
 import { auroc } from './metrics';
 
@@ -19,6 +21,11 @@ export interface HeldOutScore {
   y: 0 | 1;
   /** The source it came from (thresholds guard every source, not only the pool). */
   source: string;
+}
+
+/** A featurized text's held-out score. */
+export function heldOutScore(d: Doc, z: number): HeldOutScore {
+  return { lang: d.lang, words: d.words, z, y: d.y, source: d.row.source };
 }
 
 /** The false-positive rate each mode promises on human texts (README, model card). */
@@ -71,22 +78,21 @@ export function cellThreshold(human: HeldOutScore[], fpr: number): number {
     fpr,
   );
   const bySource = new Map<string, number[]>();
-  for (const s of human) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s.z]);
+  for (const s of human) {
+    const zs = bySource.get(s.source);
+    if (zs) zs.push(s.z);
+    else bySource.set(s.source, [s.z]);
+  }
   for (const zs of bySource.values()) if (zs.length >= MIN_SOURCE_TEXTS) t = Math.max(t, thresholdAt(zs, fpr));
   return t;
 }
 
 /** Balanced Platt scaling: both labels weigh the same, so p is "AI vs human" at even odds whatever the data's mix. */
-function balancedPlatt(scores: HeldOutScore[]) {
-  const y = scores.map((s) => s.y);
+export function balancedPlatt(z: number[], y: number[]) {
   const pos = y.filter((v) => v === 1).length;
   const neg = y.length - pos;
   const weights = y.map((v) => (v === 1 ? y.length / (2 * Math.max(1, pos)) : y.length / (2 * Math.max(1, neg))));
-  return fitPlatt(
-    scores.map((s) => s.z),
-    y,
-    weights,
-  );
+  return fitPlatt(z, y, weights);
 }
 
 /**
@@ -101,7 +107,11 @@ export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[]):
       heldOut.filter((s) => s.y === 1).map((s) => s.z),
       human.map((s) => s.z),
     ) >= MIN_HELD_OUT_AUROC;
-  const platt = balancedPlatt(transfers ? heldOut : shipped);
+  const fitted = transfers ? heldOut : shipped;
+  const platt = balancedPlatt(
+    fitted.map((s) => s.z),
+    fitted.map((s) => s.y),
+  );
   const ai = shipped.filter((s) => s.y === 1).map((s) => s.z);
   const thresholds = {} as Record<Sensitivity, number>;
   const conclusive = {} as Record<Sensitivity, boolean>;
@@ -110,12 +120,12 @@ export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[]):
   for (const mode of SENSITIVITIES) {
     const z = cellThreshold(human, MODE_FPR[mode] * PROMISE_MARGIN);
     const caught = ai.length ? ai.filter((v) => v >= z).length / ai.length : 0;
-    thresholds[mode] = round(sigmoid(platt.a * z + platt.b));
-    heldOutTpr[mode] = round(heldOutAi.length ? heldOutAi.filter((v) => v >= z).length / heldOutAi.length : 0);
+    thresholds[mode] = round6(sigmoid(platt.a * z + platt.b));
+    heldOutTpr[mode] = round6(heldOutAi.length ? heldOutAi.filter((v) => v >= z).length / heldOutAi.length : 0);
     conclusive[mode] = transfers && caught >= MIN_USEFUL_TPR;
   }
   return {
-    platt: { a: round(platt.a), b: round(platt.b) },
+    platt: { a: round6(platt.a), b: round6(platt.b) },
     thresholds,
     conclusive,
     heldOutTpr,
@@ -130,11 +140,7 @@ export function calibrateCells(heldOut: HeldOutScore[], shipped: HeldOutScore[])
   return { en: cells(0), es: cells(1) };
 }
 
-function sigmoid(z: number): number {
-  return 1 / (1 + Math.exp(-z));
-}
-
-/** Model files keep 6 significant decimals: enough for the thresholds, and diffs stay readable. */
-function round(v: number): number {
+/** Model files keep 6 decimals: enough for the thresholds, and diffs stay readable. */
+export function round6(v: number): number {
   return Math.round(v * 1e6) / 1e6;
 }

@@ -6,6 +6,7 @@
  * 0.55 with 1/sqrt(n) source weights, 0.61 with 1/n; see the model card).
  */
 import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/engine/doctype';
+import { round6 } from './calibrate';
 import { rng } from './metrics';
 
 /** One training text: its feature buckets, its type and its source. */
@@ -29,7 +30,7 @@ export function docTypeBuckets(text: string, r: DocTypeInput): Uint32Array {
   return Uint32Array.from(set).sort();
 }
 
-/** Train the table; `minConfidence` is decided by the caller (scripts/train.ts) from held-out sources. */
+/** Train the table; below `minConfidence` the answer is `other` (DOCTYPE_MIN_CONFIDENCE for the shipped model). */
 export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfidence = 0): DocTypeModel {
   const types = [...new Set(samples.map((s) => s.type))].sort() as DocType[];
   const C = types.length;
@@ -86,7 +87,7 @@ export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfide
   // Stored bucket-major (src/engine/doctype.ts reads a bucket's weights for every type at once).
   const table = new Int8Array(w.length);
   for (let c = 0; c < C; c++) for (let b = 0; b < size; b++) table[b * C + c] = Math.round(w[c * size + b] / scale);
-  return { types, bits: DOCTYPE_BITS, scale, bias: Array.from(bias, (b) => Math.round(b * 1e6) / 1e6), minConfidence, table };
+  return { types, bits: DOCTYPE_BITS, scale, bias: Array.from(bias, round6), minConfidence, table };
 }
 
 /**

@@ -9,14 +9,13 @@ import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
 import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/engine/doctype';
 import type { ModelFile } from '../../src/engine/model';
 import { SENSITIVITIES, type Sensitivity } from '../../src/engine/types';
-import { cellThreshold, MODE_FPR, PROMISE_MARGIN, type HeldOutScore } from './calibrate';
-import { trainDocTypes } from './doctype-train';
+import { cellThreshold, heldOutScore, MODE_FPR, PROMISE_MARGIN, type HeldOutScore } from './calibrate';
+import { trainDocTypeClassifier } from './doctype-train';
 import type { Doc } from './featurize';
 import { heldOutLogits } from './loso';
 import { auroc } from './metrics';
 import { trainable, type Prepared } from './pipeline';
 import { SEED, SPARSE_OPTIONS } from './settings';
-import { DOCTYPE_MIN_CONFIDENCE } from './doctype-train';
 
 /** A held-out score with its text's facts. */
 interface Scored extends HeldOutScore {
@@ -46,20 +45,9 @@ const rate = (xs: Scored[], m: number) => (xs.length ? xs.filter((s) => s.flagge
 /** Held-out scores of every text and excerpt, each flagged against thresholds its own family did not set. */
 export function heldOutScores(p: Prepared, shipped: ModelFile, onFamily?: (f: string, i: number, n: number) => void): Scored[] {
   const z = heldOutLogits(p.docs, { sparse: SPARSE_OPTIONS, trainable, onFamily });
-  const all: (Scored & { doc: Doc })[] = [];
+  const all: Scored[] = [];
   p.docs.forEach((d, i) => {
-    if (!Number.isFinite(z[i])) return;
-    all.push({
-      lang: d.lang,
-      words: d.words,
-      z: z[i],
-      y: d.y,
-      source: d.row.source,
-      family: d.family,
-      excerpt: d.excerpt,
-      flagged: [],
-      doc: d,
-    });
+    if (Number.isFinite(z[i])) all.push({ ...heldOutScore(d, z[i]), family: d.family, excerpt: d.excerpt, flagged: [] });
   });
   for (const family of new Set(all.map((s) => s.family))) {
     const t = nestedThresholds(all.filter((s) => s.family !== family));
@@ -136,11 +124,7 @@ export function docTypeLoso(docs: Doc[]): { markdown: string; accuracy: number }
   const pairs: [DocType, DocType][] = [];
   for (const source of sources) {
     const train = typed.filter((d) => d.row.source !== source && d.row.split === 'train');
-    const model = trainDocTypes(
-      train.map((d) => ({ buckets: d.docType!.buckets, type: d.docType!.type, source: d.row.source })),
-      SEED,
-      DOCTYPE_MIN_CONFIDENCE,
-    );
+    const model = trainDocTypeClassifier(train, SEED);
     for (const d of typed) if (d.row.source === source) pairs.push([d.docType!.type, classify(model, d)]);
   }
   return confusion(pairs, 'held out by source');

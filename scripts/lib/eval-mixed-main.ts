@@ -33,13 +33,11 @@ const row = (name: string, lang: 'en' | 'es', xs: SegmentCase[]) => {
 };
 for (const lang of ['en', 'es'] as const) {
   const mine = cases.filter((c) => c.lang === lang);
-  const pure = mine.filter((c) => c.kind === 'human' || c.kind === 'ai');
   row('all', lang, mine);
   for (const kind of ['human_then_ai', 'ai_then_human', 'continuation'] as const) {
     const xs = mine.filter((c) => c.kind === kind);
     if (xs.length) row(kind, lang, xs);
   }
-  void pure;
 }
 
 // Verdicts: how often a human opening no longer hides the AI text, and what `mixed` costs human texts.

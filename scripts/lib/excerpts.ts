@@ -4,6 +4,7 @@
  * calibrating on excerpts of held-out human texts is how the short-text promise is measured
  * (DETECTION_NOTES.md, second round: Spanish 25-word false positives 17.7% -> 5.3%).
  */
+import { tokenHash } from '../../src/engine/doctype';
 import { rng } from './metrics';
 
 /** Shortest and longest excerpt, in whitespace-separated words. */
@@ -14,17 +15,11 @@ const MIN_SOURCE_WORDS = 40;
 /** Half of the excerpts are openings: "the first N words" is how short texts usually arrive. */
 const OPENING_SHARE = 0.5;
 
-function seedOf(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
 /** Up to `count` excerpts of `text`, the same ones every time (seeded by the text). */
 export function excerptsOf(text: string, count: number): string[] {
   const tokens = [...text.matchAll(/\S+/g)];
   if (tokens.length < MIN_SOURCE_WORDS || count <= 0) return [];
-  const rand = rng(seedOf(text));
+  const rand = rng(tokenHash(text));
   const out: string[] = [];
   for (let k = 0; k < count; k++) {
     const span = EXCERPT_MAX_WORDS - EXCERPT_MIN_WORDS + 1;

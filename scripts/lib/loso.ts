@@ -13,8 +13,6 @@ export interface HeldOutOptions {
   sparse: SparseOptions;
   /** Which documents may be trained on (the training split; excerpts included). */
   trainable: (d: Doc) => boolean;
-  /** Which documents get a held-out score (default: all of the held-out family). */
-  scored?: (d: Doc) => boolean;
   /** Called after each family, for progress lines. */
   onFamily?: (family: string, done: number, total: number) => void;
 }
@@ -36,7 +34,7 @@ export function heldOutLogits(docs: Doc[], o: HeldOutOptions): Float64Array {
     setTrainingWeights(train);
     const model = trainSparse(train, o.sparse);
     docs.forEach((d, i) => {
-      if (d.family === family && (o.scored?.(d) ?? true)) out[i] = sparseLogit(model.w, model.bias[d.lang], d.feats);
+      if (d.family === family) out[i] = sparseLogit(model.w, model.bias[d.lang], d.feats);
     });
     o.onFamily?.(family, k + 1, families.length);
   });

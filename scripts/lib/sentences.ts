@@ -7,8 +7,8 @@
 import type { Engine } from '../../src/engine/engine';
 import type { ModelFile } from '../../src/engine/model';
 import { SENSITIVITIES } from '../../src/engine/types';
-import { MODE_FPR, thresholdAt } from './calibrate';
-import { fitPlatt } from './lr';
+import { sigmoid } from '../../src/engine/model';
+import { balancedPlatt, MODE_FPR, round6, thresholdAt } from './calibrate';
 import type { Row } from './data';
 
 /** Sentences shorter than this are not used to calibrate sentence scores. */
@@ -33,18 +33,12 @@ export function fitSentenceCalibration(
         y.push(row.label === 'ai' ? 1 : 0);
       }
     }
-    const pos = y.filter((v) => v === 1).length;
-    const weights = y.map((v) => (v === 1 ? y.length / (2 * pos) : y.length / (2 * (y.length - pos))));
-    const platt = fitPlatt(z, y, weights);
-    calibration[lang] = { a: round(platt.a), b: round(platt.b) };
-    const human = z.filter((_, i) => y[i] === 0).map((v) => 1 / (1 + Math.exp(-(platt.a * v + platt.b))));
+    const platt = balancedPlatt(z, y);
+    calibration[lang] = { a: round6(platt.a), b: round6(platt.b) };
+    const human = z.filter((_, i) => y[i] === 0).map((v) => sigmoid(platt.a * v + platt.b));
     thresholds[lang] = Object.fromEntries(
-      SENSITIVITIES.map((m) => [m, round(thresholdAt(human, MODE_FPR[m]))]),
+      SENSITIVITIES.map((m) => [m, round6(thresholdAt(human, MODE_FPR[m]))]),
     ) as ModelFile['sentenceThresholds']['en'];
   }
   return { sentenceCalibration: calibration, sentenceThresholds: thresholds };
-}
-
-function round(v: number): number {
-  return Math.round(v * 1e6) / 1e6;
 }

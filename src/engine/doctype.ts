@@ -67,7 +67,8 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-function tokenHash(s: string): number {
+/** FNV-1a, 32 bits: the hash of a word or layout token (also seeds the training excerpts). */
+export function tokenHash(s: string): number {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return h >>> 0;
@@ -253,13 +254,6 @@ export function visitLayout(text: string, r: DocTypeInput, visit: (kind: number,
   const flags = [f.dialogue, f.url, f.tag, f.emoji, f.citation, f.headline, f.opensWithQuestion];
   for (let k = 0; k < flags.length; k++) visit(measured.length + k, flags[k] ? 1 : 0);
   visit(LAYOUT_KINDS.length - 1, LANG_BUCKET[r.language]);
-}
-
-/** The layout tokens of a text by name (for reports and tests). */
-export function layoutTokens(text: string, r: DocTypeInput): string[] {
-  const out: string[] = [];
-  visitLayout(text, r, (k, b) => out.push(`${LAYOUT_KINDS[k]}${b}`));
-  return out;
 }
 
 /** Layout tokens weigh as much as this many word features each (they are few, and carry across sources). */

@@ -73,7 +73,7 @@ export interface EngineResult {
 const LANGS: TextLang[] = ['en', 'es', 'other'];
 /** Fewer words of prose (letters, not numbers) than this and the text is not judged... */
 export const MIN_PROSE_WORDS = 10;
-/** ...its probability is capped here ("mixed" at most). */
+/** ...its probability is capped here: even odds, so at most `inconclusive`, never an AI verdict. */
 export const UNJUDGED_PROBABILITY = 0.5;
 
 /** Language key of the model's per-language parameters ('other' uses English). */

@@ -8,6 +8,7 @@
  * but a run of AI-leaning sentences does. Pure: the parameters come from the trained model
  * (scripts/lib/segments-fit.ts).
  */
+import { sigmoid } from './model';
 
 /** What the decoder needs of one sentence. */
 export interface SegmentInput {
@@ -87,8 +88,6 @@ export function decodeAuthors(evidence: Float64Array, switchCost: number): Uint8
   }
   return labels;
 }
-
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /**
  * Segments of a text: consecutive sentences of one author form a passage; passages touch (each

@@ -16,6 +16,16 @@ export const DEFAULT_SENSITIVITY: Sensitivity = 'conservative';
 export const VERDICT_KEYS = ['human', 'likely_human', 'inconclusive', 'mixed', 'likely_ai', 'ai'] as const;
 export type VerdictKey = (typeof VERDICT_KEYS)[number];
 
+/** True when a verdict says the text is, or contains, AI-generated writing (the verdicts that highlight). */
+export function isAiVerdict(v: VerdictKey): boolean {
+  return v === 'ai' || v === 'likely_ai' || v === 'mixed';
+}
+
+/** True when a verdict points to a human writer. */
+export function isHumanVerdict(v: VerdictKey): boolean {
+  return v === 'human' || v === 'likely_human';
+}
+
 /** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
 export interface Span {
   start: number;

@@ -42,13 +42,3 @@ export function decideVerdict(model: ModelFile, probability: number, lang: TextL
   if (probability >= HUMAN_BELOW) return 'likely_human';
   return 'human';
 }
-
-/** True when a verdict says the text is, or contains, AI-generated writing. */
-export function isAiVerdict(v: VerdictKey): boolean {
-  return v === 'ai' || v === 'likely_ai' || v === 'mixed';
-}
-
-/** True when a verdict points to a human writer. */
-export function isHumanVerdict(v: VerdictKey): boolean {
-  return v === 'human' || v === 'likely_human';
-}

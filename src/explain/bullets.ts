@@ -3,8 +3,7 @@
  * supports the verdict (AI-leaning for an AI-side verdict, human-leaning for a human-side one, a
  * neutral reason for `inconclusive`); the others follow by strength, whichever way they point.
  */
-import type { Bullet, LabelLang, VerdictKey } from '../engine/types';
-import type { EngineResult } from '../engine/engine';
+import { isAiVerdict, isHumanVerdict, type Bullet, type LabelLang, type VerdictKey } from '../engine/types';
 import { t } from '../i18n';
 import type { Finding } from './findings';
 
@@ -31,9 +30,7 @@ export function passage(text: string, span: { start: number; end: number } | nul
 
 /** The leaning the first bullet must have for a verdict. */
 export function leaningOf(verdict: VerdictKey): Finding['leaning'] {
-  if (verdict === 'ai' || verdict === 'likely_ai' || verdict === 'mixed') return 'ai';
-  if (verdict === 'human' || verdict === 'likely_human') return 'human';
-  return 'neutral';
+  return isAiVerdict(verdict) ? 'ai' : isHumanVerdict(verdict) ? 'human' : 'neutral';
 }
 
 /**
@@ -54,9 +51,4 @@ export function strongestWith(findings: Finding[], leaning: Finding['leaning']):
   let best: Finding | null = null;
   for (const f of findings) if (f.leaning === leaning && (!best || f.strength > best.strength)) best = f;
   return best;
-}
-
-/** Words of the text as the scorer counts them (what the length notes quote). */
-export function wordsOf(r: EngineResult): number {
-  return r.style.words;
 }

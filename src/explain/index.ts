@@ -9,8 +9,17 @@
 import type { EngineResult, ScoredSentence } from '../engine/engine';
 import { modelLang } from '../engine/engine';
 import type { ModelFile } from '../engine/model';
-import { aiThreshold, cellOf, decideVerdict, isAiVerdict, isHumanVerdict, EVEN_ODDS } from '../engine/verdict';
-import type { Analysis, DimensionRef, DimensionResult, LabelLang, Sensitivity, VerdictKey } from '../engine/types';
+import { cellOf, decideVerdict, EVEN_ODDS } from '../engine/verdict';
+import {
+  isAiVerdict,
+  isHumanVerdict,
+  type Analysis,
+  type DimensionRef,
+  type DimensionResult,
+  type LabelLang,
+  type Sensitivity,
+  type VerdictKey,
+} from '../engine/types';
 import { detectDocType, type DocTypeModel } from '../engine/doctype';
 import { MIN_STYLE_WORDS } from './dimensions';
 import { t } from '../i18n';
@@ -169,4 +178,3 @@ function fallbackHighlight(r: EngineResult, inAiPassage: (s: ScoredSentence) => 
 }
 
 export type { DimensionResult };
-export { aiThreshold };

@@ -55,8 +55,3 @@ export class ExtractError extends Error {
 export function limitError(kind: ExtractLimitKind, limit: number, detail: string, extra: ExtractErrorParams = {}): ExtractError {
   return new ExtractError('extract_limit', detail, { ...extra, kind, limit });
 }
-
-/** True when `value` is an ExtractError. */
-export function isExtractError(value: unknown): value is ExtractError {
-  return value instanceof ExtractError;
-}

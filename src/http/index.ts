@@ -4,13 +4,12 @@ export { API_KEY_HEADER, authenticate, authPlugin, requireKey, type FindKey } fr
 export { corsPlugin, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, type CorsOptions } from './cors';
 export { isJsonType, isMultipartType, parseJson, readBodyBytes, readBodyText } from './body';
 export { errorMapper } from './error-mapper';
-export { langPlugin, requestLang } from './lang';
+export { langPlugin } from './lang';
 export { createJsonLogger, silentLogger, type Logger, type LogFields } from './logger';
 export {
   CLIENT_CLOSED_STATUS,
   observePlugin,
   observeRequest,
-  UNMATCHED_ROUTE,
   type ObserveDeps,
   type RequestFacts,
   type RequestOutcome,

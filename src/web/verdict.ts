@@ -3,7 +3,7 @@
  * verdict keys has its own badge (styles.css: an icon on a scale from ○ human to ● AI, `?` for
  * inconclusive, and a colour); the localized label is always written out, so colour is never alone.
  */
-import type { VerdictKey } from '../engine/types.ts';
+import { isAiVerdict, type VerdictKey } from '../engine/types.ts';
 import type { UiLang } from './strings.ts';
 
 /** Shows `label` as the badge of `key` inside `target` (its text stays exactly the label). */
@@ -19,8 +19,8 @@ export function paintVerdict(target: HTMLElement, key: VerdictKey | undefined, l
  * inconclusive verdict shows no "AI passage", whatever the decoder read, so the page never looks
  * more accusing than the verdict.
  */
-export function showsPassages(verdictKey: string): boolean {
-  return verdictKey === 'ai' || verdictKey === 'likely_ai' || verdictKey === 'mixed';
+export function showsPassages(verdictKey: VerdictKey): boolean {
+  return isAiVerdict(verdictKey);
 }
 
 /** An AI share (0 to 1) as a whole percentage in the interface language ("52%", "52 %"). */

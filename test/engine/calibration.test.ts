@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
 import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, modelLang, proseWordCount, type Engine } from '../../src/engine/engine';
-import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict, isAiVerdict } from '../../src/engine/verdict';
+import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } from '../../src/engine/verdict';
+import { isAiVerdict } from '../../src/engine/types';
 import { SENSITIVITIES, VERDICT_KEYS, type TextLang } from '../../src/engine/types';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';

@@ -7,8 +7,8 @@ import { runBatch } from './service';
 
 export { FILE_FIELDS, readBatchForm, type BatchForm, type UploadedFile } from './form';
 export type { BatchLine, CompleteLine, ErrorLine, ProgressLine, ResultLine } from './model';
-export { extractLimitsOf, extractPoolFor } from './pool';
-export { NDJSON_TYPE, chargeBatch, runBatch } from './service';
+export { extractPoolFor } from './pool';
+export { NDJSON_TYPE, runBatch } from './service';
 
 /** Options of createBatchHandler: where the extraction pool comes from (default: one per app config). */
 export interface BatchHandlerOptions {

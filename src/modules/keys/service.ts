@@ -78,14 +78,14 @@ export async function findActiveKey(keys: KeyStore, secret: string): Promise<Api
   return keys.findActiveByHash(hashKey(secret));
 }
 
-async function summarize(quota: QuotaStore, row: ApiKey, now: number): Promise<KeySummary> {
+function summarize(row: ApiKey, wordsUsedThisMonth: number): KeySummary {
   return {
     id: row.id,
     name: row.name,
     plan: row.plan,
     prefix: row.prefix,
     status: row.status,
-    wordsUsedThisMonth: (await getQuotaState(quota, row, now)).used,
+    wordsUsedThisMonth,
     createdAt: row.createdAt,
   };
 }
@@ -93,7 +93,7 @@ async function summarize(quota: QuotaStore, row: ApiKey, now: number): Promise<K
 /** All keys, newest first, with this month's words. */
 export async function listKeys(stores: Pick<KeyAdminStores, 'keys' | 'quota'>, now: number = Date.now()): Promise<KeySummary[]> {
   const rows = await stores.keys.list();
-  return Promise.all(rows.map((row) => summarize(stores.quota, row, now)));
+  return Promise.all(rows.map(async (row) => summarize(row, (await getQuotaState(stores.quota, row, now)).used)));
 }
 
 /**
@@ -127,10 +127,6 @@ export async function revokeKey(keys: KeyStore, idOrPrefix: string, now: number 
 
 /** Quota and request count of a key. */
 export async function keyUsage(stores: KeyAdminStores, row: ApiKey, now: number = Date.now()): Promise<KeyUsage> {
-  const [key, quota, requests] = await Promise.all([
-    summarize(stores.quota, row, now),
-    getQuotaState(stores.quota, row, now),
-    stores.usage.countForKey(row.id),
-  ]);
-  return { key, quota, requests };
+  const [quota, requests] = await Promise.all([getQuotaState(stores.quota, row, now), stores.usage.countForKey(row.id)]);
+  return { key: summarize(row, quota.used), quota, requests };
 }

@@ -10,4 +10,4 @@ export {
   type QuotaState,
 } from './service';
 export { refundOrRetry, type RefundReport } from './refund';
-export { quotaError, rateLimitHeaders, retryAfterSeconds } from './headers';
+export { quotaError, rateLimitHeaders } from './headers';

@@ -12,7 +12,6 @@ import { migratePostgres, withMigrationLock } from './migrate';
 import { postgresQuotaStore } from './quota';
 import { postgresUsageSink } from './usage';
 
-export { redactUrl } from './client';
 export { withMigrationLock } from './migrate';
 
 /** How long the refund of a charge that committed after its request gave up keeps being retried. */

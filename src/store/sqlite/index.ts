@@ -12,8 +12,7 @@ import { migrateDatabase } from './migrate';
 import { sqliteQuotaStore } from './quota';
 import { sqliteUsageSink } from './usage';
 
-export { openDatabase, type Db } from './client';
-export { migrateDatabase } from './migrate';
+export type { Db } from './client';
 
 /** What to do about a database that cannot be opened, by SQLite's (or the file system's) code. */
 function hint(code: string): string {

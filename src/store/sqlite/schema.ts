@@ -49,12 +49,3 @@ export const usageEvents = sqliteTable(
   },
   (table) => [index('usage_events_key_created').on(table.keyId, table.createdAt)],
 );
-
-/** A stored key row. */
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
-/** A monthly counter row. */
-export type MonthlyUsageRow = typeof monthlyUsage.$inferSelect;
-/** A usage event row. */
-export type UsageEventRow = typeof usageEvents.$inferSelect;
-/** Values for a new usage event. */
-export type NewUsageEvent = typeof usageEvents.$inferInsert;

@@ -265,6 +265,9 @@ function describeError(err, lang) {
 
 // src/engine/types.ts
 var VERDICT_KEYS = ["human", "likely_human", "inconclusive", "mixed", "likely_ai", "ai"];
+function isAiVerdict(v) {
+  return v === "ai" || v === "likely_ai" || v === "mixed";
+}
 
 // src/web/dom.ts
 function byId(id) {
@@ -289,7 +292,7 @@ function paintVerdict(target, key, label) {
     delete target.dataset.verdict;
 }
 function showsPassages(verdictKey) {
-  return verdictKey === "ai" || verdictKey === "likely_ai" || verdictKey === "mixed";
+  return isAiVerdict(verdictKey);
 }
 function formatShare(share, lang) {
   return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
