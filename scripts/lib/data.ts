@@ -22,6 +22,8 @@ export interface Row {
   model: string | null;
   variant: string | null;
   mix?: MixInfo;
+  /** Round 4: a human original and the AI texts made from it share a group (`fdg:` = fastdetectgpt_gpt34's articles). */
+  group?: string;
 }
 
 /** Where the shared data lives: $DATA_DIR, else ../shared/data beside the repo. */
@@ -34,8 +36,8 @@ export function hasData(): boolean {
   return existsSync(join(dataDir(), 'MANIFEST.md'));
 }
 
-/** Sub-folders holding later rounds of sources, read like the top level (MANIFEST.md: round 3 is in round3/). */
-const ROUND_DIRS = ['', 'round3'];
+/** Sub-folders holding later rounds of sources, read like the top level (MANIFEST.md: rounds 3 and 4). */
+const ROUND_DIRS = ['', 'round3', 'round4'];
 
 /** The split's files (`train` or `dev`) of every round, sorted for reproducibility. */
 export function splitFiles(split: 'train' | 'dev'): string[] {
@@ -76,9 +78,44 @@ const FAMILY_OF: Record<string, string> = {
   use_cowsl2h_chatgpt_essays: 'cowsl2h_spanish_learner_essays',
 };
 
-/** The family a source is held out with (its own name for most sources). */
-export function familyOf(source: string): string {
-  return FAMILY_OF[source] ?? source;
+/**
+ * The family a row is held out with (its source's name for most rows). Round 4's English rows are
+ * 2024 generators' continuations, rewrites and polishes of `fastdetectgpt_gpt34`'s articles (their
+ * group starts `fdg:`): they are held out with that source, so a held-out score never comes from a
+ * model that saw the same originals.
+ */
+export function familyOf(row: Pick<Row, 'source' | 'group'>): string {
+  if (row.group?.startsWith('fdg:')) return 'fastdetectgpt_gpt34';
+  return FAMILY_OF[row.source] ?? row.source;
+}
+
+/**
+ * Families the lexical model is never trained on. AuTexTification (both sets) is fixed-length cuts of
+ * 2022-23 generators with apostrophes removed, and its attribution set is nearly all of the Spanish AI
+ * text: trained on, it taught the model those artifacts and lowered out-of-source AUROC, Spanish most
+ * (DETECTION_NOTES.md, third round; model card, "Training mix"). Its texts are still scored held out
+ * and reported by `bun run eval --loso`, as a source the model has never seen.
+ */
+export const UNTRAINED_FAMILIES: ReadonlySet<string> = new Set(['autextification2023']);
+
+/**
+ * Formal human prose: news, encyclopedic and academic text, technical Q&A, (source, domain) with `*`
+ * for every domain of a source. The human writing most often flagged out of source (word statistics
+ * read formal register as machine-like), so `bun run eval --loso` reports it on its own. Weighing
+ * these texts 2x or 4x in training was tried and not kept (model card, "What was tried").
+ */
+const FORMAL_HUMAN: Record<string, ReadonlySet<string> | '*'> = {
+  bbc_news_2005: '*',
+  xquad_wikipedia: '*',
+  stackexchange_coffee_beer: '*',
+  m4_llama2: new Set(['arxiv_abstract', 'wikipedia']),
+  l2r_rewrites_2024: new Set(['academic', 'wiki', 'legal', 'news']),
+};
+
+/** True for a human row of formal prose (FORMAL_HUMAN). */
+export function isFormalHuman(row: Pick<Row, 'label' | 'source' | 'domain'>): boolean {
+  const domains = FORMAL_HUMAN[row.source];
+  return row.label === 'human' && domains !== undefined && (domains === '*' || domains.has(row.domain));
 }
 
 /** Chat preambles ("Sure, here's...") occur in AI rows only: a label leak the model must not learn. */

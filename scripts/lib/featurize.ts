@@ -100,7 +100,7 @@ export function featurize(engine: Engine, rows: SplitRow[], excerpts: number): D
       docType: type ? { buckets: docTypeBuckets(text, r), rule: ruleDocType(text, r), type } : null,
       y: row.label === 'ai' ? 1 : 0,
       lang: row.lang === 'es' ? 1 : 0,
-      family: familyOf(row.source),
+      family: familyOf(row),
       weight: 1,
     });
   };

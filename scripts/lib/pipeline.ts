@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine';
 import type { ModelFile } from '../../src/engine/model';
-import { loadRows, splitFiles } from './data';
+import { loadRows, splitFiles, UNTRAINED_FAMILIES } from './data';
+import { measureEdits } from './edits';
 import { blankModel, featurize, type Doc, type SplitRow } from './featurize';
 import { CHANNELS, EXCERPTS_PER_TEXT, FUNCTION_WORDS, VOCAB_SIZE, WEIGHT_BITS } from './settings';
 import { buildVocab, topHumanWords } from './vocab';
@@ -23,10 +24,10 @@ export interface Prepared {
 /** Load, build the vocabulary and featurize (about 30 s on 2 cores for the shared data). */
 export async function prepare(): Promise<Prepared> {
   const trainFiles = splitFiles('train');
-  const rows: SplitRow[] = [
+  const rows: SplitRow[] = measureEdits([
     ...loadRows(trainFiles).map((r) => ({ ...r, split: 'train' as const })),
     ...loadRows(splitFiles('dev')).map((r) => ({ ...r, split: 'dev' as const })),
-  ];
+  ]);
   const trainRows = rows.filter((r) => r.split === 'train');
   const vocab = buildVocab(trainRows, VOCAB_SIZE, true);
   const funcWords = { en: topHumanWords(trainRows, 'en', FUNCTION_WORDS), es: topHumanWords(trainRows, 'es', FUNCTION_WORDS) };
@@ -39,8 +40,11 @@ export async function prepare(): Promise<Prepared> {
   return { trainFiles, rows, model, engine, docs };
 }
 
-/** Documents a lexical model may be trained on: the training split (texts and excerpts). */
+/** Documents the document-type classifier and the dimension thresholds are fitted on: the training split (texts and excerpts). */
 export const trainable = (d: Doc): boolean => d.row.split === 'train';
+
+/** Documents a lexical model may be trained on: the training split, less the families it never learns from (data.ts). */
+export const lexicalTrainable = (d: Doc): boolean => trainable(d) && !UNTRAINED_FAMILIES.has(d.family);
 
 async function featureVersionOf(bytes: ArrayBuffer): Promise<number> {
   const { instance } = await WebAssembly.instantiate(bytes, { env: { abort: () => {} } });

@@ -5,7 +5,7 @@
  * disguised dev texts score like their clean form. Skipped, with a message, when the data is absent.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import { hasData, dataDir, loadRows, splitFiles, type Row } from '../../scripts/lib/data';
+import { dataDir, familyOf, hasData, loadRows, splitFiles, UNTRAINED_FAMILIES, type Row } from '../../scripts/lib/data';
 import type { Engine } from '../../src/engine/engine';
 import { decideVerdict } from '../../src/engine/verdict';
 import { isAiVerdict } from '../../src/engine/types';
@@ -112,12 +112,15 @@ describe.skipIf(!DATA)('dev split (needs ../shared/data)', () => {
       expect(calledAi.length).toBeGreaterThan(MIN_AI_CALLED * ai.length);
       expect({ lang, unannotated }).toEqual({ lang, unannotated: 0 });
     }
-  });
+  }, 60_000);
 
-  it('ranks AI dev texts above human ones far more often than not (AUROC >= 0.9 per language)', () => {
+  it('ranks AI dev texts above human ones far more often than not (AUROC >= 0.9 per language, families it trains on)', () => {
+    // AuTexTification is never trained on (scripts/lib/data.ts UNTRAINED_FAMILIES): its dev texts are
+    // out of source, and `bun run eval --loso` reports them as such.
+    const trained = scored.filter((r) => !UNTRAINED_FAMILIES.has(familyOf(r)));
     for (const lang of ['en', 'es'] as const) {
-      const ai = scored.filter((r) => r.lang === lang && r.label === 'ai').map((r) => r.probability);
-      const hu = scored.filter((r) => r.lang === lang && r.label === 'human').map((r) => r.probability);
+      const ai = trained.filter((r) => r.lang === lang && r.label === 'ai').map((r) => r.probability);
+      const hu = trained.filter((r) => r.lang === lang && r.label === 'human').map((r) => r.probability);
       // Mann-Whitney U via ranks.
       const all = [...ai.map((p) => [p, 1] as const), ...hu.map((p) => [p, 0] as const)].sort((a, b) => a[0] - b[0]);
       let rankSum = 0;
@@ -129,8 +132,7 @@ describe.skipIf(!DATA)('dev split (needs ../shared/data)', () => {
         i = j;
       }
       const auroc = (rankSum - (ai.length * (ai.length + 1)) / 2) / (ai.length * hu.length);
-      expect({ lang, auroc }).toEqual({ lang, auroc: expect.any(Number) });
-      expect(auroc).toBeGreaterThanOrEqual(0.9);
+      expect({ lang, auroc, ok: auroc >= 0.9 }).toEqual({ lang, auroc, ok: true });
     }
   });
 

@@ -1,0 +1,85 @@
+/**
+ * The threshold rule of `bun run train` (scripts/lib/calibrate.ts): one threshold per language and
+ * mode, the smallest that flags at most the mode's promise of every family's held-out human texts,
+ * with no margin on top; families too small to measure a rate do not set it.
+ */
+import { describe, expect, it } from 'bun:test';
+import {
+  calibrateCell,
+  languageThreshold,
+  MIN_FAMILY_HUMAN_TEXTS,
+  MODE_FPR,
+  thresholdAt,
+  type HeldOutScore,
+} from '../../scripts/lib/calibrate';
+import { SENSITIVITIES } from '../../src/engine/types';
+
+/** `n` human held-out scores of a family, evenly spread from `lo` to `hi`. */
+function family(name: string, n: number, lo: number, hi: number, excerpt = false): HeldOutScore[] {
+  return Array.from({ length: n }, (_, i) => ({
+    lang: 0 as const,
+    words: 200,
+    z: lo + ((hi - lo) * i) / (n - 1),
+    y: 0 as const,
+    source: name,
+    family: name,
+    excerpt,
+  }));
+}
+
+const flaggedShare = (xs: HeldOutScore[], t: number) => xs.filter((s) => s.z >= t).length / xs.length;
+
+describe('threshold rule', () => {
+  it('flags at most the promise of every family with enough human texts, and exactly reaches the strictest', () => {
+    const formal = family('formal', 400, -2, 6);
+    const casual = family('casual', 1000, -6, 2);
+    for (const fpr of Object.values(MODE_FPR)) {
+      const t = languageThreshold([...formal, ...casual], fpr);
+      expect(flaggedShare(formal, t)).toBeLessThanOrEqual(fpr);
+      expect(flaggedShare(casual, t)).toBeLessThanOrEqual(fpr);
+      // No margin on top: the strictest family is flagged at the promise (to one text), not below it.
+      expect(t).toBe(
+        thresholdAt(
+          formal.map((s) => s.z),
+          fpr,
+        ),
+      );
+    }
+  });
+
+  it('ignores a family too small to measure a rate, and guards short texts by the excerpts as their own group', () => {
+    const big = family('big', 1000, -6, 2);
+    const tiny = family('tiny', MIN_FAMILY_HUMAN_TEXTS - 1, 5, 9);
+    expect(languageThreshold([...big, ...tiny], 0.01)).toBe(
+      thresholdAt(
+        big.map((s) => s.z),
+        0.01,
+      ),
+    );
+    const excerpts = family('big', 500, -1, 7, true);
+    const t = languageThreshold([...big, ...excerpts], 0.01);
+    expect(t).toBe(
+      thresholdAt(
+        excerpts.map((s) => s.z),
+        0.01,
+      ),
+    );
+    expect(flaggedShare(excerpts, t)).toBeLessThanOrEqual(0.01);
+  });
+
+  it('gives a cell the language thresholds as probabilities of its own calibration, conclusive only where it separates', () => {
+    const human = family('h', 300, -4, 1);
+    const ai = human.map((s) => ({ ...s, y: 1 as const, z: s.z + 4, source: 'a', family: 'a' }));
+    const threshold = { conservative: 3, balanced: 2, aggressive: 1 };
+    const cell = calibrateCell([...human, ...ai], [], threshold);
+    for (const m of SENSITIVITIES) {
+      const p = 1 / (1 + Math.exp(-(cell.platt.a * threshold[m] + cell.platt.b)));
+      expect(cell.thresholds[m]).toBeCloseTo(p, 5);
+      expect(cell.conclusive[m]).toBe(true);
+    }
+    expect(cell.thresholds.conservative).toBeGreaterThan(cell.thresholds.balanced);
+    // Labels that do not separate held out: no mode may give an AI verdict in the cell.
+    const noise = calibrateCell([...human, ...human.map((s) => ({ ...s, y: 1 as const }))], [...human, ...ai], threshold);
+    expect(Object.values(noise.conclusive)).toEqual([false, false, false]);
+  });
+});
