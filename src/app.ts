@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { Config } from './config';
 import type { Detector } from './engine/types';
 import type { RouteEntry } from './http/routes';
-import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, silentLogger, type Logger } from './http';
+import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, requestIdPlugin, silentLogger, type Logger } from './http';
 import { localView, type MetricsView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import type { ServiceMetrics } from './metrics/types';
@@ -37,8 +37,8 @@ function ownMetrics(config: Config): { metrics: ServiceMetrics; view: MetricsVie
 }
 
 /**
- * Builds the HTTP app. Hook order matters: CORS first (a preflight is answered before anything
- * else), then language (so even a 401 is localized), then the key check.
+ * Builds the HTTP app. Hook order matters: the request id first (every answer carries it), then
+ * CORS (a preflight is answered before anything else), then language (so even a 401 is localized), then the key check.
  */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
@@ -49,6 +49,7 @@ export function createApp(deps: AppDeps) {
   // standardHostname off: Elysia otherwise assumes a Host of 4+ characters and, for `Host: app`,
   // reads /api/detect as /detect (404 instead of 405, wrong paths in messages and logs).
   const app = new Elysia({ handler: { standardHostname: false } })
+    .use(requestIdPlugin())
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
     .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [DETECT_ROUTE] }))

@@ -14,3 +14,4 @@ export {
   type RequestFacts,
   type RequestOutcome,
 } from './observe';
+export { chooseRequestId, REQUEST_ID_HEADER, REQUEST_ID_PATTERN, requestIdOf, requestIdPlugin } from './request-id';

@@ -6,6 +6,7 @@ import { Elysia } from 'elysia';
 import type { ServiceMetrics } from '../metrics/types';
 import type { ApiKey, UsageSink } from '../store/types';
 import type { Logger } from './logger';
+import { requestIdOf } from './request-id';
 
 /** Status logged when the client went away before its answer (nginx's "client closed request"); never sent. */
 export const CLIENT_CLOSED_STATUS = 499;
@@ -69,6 +70,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
     });
   }
   deps.logger.info('request', {
+    requestId: requestIdOf(facts.request),
     method: facts.request.method,
     path: facts.path,
     status: outcome.status,

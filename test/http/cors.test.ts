@@ -42,7 +42,9 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
-    expect(response.headers.get('access-control-allow-headers')).toBe('X-API-Key, Content-Type, Accept-Language');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id',
+    );
     expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(vary(response)).toContain('origin');
     expect(await response.text()).toBe('');
@@ -67,7 +69,7 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(APP);
     expect(ok.headers.get('access-control-expose-headers')).toBe(
-      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed',
     );
     expect(vary(ok).sort()).toEqual(['accept-language', 'origin']);
     for (const [path, options, status] of [

@@ -64,8 +64,23 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
   'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
 };
-const CONTENT_LANGUAGE = {
+/** Headers of every answer: the label language and the request id. */
+export const CONTENT_LANGUAGE = {
   'Content-Language': { description: 'Language of labels and messages.', schema: LabelLangSchema, example: 'en' },
+  'X-Request-Id': {
+    description: 'The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line.',
+    schema: { type: 'string' },
+    example: 'support-ticket-42',
+  },
+};
+
+/** The X-Request-Id request header, shared by every operation. */
+export const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+  description: 'Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID.',
 };
 
 /** What each error status means on this operation, and the headers it carries. */
@@ -153,6 +168,7 @@ export const detectOperation = {
       example: 'en',
       description: 'Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en.',
     },
+    REQUEST_ID_PARAMETER,
   ],
   requestBody: {
     required: true,

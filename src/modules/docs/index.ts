@@ -28,8 +28,9 @@ const DESCRIPTION = [
   '**Words** are runs of Unicode letters/digits, inner apostrophes and hyphens kept. Texts need at least 20 words.',
   '**Quotas** are words per UTC calendar month by plan (free 10,000; essential 60,000; premium 180,000; professional 360,000; enterprise 15,000,000; trial: free’s words and 500 calls in total). Only successful detections are charged.',
   '**Localization**: `?lang=es` or `Accept-Language: es` (es-ES, es-419, q-values honoured) gives Spanish labels and messages; responses carry `Content-Language`.',
+  '**Request ids**: every answer, errors included, carries `X-Request-Id`: your own (`[A-Za-z0-9._-]{1,128}`) echoed, or a fresh UUID; it is written in the request’s log line.',
   '**Errors** always have the body `{ "success": false, "error": { "code", "message" } }`; unknown paths answer 404 `not_found`, wrong methods 405 `method_not_allowed`.',
-  '**CORS** is off unless the server sets `CORS_ORIGINS`: then a preflight `OPTIONS` from a listed origin answers 204 (methods GET, HEAD, POST; headers X-API-Key, Content-Type, Accept-Language) and answers expose `X-RateLimit-*` and `Retry-After`; other origins get no grant. Without it, `OPTIONS` answers 405.',
+  '**CORS** is off unless the server sets `CORS_ORIGINS`: then a preflight `OPTIONS` from a listed origin answers 204 (methods GET, HEAD, POST; headers X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id) and answers expose `X-RateLimit-*`, `Retry-After`, `X-Request-Id` and `Idempotent-Replayed`; other origins get no grant. Without it, `OPTIONS` answers 405.',
 ].join('\n');
 
 /** Elysia plugin mounting /swagger, /swagger/json and /swagger/assets/:name. */
