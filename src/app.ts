@@ -8,7 +8,7 @@ import { localView, type MetricsView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import type { ServiceMetrics } from './metrics/types';
 import { createBatchHandler, extractPoolFor } from './modules/batch';
-import { DETECT_ROUTE, detectModule, type HandleBatch } from './modules/detect';
+import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps) {
     .use(requestIdPlugin())
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
-    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [DETECT_ROUTE] }))
+    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES] }))
     .use(
       errorMapper({
         logger,
@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
         metrics,
       }),
     )
-    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [DETECT_ROUTE] }))
+    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [...DETECT_ROUTES] }))
     .use(healthModule({ storeHealth: () => deps.store.health() }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())

@@ -1,9 +1,9 @@
-/** Browser-side client of POST /api/detect: single JSON mode, multipart batch mode, error messages. */
+/** Browser-side client of POST /v1/detect: single JSON mode, multipart batch mode, error messages. */
 import type { DetectResponse } from '../modules/detect/service.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
-export const DETECT_PATH = '/api/detect';
+export const DETECT_PATH = '/v1/detect';
 
 /** An error answered by the API in its `{ success: false, error: { code, message } }` body. */
 export class ApiError extends Error {

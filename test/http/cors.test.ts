@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '../../src/http/cors';
-import { startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { startServerProcess, type ServerProcess, bootstrapKeyOf } from '../fixtures/server-process';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser } from '../web/harness';
 import { call, makeApp, PROSE } from './helpers';
 
@@ -139,7 +139,7 @@ describe.if(HAVE_CHROMIUM)('CORS in a browser, against a real server process', (
           cwd: ROOT,
           env: { DATABASE_PATH: join(dir, 'browser.sqlite'), WORKERS: '1', CORS_ORIGINS: granted },
         });
-        const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
+        const key = await bootstrapKeyOf(server);
         const script = async ({ api, key, text }: { api: string; key: string; text: string }) => {
           try {
             const response = await fetch(`${api}/api/detect`, {

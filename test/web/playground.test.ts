@@ -27,7 +27,7 @@ if (!HAVE_CHROMIUM) {
 }
 
 function isDetect(res: Response): boolean {
-  return res.url().endsWith('/api/detect') && res.request().method() === 'POST';
+  return res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
 }
 
 /** Clicks Analyze (on the Text tab) and returns the API's answer the page received. */

@@ -150,6 +150,7 @@ const batchExamples = Object.fromEntries(
 
 /** The `detail` of the route: Elysia's swagger plugin spreads it into the operation. */
 export const detectOperation = {
+  operationId: 'detect',
   tags: ['Detection'],
   summary: 'Detect AI-generated text',
   description:
@@ -191,3 +192,11 @@ export const detectOperation = {
   },
   // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
 } as unknown as DocumentDecoration;
+
+/** POST /api/detect: the seed's path, the same handler and contract as POST /v1/detect. */
+export const detectAliasOperation = {
+  ...detectOperation,
+  operationId: 'detectAlias',
+  summary: 'Detect AI-generated text (alias of POST /v1/detect)',
+  description: `The seed's path, kept for existing clients: the same handler, request and answers as \`POST /v1/detect\`. New clients should use /v1.\n\n${detectOperation.description}`,
+} as DocumentDecoration;

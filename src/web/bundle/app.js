@@ -159,7 +159,7 @@ function tr(lang, key, vars = {}) {
 }
 
 // src/web/api.ts
-var DETECT_PATH = "/api/detect";
+var DETECT_PATH = "/v1/detect";
 
 class ApiError extends Error {
   status;
