@@ -123,14 +123,14 @@ export async function generateExamples(): Promise<DetectExamples> {
   const single = { text: ESSAY, sensitivity: 'conservative' };
   // Warm the engine first, so the example's ms_cost is a steady-state time, not the JIT's first run.
   for (let i = 0; i < 20; i++) detector.analyze(ESSAY);
-  const ok = await send('/api/detect', { key, json: single });
+  const ok = await send('/v1/detect', { key, json: single });
   if (ok.status !== 200) throw new Error(`docs:examples: the single example answered ${ok.status}: ${ok.text}`);
 
   const form = new FormData();
   form.append('files[]', new File([ESSAY], 'essay.txt'));
   form.append('files[]', new File([TRIP_NOTES], 'saturday-ride.md'));
   form.append('files[]', new File([PNG], 'photo.png'));
-  const batch = await send('/api/detect', { key: await keyOf(), body: form });
+  const batch = await send('/v1/detect', { key: await keyOf(), body: form });
   if (batch.status !== 200) throw new Error(`docs:examples: the batch example answered ${batch.status}: ${batch.text}`);
   const lines = batch.text
     .trim()
@@ -142,39 +142,39 @@ export async function generateExamples(): Promise<DetectExamples> {
   const noFiles = new FormData();
   noFiles.append('sensitivity', 'balanced');
 
-  await error('POST /api/detect without X-API-Key', send('/api/detect', { json: single }));
-  await error('POST /api/detect with X-API-Key: ak_unknown', send('/api/detect', { key: 'ak_unknown', json: single }));
+  await error('POST /v1/detect without X-API-Key', send('/v1/detect', { json: single }));
+  await error('POST /v1/detect with X-API-Key: ak_unknown', send('/v1/detect', { key: 'ak_unknown', json: single }));
   await error(
-    'POST /api/detect with the body {"text": "Hello',
-    send('/api/detect', { key, body: '{"text": "Hello', type: 'application/json' }),
+    'POST /v1/detect with the body {"text": "Hello',
+    send('/v1/detect', { key, body: '{"text": "Hello', type: 'application/json' }),
   );
-  await error('POST /api/detect with a multipart body and no files[] part', send('/api/detect', { key, body: noFiles }));
-  await error('POST /api/detect {"sensitivity": "balanced"}', send('/api/detect', { key, json: { sensitivity: 'balanced' } }));
-  await error('POST /api/detect {"text": "Too short to judge."}', send('/api/detect', { key, json: { text: 'Too short to judge.' } }));
+  await error('POST /v1/detect with a multipart body and no files[] part', send('/v1/detect', { key, body: noFiles }));
+  await error('POST /v1/detect {"sensitivity": "balanced"}', send('/v1/detect', { key, json: { sensitivity: 'balanced' } }));
+  await error('POST /v1/detect {"text": "Too short to judge."}', send('/v1/detect', { key, json: { text: 'Too short to judge.' } }));
   await error(
-    'POST /api/detect {"text": …, "sensitivity": "paranoid"}',
-    send('/api/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }),
+    'POST /v1/detect {"text": …, "sensitivity": "paranoid"}',
+    send('/v1/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }),
   );
   await error('GET /api/nothing', send('/api/nothing', {}));
-  await error('GET /api/detect', send('/api/detect', { key }));
+  await error('GET /v1/detect', send('/v1/detect', { key }));
   await error(
-    `POST /api/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
-    send('/api/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
+    `POST /v1/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
+    send('/v1/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
   );
-  await error(`POST /api/detect with ${config.maxFiles + 1} files`, send('/api/detect', { key, body: tooMany }));
-  await error('POST /api/detect with Content-Type: text/plain', send('/api/detect', { key, body: ESSAY, type: 'text/plain' }));
+  await error(`POST /v1/detect with ${config.maxFiles + 1} files`, send('/v1/detect', { key, body: tooMany }));
+  await error('POST /v1/detect with Content-Type: text/plain', send('/v1/detect', { key, body: ESSAY, type: 'text/plain' }));
   await error(
-    'POST /api/detect with 10,001 words on a fresh free key',
-    send('/api/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }),
+    'POST /v1/detect with 10,001 words on a fresh free key',
+    send('/v1/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }),
   );
   const trial = await keyOf('trial');
   for (let i = 0; i < 500; i++) {
-    const spent = await send('/api/detect', { key: trial, json: { text: wordsOf(20) } });
+    const spent = await send('/v1/detect', { key: trial, json: { text: wordsOf(20) } });
     if (spent.status !== 200) throw new Error(`docs:examples: trial call ${i + 1} answered ${spent.status}: ${spent.text}`);
   }
-  await error('POST /api/detect with a trial key after its 500 calls', send('/api/detect', { key: trial, json: { text: wordsOf(20) } }));
-  await error('POST /api/detect when the analysis fails', send('/api/detect', { key, json: single }, broken));
-  await error('POST /api/detect while another process holds the database write lock', send('/api/detect', { key, json: single }, locked));
+  await error('POST /v1/detect with a trial key after its 500 calls', send('/v1/detect', { key: trial, json: { text: wordsOf(20) } }));
+  await error('POST /v1/detect when the analysis fails', send('/v1/detect', { key, json: single }, broken));
+  await error('POST /v1/detect while another process holds the database write lock', send('/v1/detect', { key, json: single }, locked));
   await store.close();
 
   return {

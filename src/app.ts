@@ -15,6 +15,7 @@ import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { getQuotaState, rateLimitHeaders } from './modules/quota';
 import { webRoutes } from './modules/web';
+import { modelVersion } from './model-version';
 import type { Store } from './store/types';
 
 /** Everything the app needs, injected by main.ts (or by a test). */
@@ -23,6 +24,8 @@ export interface AppDeps {
   /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
   store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health'>;
   detector: Detector;
+  /** Version of the model the detector loaded (default: the committed model's, src/model-version.ts). */
+  modelVersion?: string;
   logger?: Logger;
   /** Batch mode (default: src/modules/batch with its extraction pool). */
   handleBatch?: HandleBatch;
@@ -42,6 +45,7 @@ function ownMetrics(config: Config): { metrics: ServiceMetrics; view: MetricsVie
  */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
+  const version = deps.modelVersion ?? modelVersion();
   const { keys, quota, usage } = deps.store;
   const { metrics, view } = deps.metrics ?? ownMetrics(deps.config);
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
@@ -63,7 +67,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [...DETECT_ROUTES] }))
-    .use(healthModule({ storeHealth: () => deps.store.health() }))
+    .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health() }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
     .use(webRoutes)
@@ -73,6 +77,7 @@ export function createApp(deps: AppDeps) {
         quota,
         usage,
         detector: deps.detector,
+        modelVersion: version,
         logger,
         handleBatch: deps.handleBatch ?? createBatchHandler(),
         metrics,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { PROSE } from './helpers';
+import { modelVersion } from '../../src/model-version';
 import { bootstrapKeyOf, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
@@ -35,6 +36,7 @@ describe('real server over HTTP', () => {
       status: 'ok',
       store: 'up',
       version: (await Bun.file(join(ROOT, 'package.json')).json()).version,
+      modelVersion: modelVersion(),
     });
 
     const detect = await fetch(`${first.base}/api/detect`, {

@@ -16,8 +16,8 @@ export function progressLine(file: FileRef, total: number): ProgressLine {
   return { type: 'progress', index: file.index, fileName: file.fileName, total };
 }
 
-/** `{"type":"result",...}` from an analysis. */
-export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis): ResultLine {
+/** `{"type":"result",...}` from an analysis, with the version of the model that made it. */
+export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis, modelVersion: string): ResultLine {
   return {
     type: 'result',
     index: file.index,
@@ -37,6 +37,7 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     language: analysis.language,
     sensitivity: analysis.sensitivity,
     format,
+    modelVersion,
   };
 }
 

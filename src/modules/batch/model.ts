@@ -9,7 +9,7 @@ import { VERDICT_KEYS } from '../../engine/types';
 import type { FileFormat } from '../../extract';
 import { EXTRACT_ERROR_STATUS } from '../../extract/errors';
 import { Int, keysOf, StringEnum } from '../../http/schema';
-import { DetectResponseSchema, LabelLangSchema, SensitivitySchema } from '../detect/model';
+import { DetectResponseSchema, LabelLangSchema, ModelVersionSchema, SensitivitySchema } from '../detect/model';
 
 /** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
 export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_short', 'batch_timeout', 'internal_error'] as const;
@@ -66,6 +66,7 @@ export const ResultLineSchema = t.Object(
     language: single.language,
     sensitivity: SensitivitySchema,
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),
+    modelVersion: ModelVersionSchema,
   },
   { description: 'A scored file.' },
 );

@@ -74,6 +74,7 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
   const body = batchStream({
     plan,
     detector,
+    modelVersion: ctx.modelVersion,
     sensitivity: form.sensitivity,
     lang,
     client: request.signal,

@@ -18,6 +18,8 @@ export interface StreamEnd {
 export interface BatchStreamOptions {
   plan: readonly PlannedFile[];
   detector: Detector;
+  /** The loaded model's version, put in every result line. */
+  modelVersion: string;
   sensitivity: Sensitivity;
   lang: LabelLang;
   /** The request's signal: a disconnect stops the remaining work. */
@@ -62,7 +64,7 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         const analysis = o.detector.analyze(file.text, { sensitivity: o.sensitivity, labelLang: o.lang });
         // Scored: drop the text now rather than with the whole batch (a 40 MB batch held ~40 MB of text to its last line).
         file.text = '';
-        line = resultLine(file, file.format, analysis);
+        line = resultLine(file, file.format, analysis, o.modelVersion);
       } catch (error) {
         // Not charged (refunded in onEnd); name only, a message could quote the text.
         o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });

@@ -38,6 +38,8 @@ export interface DetectModuleOptions {
   quota: QuotaStore;
   usage: UsageSink;
   detector: Detector;
+  /** The loaded model's version, put in every result. */
+  modelVersion: string;
   logger: Logger;
   /** Multipart requests go here (src/modules/batch): injected, so detect does not import batch. */
   handleBatch: HandleBatch;
@@ -50,7 +52,7 @@ type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> };
 
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, logger, handleBatch, metrics } = deps;
+  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics } = deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
   const detect = async function detect(context: unknown) {
@@ -74,15 +76,22 @@ export function detectModule(deps: DetectModuleOptions) {
         quota,
         usage,
         detector,
+        modelVersion,
         logger,
         metrics,
       });
     }
     if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
     const input = validateDetectBody(parseJson(await readBodyText(request, config.maxBodyBytes)));
-    const outcome = await detectText({ quota, detector, onRefundEvent, signal: request.signal }, key, input, ctx.lang, (words) => {
-      ctx.words = words;
-    });
+    const outcome = await detectText(
+      { quota, detector, modelVersion, onRefundEvent, signal: request.signal },
+      key,
+      input,
+      ctx.lang,
+      (words) => {
+        ctx.words = words;
+      },
+    );
     Object.assign(ctx.set.headers, rateLimitHeaders(outcome.state));
     observeRequest(observe, ctx, { status: 200, mode: 'single', score: outcome.body.score, words: outcome.words });
     return outcome.body;
