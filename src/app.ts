@@ -14,6 +14,7 @@ import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { getQuotaState, rateLimitHeaders } from './modules/quota';
+import { USAGE_ROUTE, usageModule } from './modules/usage';
 import { webRoutes } from './modules/web';
 import { modelVersion } from './model-version';
 import type { Store } from './store/types';
@@ -56,7 +57,7 @@ export function createApp(deps: AppDeps) {
     .use(requestIdPlugin())
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
-    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES] }))
+    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE] }))
     .use(
       errorMapper({
         logger,
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
     .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health() }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
+    .use(usageModule({ quota }))
     .use(webRoutes)
     .use(
       detectModule({

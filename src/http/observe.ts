@@ -38,6 +38,8 @@ export interface RequestOutcome {
   code?: string | null;
   score?: number | null;
   words?: number;
+  /** False for answers that are no detection (GET /v1/usage): logged and counted, but no usage event (its `mode` would lie). */
+  recordUsage?: boolean;
 }
 
 /** Where observeRequest writes. */
@@ -57,7 +59,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
   const durationMs = facts.startedAt === undefined ? 0 : Math.round((performance.now() - facts.startedAt) * 1000) / 1000;
   const words = outcome.words ?? facts.words ?? 0;
   const key = facts.key ?? null;
-  if (key && !(outcome.status === CLIENT_CLOSED_STATUS && words === 0)) {
+  if (key && outcome.recordUsage !== false && !(outcome.status === CLIENT_CLOSED_STATUS && words === 0)) {
     deps.usage.record({
       keyId: key.id,
       mode: outcome.mode ?? 'single',
@@ -111,6 +113,7 @@ export function observePlugin({ observe, selfObserved }: ObservePluginOptions) {
     if (skip.has(`${facts.request.method} ${facts.route}`)) return;
     const { response, set } = context;
     const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200;
-    observeRequest(observe, facts, { status });
+    // The routes observed here are no detections: a key they carry (GET /v1/usage) gets no usage event.
+    observeRequest(observe, facts, { status, recordUsage: false });
   });
 }

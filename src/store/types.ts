@@ -79,6 +79,8 @@ export interface QuotaStore {
    * Returns the counters after the charge (calls only when capped), or null when nothing was charged.
    */
   charge(request: ChargeRequest): Promise<UsageCounters | null>;
+  /** Successful (charged) calls of a key in `period`: what GET /v1/usage reports; no writes. */
+  periodCalls(keyId: number, period: string): Promise<number>;
   /** Gives back words (and calls) charged in `period`; never below zero. */
   refund(keyId: number, period: string, words: number, calls: 0 | 1): Promise<void>;
 }

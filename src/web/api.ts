@@ -1,9 +1,12 @@
 /** Browser-side client of POST /v1/detect: single JSON mode, multipart batch mode, error messages. */
 import type { DetectResponse } from '../modules/detect/service.ts';
+import type { Usage } from '../modules/usage/model.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
 export const DETECT_PATH = '/v1/detect';
+/** Path of the key's usage report (not charged). */
+export const USAGE_PATH = '/v1/usage';
 
 /** An error answered by the API in its `{ success: false, error: { code, message } }` body. */
 export class ApiError extends Error {
@@ -69,6 +72,21 @@ export async function detectText(
   });
   if (!res.ok) throw await toApiError(res);
   return { data: (await res.json()) as DetectResult, headers: res.headers };
+}
+
+/** The key's usage report (GET /v1/usage: not charged), or rejects with ApiError. */
+export async function fetchUsage(key: string, lang: UiLang): Promise<Usage> {
+  const res = await fetch(USAGE_PATH, { headers: headersFor(key, lang) });
+  if (!res.ok) throw await toApiError(res);
+  return (await res.json()) as Usage;
+}
+
+/** One line saying what the key has left: plan, words this month, the reset date and, for trial keys, calls. */
+export function usageText(usage: Usage, lang: UiLang): string {
+  const n = (value: number) => value.toLocaleString(lang);
+  const reset = new Intl.DateTimeFormat(lang, { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(usage.period.end));
+  const line = tr(lang, 'usageLine', { plan: usage.plan, remaining: n(usage.words.remaining), limit: n(usage.words.limit), reset });
+  return usage.trial ? line + tr(lang, 'usageTrial', { calls: n(usage.trial.callsRemaining) }) : line;
 }
 
 /** Posts files as `files[]`; resolves with the streaming response, or rejects with ApiError. */

@@ -90,6 +90,10 @@ export function storeContract(target: ContractTarget | null): void {
         expect((await chargeWords(store.quota, key, 10, NOV)).state.remaining).toBe(0);
         expect(await store.quota.read(key.id, NOV_PERIOD, true)).toEqual({ wordsUsed: 10_000, calls: 2 });
         expect(await chargeWords(store.quota, key, 500, DEC)).toMatchObject({ ok: true, state: { used: 500 } });
+        // Calls of one month (GET /v1/usage), not the lifetime sum; a month with none is 0.
+        expect(await store.quota.periodCalls(key.id, NOV_PERIOD)).toBe(2);
+        expect(await store.quota.periodCalls(key.id, '2026-12')).toBe(1);
+        expect(await store.quota.periodCalls(key.id, '2027-01')).toBe(0);
       });
 
       it('decides the charges of one moment in arrival order, each against what the earlier ones left', async () => {

@@ -56,6 +56,24 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
   }, BROWSER_TIMEOUT_MS);
 
   it(
+    'shows a usage line from GET /v1/usage for the key, refreshed after an analysis',
+    async () => {
+      await page.fill('#api-key', server.key);
+      await page.fill('#text', ESSAY);
+      // Leaving the key field (a change event) asks for the key's usage.
+      await page.click('#tab-text');
+      await page.waitForSelector('#usage-line:not([hidden])');
+      const res = await analyze(page);
+      const remaining = res.headers()['x-ratelimit-remaining'];
+      await page.waitForFunction((r) => document.getElementById('usage-line')?.dataset.remaining === r, remaining);
+      expect(await page.textContent('#usage-line')).toContain(
+        `Plan free: ${Number(remaining).toLocaleString('en')} of 10,000 words left this month`,
+      );
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
     'highlights exactly the annotated sentences and shows the score on the gauge',
     async () => {
       await page.fill('#api-key', server.key);

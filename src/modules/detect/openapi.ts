@@ -59,7 +59,7 @@ const integerHeader = (description: string, example?: number) => ({
 });
 
 const single = EXAMPLES.single.response;
-const RATE_LIMIT_HEADERS = {
+export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': integerHeader("Words per month of the key's plan.", single.rate_limit),
   'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
   'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
@@ -107,7 +107,7 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
 };
 
 /** An error response listing its codes, each with its real example when one was recorded. */
-function errorResponse(codes: readonly ErrorCode[], description: string, headers: object = {}) {
+export function errorResponse(codes: readonly ErrorCode[], description: string, headers: object = {}) {
   const examples = codes.flatMap((code) => {
     const example = EXAMPLES.errors[code];
     return example ? [[code, { summary: example.request, value: example.body }] as const] : [];
@@ -158,7 +158,7 @@ export const detectOperation = {
     'Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. ' +
     'Labels and messages follow `?lang=` or Accept-Language (en, es).\n\n' +
     BATCH_STREAM,
-  security: [{ ApiKeyAuth: [] }],
+  security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   parameters: [
     { name: 'lang', in: 'query', required: false, schema: LabelLangSchema, description: 'Label language; overrides Accept-Language.' },
     {

@@ -10,6 +10,7 @@ import { Elysia } from 'elysia';
 import { ApiError } from '../../http/errors';
 import { DETECT_RESPONSES, DETECT_SCHEMAS } from '../detect/openapi';
 import { VERSION } from '../health';
+import { USAGE_SCHEMAS } from '../usage';
 import { SWAGGER_ASSETS, swaggerPage } from './ui';
 
 const TITLE = 'AI Text Detector API';
@@ -23,7 +24,7 @@ export const SPEC_PATH = '/swagger/json';
 const OPENAPI_VERSION = '3.1.0';
 
 const DESCRIPTION = [
-  'Self-hosted AI-text detection. Authenticate with the `X-API-Key` header (keys start with `ak_`).',
+  'Self-hosted AI-text detection. Authenticate with the `X-API-Key` header or `Authorization: Bearer` (keys start with `ak_`). `/v1` is the versioned contract; `/api/detect` is an alias of `/v1/detect`.',
   '',
   '**Words** are runs of Unicode letters/digits, inner apostrophes and hyphens kept. Texts need at least 20 words.',
   '**Quotas** are words per UTC calendar month by plan (free 10,000; essential 60,000; premium 180,000; professional 360,000; enterprise 15,000,000; trial: free’s words and 500 calls in total). Only successful detections are charged.',
@@ -49,11 +50,12 @@ export function docsModule() {
           info: { title: TITLE, version: VERSION, description: DESCRIPTION },
           tags: [
             { name: 'Detection', description: 'Score texts and files.' },
+            { name: 'Account', description: 'Usage and quota of the key.' },
             { name: 'Service', description: 'Health.' },
           ],
           components: {
             // TypeBox schemas are plain JSON Schema; the plugin's OpenAPI typings do not know TypeBox's types.
-            schemas: DETECT_SCHEMAS as Record<string, object>,
+            schemas: { ...DETECT_SCHEMAS, ...USAGE_SCHEMAS } as Record<string, object>,
             responses: DETECT_RESPONSES as unknown as Record<string, { description: string }>,
             securitySchemes: {
               ApiKeyAuth: {
@@ -61,6 +63,11 @@ export function docsModule() {
                 in: 'header',
                 name: 'X-API-Key',
                 description: 'API key (ak_…), created with `bun run keys create`.',
+              },
+              BearerAuth: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'The same API key as `Authorization: Bearer ak_…`, for clients that only send bearer tokens.',
               },
             },
           },
