@@ -86,15 +86,18 @@ export async function generateExamples(): Promise<DetectExamples> {
   const app = createApp({ config, store, detector });
   const broken = createApp({ config, store, detector: failingDetector(detector) });
   const locked = createApp({ config, store: lockedStore(store), detector });
+  // A duplicate waits this long for a first request still running (held below), then gets 409.
+  const impatient = createApp({ config, store, detector, idempotencyWaitMs: 50 });
   const keyOf = async (plan: PlanId = 'free') => (await createKey(store.keys, { plan })).key;
 
   async function send(
     path: string,
-    init: { method?: string; key?: string; json?: unknown; body?: BodyInit; type?: string },
+    init: { method?: string; key?: string; json?: unknown; body?: BodyInit; type?: string; idempotencyKey?: string },
     target = app,
   ): Promise<Sent> {
     const headers: Record<string, string> = {};
     if (init.key) headers['x-api-key'] = init.key;
+    if (init.idempotencyKey !== undefined) headers['idempotency-key'] = init.idempotencyKey;
     let body = init.body;
     if (init.json !== undefined) body = JSON.stringify(init.json);
     if (init.type) headers['content-type'] = init.type;
@@ -175,6 +178,21 @@ export async function generateExamples(): Promise<DetectExamples> {
   await error('POST /v1/detect with a trial key after its 500 calls', send('/v1/detect', { key: trial, json: { text: wordsOf(20) } }));
   await error('POST /v1/detect when the analysis fails', send('/v1/detect', { key, json: single }, broken));
   await error('POST /v1/detect while another process holds the database write lock', send('/v1/detect', { key, json: single }, locked));
+  await error('POST /v1/detect with Idempotency-Key: "two words"', send('/v1/detect', { key, json: single, idempotencyKey: 'two words' }));
+  const idempotencyKey = '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c';
+  await send('/v1/detect', { key, json: single, idempotencyKey });
+  await error(
+    'POST /v1/detect with an Idempotency-Key already used with another text',
+    send('/v1/detect', { key, json: { text: `${ESSAY} One more sentence.` }, idempotencyKey }),
+  );
+  // The first request of this key still running: its record held as pending.
+  const held = 'b2d4f6a8-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+  await send('/v1/detect', { key, json: single, idempotencyKey: held });
+  store.db.$client.exec("UPDATE idempotency_records SET state = 'pending', answer = NULL");
+  await error(
+    'POST /v1/detect with an Idempotency-Key whose first request is still running',
+    send('/v1/detect', { key, json: single, idempotencyKey: held }, impatient),
+  );
   await store.close();
 
   return {

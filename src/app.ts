@@ -14,6 +14,7 @@ import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { getQuotaState, rateLimitHeaders } from './modules/quota';
+import { createIdempotency } from './modules/idempotency';
 import { USAGE_ROUTE, usageModule } from './modules/usage';
 import { webRoutes } from './modules/web';
 import { modelVersion } from './model-version';
@@ -23,11 +24,13 @@ import type { Store } from './store/types';
 export interface AppDeps {
   config: Config;
   /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
-  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health'>;
+  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency'>;
   detector: Detector;
   /** Version of the model the detector loaded (default: the committed model's, src/model-version.ts). */
   modelVersion?: string;
   logger?: Logger;
+  /** Longest a duplicate Idempotency-Key request waits for the first before 409 (default 10 s). */
+  idempotencyWaitMs?: number;
   /** Batch mode (default: src/modules/batch with its extraction pool). */
   handleBatch?: HandleBatch;
   /** Counters and what GET /metrics shows (default: this process alone; serve.ts gives the WORKERS-wide view). */
@@ -81,6 +84,11 @@ export function createApp(deps: AppDeps) {
         detector: deps.detector,
         modelVersion: version,
         logger,
+        idempotency: createIdempotency({
+          store: deps.store.idempotency,
+          waitMs: deps.idempotencyWaitMs,
+          onEvent: (event, fields) => logger.error(event, fields),
+        }),
         handleBatch: deps.handleBatch ?? createBatchHandler(),
         metrics,
       }),

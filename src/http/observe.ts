@@ -38,6 +38,8 @@ export interface RequestOutcome {
   code?: string | null;
   score?: number | null;
   words?: number;
+  /** True when the answer was replayed for an Idempotency-Key (nothing ran or was charged): logged. */
+  replayed?: boolean;
   /** False for answers that are no detection (GET /v1/usage): logged and counted, but no usage event (its `mode` would lie). */
   recordUsage?: boolean;
 }
@@ -80,6 +82,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
     keyId: key?.id ?? null,
     words,
     score: outcome.score ?? undefined,
+    replayed: outcome.replayed || undefined,
     durationMs,
   });
   const method = facts.request.method;

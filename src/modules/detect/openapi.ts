@@ -100,6 +100,14 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
     description: 'The key and quota store is locked or unreachable; nothing was charged.',
     headers: { 'Retry-After': integerHeader('Seconds to wait before trying again.') },
   },
+  409: {
+    description: 'The first request with this Idempotency-Key is still running (after waiting up to 10 s for it). Retry to get its answer.',
+    headers: { 'Retry-After': integerHeader('Seconds to wait before retrying.') },
+  },
+  422: {
+    description: 'This Idempotency-Key was already used by this API key with another body (within 24 hours).',
+    headers: RATE_LIMIT_HEADERS,
+  },
   405: {
     description: 'The path exists but not with this method.',
     headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' }, example: 'POST' } },
@@ -170,6 +178,15 @@ export const detectOperation = {
       description: 'Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en.',
     },
     REQUEST_ID_PARAMETER,
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+      example: '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c',
+      description:
+        'Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md).',
+    },
   ],
   requestBody: {
     required: true,
@@ -181,7 +198,14 @@ export const detectOperation = {
   responses: {
     200: {
       description: `Analysis of the text (single mode), or an NDJSON stream (batch mode). ${BATCH_STREAM}`,
-      headers: { ...RATE_LIMIT_HEADERS, ...CONTENT_LANGUAGE },
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        ...CONTENT_LANGUAGE,
+        'Idempotent-Replayed': {
+          description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key (nothing was charged).',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
       content: {
         'application/json': { schema: ref('DetectResponse'), example: single },
         'application/x-ndjson': { schema: ref('BatchLine'), examples: batchExamples },
