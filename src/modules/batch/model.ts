@@ -39,7 +39,8 @@ const fileFields = {
 /** Sent before each file is processed. */
 export const ProgressLineSchema = t.Object(
   { type: t.Literal('progress'), ...fileFields, total: Int({ minimum: 1, description: 'Files in the batch.' }) },
-  { description: 'A file is about to be scored.' },
+  // The title names the alternative in Swagger UI's oneOf (it showed `(any | any | any | any)`, then `(object | ...)`).
+  { title: 'BatchProgressLine', description: 'A file is about to be scored.' },
 );
 
 const single = DetectResponseSchema.properties;
@@ -68,7 +69,7 @@ export const ResultLineSchema = t.Object(
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),
     modelVersion: ModelVersionSchema,
   },
-  { description: 'A scored file.' },
+  { title: 'BatchResultLine', description: 'A scored file.' },
 );
 
 /** A file that could not be scored; the batch goes on. */
@@ -79,13 +80,13 @@ export const ErrorLineSchema = t.Object(
     code: StringEnum(FILE_ERROR_CODES, { description: 'Stable snake_case code: branch on this, never on the message.' }),
     message: t.String({ description: 'Human-readable message in the negotiated language.' }),
   },
-  { description: 'A file that could not be scored; the other files go on.' },
+  { title: 'BatchErrorLine', description: 'A file that could not be scored; the other files go on.' },
 );
 
 /** The last line of a batch that ran to its end. */
 export const CompleteLineSchema = t.Object(
   { type: t.Literal('complete'), total: Int({ minimum: 1, description: 'Files in the batch.' }) },
-  { description: 'The last line of a batch that ran to its end (absent when it was cut short).' },
+  { title: 'BatchCompleteLine', description: 'The last line of a batch that ran to its end (absent when it was cut short).' },
 );
 
 /** Sent before each file is processed. */

@@ -47,7 +47,12 @@ export function docsModule() {
           openapi: OPENAPI_VERSION,
           // Relative: the document is valid for whatever host and port serve it.
           servers: [{ url: '/', description: 'This server' }],
-          info: { title: TITLE, version: VERSION, description: DESCRIPTION },
+          info: {
+            title: TITLE,
+            version: VERSION,
+            description: DESCRIPTION,
+            license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+          },
           tags: [
             { name: 'Detection', description: 'Score texts and files.' },
             { name: 'Account', description: 'Usage and quota of the key.' },
