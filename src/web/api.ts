@@ -95,6 +95,8 @@ export async function detectFiles(key: string, lang: UiLang, files: File[], sens
   for (const f of files) form.append('files[]', f, f.name);
   form.append('sensitivity', sensitivity);
   form.append('lang', lang);
+  // Each result line brings its reasons (bullets), so one file's can be opened in the table.
+  form.append('detail', 'full');
   const res = await fetch(DETECT_PATH, { method: 'POST', headers: headersFor(key, lang), body: form, signal });
   if (!res.ok) throw await toApiError(res);
   return res;

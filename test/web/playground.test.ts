@@ -308,8 +308,18 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       expect(await page.textContent('#batch-count')).toBe('3/3');
       expect(await page.locator('#batch-rows tr').count()).toBe(3);
       expect(await page.locator('#batch-rows tr.row-done').count()).toBe(3);
-      expect(await page.locator('#batch-rows th').allTextContents()).toEqual(['essay.txt', 'notes.md', 'mixed.txt']);
+      expect(await page.locator('#batch-rows th').evaluateAll((ths) => ths.map((th) => th.firstChild?.textContent))).toEqual([
+        'essay.txt',
+        'notes.md',
+        'mixed.txt',
+      ]);
       expect(await page.getAttribute('#batch-progress', 'value')).toBe('3');
+      // One file's reasons open in place (the batch asked for detail=full): the detector's own bullets.
+      const reasons = page.locator('#batch-rows tr[data-index="2"] details.reasons');
+      expect(await reasons.getAttribute('open')).toBeNull();
+      await reasons.locator('summary').click();
+      const expected = server.detector.analyze(MIXED, { sensitivity: 'conservative' }).bullets.map((b) => b.text);
+      expect(await reasons.locator('li').allTextContents()).toEqual(expected);
       await page.screenshot({ path: join(ARTIFACTS, 'playground-batch.png'), fullPage: true });
       expect(await contrastFailures(page)).toEqual([]);
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);

@@ -16,6 +16,11 @@ export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_shor
 /** A per-file error code. */
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 
+/** Values of the `detail` form field: `full` adds the explanation to each result line. */
+export const BATCH_DETAILS = ['full'] as const;
+
+const EXTRACTED = 'With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file';
+
 /** Formats a file can be read as; a Record so the type checker demands every FileFormat. */
 const FILE_FORMATS: Record<FileFormat, true> = { txt: true, md: true, pdf: true, docx: true };
 
@@ -27,6 +32,12 @@ export const BatchFormSchema = t.Object(
     }),
     sensitivity: t.Optional(SensitivitySchema),
     lang: t.Optional(LabelLangSchema),
+    detail: t.Optional(
+      StringEnum(BATCH_DETAILS, {
+        description:
+          '`full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.',
+      }),
+    ),
   },
   { description: 'Batch request (Content-Type: multipart/form-data). Results stream back as NDJSON.' },
 );
@@ -68,6 +79,10 @@ export const ResultLineSchema = t.Object(
     sensitivity: SensitivitySchema,
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),
     modelVersion: ModelVersionSchema,
+    dimensions: t.Optional(t.Array(single.dimensions.items, { description: `Every dimension. ${EXTRACTED}.` })),
+    textAnnotations: t.Optional(t.Array(single.textAnnotations.items, { description: `Flagged sentences. ${EXTRACTED}.` })),
+    bullets: t.Optional(t.Array(single.bullets.items, { description: `Plain-language explanations. ${EXTRACTED}.` })),
+    segments: t.Optional(t.Array(single.segments.items, { description: `Human and AI passages. ${EXTRACTED}.` })),
   },
   { title: 'BatchResultLine', description: 'A scored file.' },
 );

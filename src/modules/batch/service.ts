@@ -75,6 +75,7 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
     plan,
     detector,
     modelVersion: ctx.modelVersion,
+    full: form.full,
     sensitivity: form.sensitivity,
     lang,
     client: request.signal,

@@ -71,6 +71,7 @@ var en = {
   errQuotaReset: "Your word quota resets on {when}.",
   usageLine: "Plan {plan}: {remaining} of {limit} words left this month (resets {reset})",
   usageTrial: "; {calls} trial calls left",
+  fileReasons: "Why",
   errNetwork: "Could not reach the server. Check your connection and try again.",
   errNoFiles: "Choose at least one file first.",
   errBadStream: "The server sent a response the page could not read.",
@@ -150,6 +151,7 @@ var es = {
   errQuotaReset: "Su cuota de palabras se renueva el {when}.",
   usageLine: "Plan {plan}: quedan {remaining} de {limit} palabras este mes (se renueva el {reset})",
   usageTrial: "; quedan {calls} llamadas de prueba",
+  fileReasons: "Por qué",
   errNetwork: "No se pudo contactar con el servidor. Compruebe la conexión y vuelva a intentarlo.",
   errNoFiles: "Elija al menos un archivo primero.",
   errBadStream: "El servidor envió una respuesta que la página no pudo leer.",
@@ -220,6 +222,7 @@ async function detectFiles(key, lang, files, sensitivity, signal) {
     form.append("files[]", f, f.name);
   form.append("sensitivity", sensitivity);
   form.append("lang", lang);
+  form.append("detail", "full");
   const res = await fetch(DETECT_PATH, { method: "POST", headers: headersFor(key, lang), body: form, signal });
   if (!res.ok)
     throw await toApiError(res);
@@ -356,6 +359,19 @@ function paintRow(tr_, row, lang) {
   const name = document.createElement("th");
   name.scope = "row";
   name.textContent = row.fileName;
+  if (row.reasons && row.reasons.length > 0) {
+    const details = el("details", "reasons");
+    const summary = el("summary");
+    summary.textContent = tr(lang, "fileReasons");
+    const list = el("ul");
+    list.append(...row.reasons.map((text) => {
+      const li = el("li");
+      li.textContent = text;
+      return li;
+    }));
+    details.append(summary, list);
+    name.appendChild(details);
+  }
   tr_.replaceChildren(name);
   tr_.className = row.error ? "row-error" : row.score === undefined ? "row-pending" : "row-done";
   if (row.error) {
@@ -435,7 +451,8 @@ async function runBatch(files, ctx) {
         verdict: String(msg.verdict ?? ""),
         verdictKey: verdictKeyOf(msg.verdictKey),
         flagged: Number(msg.flagged),
-        docType: String(msg.docType ?? "")
+        docType: String(msg.docType ?? ""),
+        reasons: Array.isArray(msg.bullets) ? msg.bullets.map((b) => String(b?.text ?? "")) : undefined
       });
     } else if (msg.type === "error") {
       done++;
