@@ -43,7 +43,6 @@ export const DetectRequestSchema = t.Object(
 export const ModelVersionSchema = t.String({
   description:
     'The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it).',
-  examples: ['2.6-ce4560c521a5'],
 });
 
 const DimensionIdSchema = StringEnum(DIMENSIONS.map((d) => d.id) as [string, ...string[]], {
