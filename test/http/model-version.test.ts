@@ -14,26 +14,31 @@ describe('modelVersion', () => {
   it('is the model format and feature version plus a hash of the model files', () => {
     const version = modelVersion();
     expect(version).toMatch(VERSION_SHAPE);
-    const meta = JSON.parse(readFileSync(MODEL_FILES[1], 'utf8'));
+    const meta = JSON.parse(readFileSync(join(import.meta.dir, '../../model/model.json'), 'utf8'));
     expect(version.startsWith(`${meta.format}.${meta.featureVersion}-`)).toBe(true);
     const hasher = new Bun.CryptoHasher('sha256');
     for (const path of MODEL_FILES) hasher.update(readFileSync(path));
+    hasher.update(JSON.stringify(meta));
     expect(version.endsWith(hasher.digest('hex').slice(0, 12))).toBe(true);
   });
 
   it('changes by itself when a model file changes (a retrained model), and only then', () => {
+    const meta = JSON.parse(readFileSync(join(import.meta.dir, '../../model/model.json'), 'utf8'));
     const copies = MODEL_FILES.map((path) => {
       const copy = join(dir, basename(path));
       copyFileSync(path, copy);
       return copy;
     });
-    expect(modelVersionOf(copies)).toBe(modelVersion());
-    const weights = readFileSync(copies[2]);
+    expect(modelVersionOf(copies, meta)).toBe(modelVersion());
+    const weights = readFileSync(copies[1]);
     weights[12345] ^= 1;
-    writeFileSync(copies[2], weights);
-    const retrained = modelVersionOf(copies);
+    writeFileSync(copies[1], weights);
+    const retrained = modelVersionOf(copies, meta);
     expect(retrained).toMatch(VERSION_SHAPE);
     expect(retrained).not.toBe(modelVersion());
+    // A recalibrated model.json (same weights) is another model too.
+    const recalibrated = modelVersionOf(MODEL_FILES, { ...meta, weightScale: meta.weightScale + 1e-9 });
+    expect(recalibrated).not.toBe(modelVersion());
   });
 
   it('is in every single result, every batch result line and GET /health', async () => {
