@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { Detector } from '../../src/engine/types';
 import { createJsonLogger } from '../../src/http/logger';
+import { IDEMPOTENCY_TTL_MS, jsonFingerprint, recordId, recordKeys } from '../../src/modules/idempotency';
 import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-idempotency-'));
@@ -153,6 +154,35 @@ describe('Idempotency-Key', () => {
     expect(blocked.status).toBe(409);
     expect((await blocked.json()).error.code).toBe('idempotency_request_in_progress');
     expect(blocked.headers.get('retry-after')).toBe('1');
+  });
+
+  it('lets a retry take over a record whose first request died mid-way (its lease ran out)', async () => {
+    const { app, store, newKey } = makeApp();
+    const { key, id: keyId } = await newKey();
+    const body = JSON.stringify({ text: PROSE });
+    // What a process that crashed after claiming leaves behind: a pending record past its lease.
+    const id = await recordId(key, 'crashed-1');
+    const keys = await recordKeys(jsonFingerprint(body), key, id, keyId);
+    const now = Date.now();
+    expect(
+      await store.idempotency.claim({
+        id,
+        bodyCheck: keys.bodyCheck,
+        now: now - 120_000,
+        lockedUntil: now - 60_000,
+        expiresAt: now + IDEMPOTENCY_TTL_MS,
+      }),
+    ).toBe('claimed');
+    const retry = await call(app, '/v1/detect', {
+      key,
+      body,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'crashed-1' },
+    });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const words = (await retry.json()).words;
+    expect(await wordsUsed(app, key)).toBe(words);
+    expect(await store.idempotency.read(id, Date.now())).toMatchObject({ state: 'done' });
   });
 
   it('replays a batch by its files, not its bytes (a retry has a new multipart boundary), charged once', async () => {

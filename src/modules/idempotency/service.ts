@@ -104,25 +104,28 @@ export function createIdempotency({
   const release = (id: string) =>
     store.release(id).catch((error) => onEvent('idempotency_release_failed', { name: (error as Error)?.name ?? 'Error' }));
 
-  /** The record once this request holds it ('claimed'), or the first request's answer ('done'). */
+  /**
+   * The record once this request holds it ('claimed'), or the first request's answer ('done').
+   * While another request holds it, the record is read (not written) every POLL_MS: a claim is
+   * tried again only when it is gone (released, expired) or its holder's lease ran out.
+   */
   async function claimOrWait(call: IdempotentCall, id: string, keys: RecordKeys): Promise<'claimed' | IdempotencyRecord> {
-    const started = now();
-    for (;;) {
+    const claim = () => {
       const at = now();
-      const record = await store.claim({
-        id,
-        bodyCheck: keys.bodyCheck,
-        now: at,
-        lockedUntil: at + call.leaseMs,
-        expiresAt: at + IDEMPOTENCY_TTL_MS,
-      });
+      return store.claim({ id, bodyCheck: keys.bodyCheck, now: at, lockedUntil: at + call.leaseMs, expiresAt: at + IDEMPOTENCY_TTL_MS });
+    };
+    const started = now();
+    let record = await claim();
+    for (;;) {
       if (record === 'claimed') return record;
       if (record !== null) {
         if (record.bodyCheck !== keys.bodyCheck) throw new ApiError('idempotency_key_reused');
         if (record.state === 'done') return record;
-        if (at - started >= waitMs) throw new ApiError('idempotency_request_in_progress', {}, { 'retry-after': '1' });
+        if (now() - started >= waitMs) throw new ApiError('idempotency_request_in_progress', {}, { 'retry-after': '1' });
       }
       await Bun.sleep(POLL_MS);
+      const seen = await store.read(id, now());
+      record = seen === null || (seen.state === 'pending' && seen.lockedUntil <= now()) ? await claim() : seen;
     }
   }
 
