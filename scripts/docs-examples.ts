@@ -86,15 +86,18 @@ export async function generateExamples(): Promise<DetectExamples> {
   const app = createApp({ config, store, detector });
   const broken = createApp({ config, store, detector: failingDetector(detector) });
   const locked = createApp({ config, store: lockedStore(store), detector });
+  // A duplicate waits this long for a first request still running (held below), then gets 409.
+  const impatient = createApp({ config, store, detector, idempotencyWaitMs: 50 });
   const keyOf = async (plan: PlanId = 'free') => (await createKey(store.keys, { plan })).key;
 
   async function send(
     path: string,
-    init: { method?: string; key?: string; json?: unknown; body?: BodyInit; type?: string },
+    init: { method?: string; key?: string; json?: unknown; body?: BodyInit; type?: string; idempotencyKey?: string },
     target = app,
   ): Promise<Sent> {
     const headers: Record<string, string> = {};
     if (init.key) headers['x-api-key'] = init.key;
+    if (init.idempotencyKey !== undefined) headers['idempotency-key'] = init.idempotencyKey;
     let body = init.body;
     if (init.json !== undefined) body = JSON.stringify(init.json);
     if (init.type) headers['content-type'] = init.type;
@@ -123,14 +126,14 @@ export async function generateExamples(): Promise<DetectExamples> {
   const single = { text: ESSAY, sensitivity: 'conservative' };
   // Warm the engine first, so the example's ms_cost is a steady-state time, not the JIT's first run.
   for (let i = 0; i < 20; i++) detector.analyze(ESSAY);
-  const ok = await send('/api/detect', { key, json: single });
+  const ok = await send('/v1/detect', { key, json: single });
   if (ok.status !== 200) throw new Error(`docs:examples: the single example answered ${ok.status}: ${ok.text}`);
 
   const form = new FormData();
   form.append('files[]', new File([ESSAY], 'essay.txt'));
   form.append('files[]', new File([TRIP_NOTES], 'saturday-ride.md'));
   form.append('files[]', new File([PNG], 'photo.png'));
-  const batch = await send('/api/detect', { key: await keyOf(), body: form });
+  const batch = await send('/v1/detect', { key: await keyOf(), body: form });
   if (batch.status !== 200) throw new Error(`docs:examples: the batch example answered ${batch.status}: ${batch.text}`);
   const lines = batch.text
     .trim()
@@ -142,39 +145,54 @@ export async function generateExamples(): Promise<DetectExamples> {
   const noFiles = new FormData();
   noFiles.append('sensitivity', 'balanced');
 
-  await error('POST /api/detect without X-API-Key', send('/api/detect', { json: single }));
-  await error('POST /api/detect with X-API-Key: ak_unknown', send('/api/detect', { key: 'ak_unknown', json: single }));
+  await error('POST /v1/detect without X-API-Key', send('/v1/detect', { json: single }));
+  await error('POST /v1/detect with X-API-Key: ak_unknown', send('/v1/detect', { key: 'ak_unknown', json: single }));
   await error(
-    'POST /api/detect with the body {"text": "Hello',
-    send('/api/detect', { key, body: '{"text": "Hello', type: 'application/json' }),
+    'POST /v1/detect with the body {"text": "Hello',
+    send('/v1/detect', { key, body: '{"text": "Hello', type: 'application/json' }),
   );
-  await error('POST /api/detect with a multipart body and no files[] part', send('/api/detect', { key, body: noFiles }));
-  await error('POST /api/detect {"sensitivity": "balanced"}', send('/api/detect', { key, json: { sensitivity: 'balanced' } }));
-  await error('POST /api/detect {"text": "Too short to judge."}', send('/api/detect', { key, json: { text: 'Too short to judge.' } }));
+  await error('POST /v1/detect with a multipart body and no files[] part', send('/v1/detect', { key, body: noFiles }));
+  await error('POST /v1/detect {"sensitivity": "balanced"}', send('/v1/detect', { key, json: { sensitivity: 'balanced' } }));
+  await error('POST /v1/detect {"text": "Too short to judge."}', send('/v1/detect', { key, json: { text: 'Too short to judge.' } }));
   await error(
-    'POST /api/detect {"text": …, "sensitivity": "paranoid"}',
-    send('/api/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }),
+    'POST /v1/detect {"text": …, "sensitivity": "paranoid"}',
+    send('/v1/detect', { key, json: { text: ESSAY, sensitivity: 'paranoid' } }),
   );
   await error('GET /api/nothing', send('/api/nothing', {}));
-  await error('GET /api/detect', send('/api/detect', { key }));
+  await error('GET /v1/detect', send('/v1/detect', { key }));
   await error(
-    `POST /api/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
-    send('/api/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
+    `POST /v1/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
+    send('/v1/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
   );
-  await error(`POST /api/detect with ${config.maxFiles + 1} files`, send('/api/detect', { key, body: tooMany }));
-  await error('POST /api/detect with Content-Type: text/plain', send('/api/detect', { key, body: ESSAY, type: 'text/plain' }));
+  await error(`POST /v1/detect with ${config.maxFiles + 1} files`, send('/v1/detect', { key, body: tooMany }));
+  await error('POST /v1/detect with Content-Type: text/plain', send('/v1/detect', { key, body: ESSAY, type: 'text/plain' }));
   await error(
-    'POST /api/detect with 10,001 words on a fresh free key',
-    send('/api/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }),
+    'POST /v1/detect with 10,001 words on a fresh free key',
+    send('/v1/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }),
   );
   const trial = await keyOf('trial');
   for (let i = 0; i < 500; i++) {
-    const spent = await send('/api/detect', { key: trial, json: { text: wordsOf(20) } });
+    const spent = await send('/v1/detect', { key: trial, json: { text: wordsOf(20) } });
     if (spent.status !== 200) throw new Error(`docs:examples: trial call ${i + 1} answered ${spent.status}: ${spent.text}`);
   }
-  await error('POST /api/detect with a trial key after its 500 calls', send('/api/detect', { key: trial, json: { text: wordsOf(20) } }));
-  await error('POST /api/detect when the analysis fails', send('/api/detect', { key, json: single }, broken));
-  await error('POST /api/detect while another process holds the database write lock', send('/api/detect', { key, json: single }, locked));
+  await error('POST /v1/detect with a trial key after its 500 calls', send('/v1/detect', { key: trial, json: { text: wordsOf(20) } }));
+  await error('POST /v1/detect when the analysis fails', send('/v1/detect', { key, json: single }, broken));
+  await error('POST /v1/detect while another process holds the database write lock', send('/v1/detect', { key, json: single }, locked));
+  await error('POST /v1/detect with Idempotency-Key: "two words"', send('/v1/detect', { key, json: single, idempotencyKey: 'two words' }));
+  const idempotencyKey = '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c';
+  await send('/v1/detect', { key, json: single, idempotencyKey });
+  await error(
+    'POST /v1/detect with an Idempotency-Key already used with another text',
+    send('/v1/detect', { key, json: { text: `${ESSAY} One more sentence.` }, idempotencyKey }),
+  );
+  // The first request of this key still running: its record held as pending.
+  const held = 'b2d4f6a8-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+  await send('/v1/detect', { key, json: single, idempotencyKey: held });
+  store.db.$client.exec("UPDATE idempotency_records SET state = 'pending', answer = NULL");
+  await error(
+    'POST /v1/detect with an Idempotency-Key whose first request is still running',
+    send('/v1/detect', { key, json: single, idempotencyKey: held }, impatient),
+  );
   await store.close();
 
   return {

@@ -3,27 +3,34 @@ import { Elysia } from 'elysia';
 import type { Config } from './config';
 import type { Detector } from './engine/types';
 import type { RouteEntry } from './http/routes';
-import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, silentLogger, type Logger } from './http';
+import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, requestIdPlugin, silentLogger, type Logger } from './http';
 import { localView, type MetricsView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import type { ServiceMetrics } from './metrics/types';
 import { createBatchHandler, extractPoolFor } from './modules/batch';
-import { DETECT_ROUTE, detectModule, type HandleBatch } from './modules/detect';
+import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { getQuotaState, rateLimitHeaders } from './modules/quota';
+import { createIdempotency } from './modules/idempotency';
+import { USAGE_ROUTE, usageModule } from './modules/usage';
 import { webRoutes } from './modules/web';
+import { modelVersion } from './model-version';
 import type { Store } from './store/types';
 
 /** Everything the app needs, injected by main.ts (or by a test). */
 export interface AppDeps {
   config: Config;
   /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
-  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health'>;
+  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency'>;
   detector: Detector;
+  /** Version of the model the detector loaded (default: the committed model's, src/model-version.ts). */
+  modelVersion?: string;
   logger?: Logger;
+  /** Longest a duplicate Idempotency-Key request waits for the first before 409 (default 10 s). */
+  idempotencyWaitMs?: number;
   /** Batch mode (default: src/modules/batch with its extraction pool). */
   handleBatch?: HandleBatch;
   /** Counters and what GET /metrics shows (default: this process alone; serve.ts gives the WORKERS-wide view). */
@@ -37,11 +44,12 @@ function ownMetrics(config: Config): { metrics: ServiceMetrics; view: MetricsVie
 }
 
 /**
- * Builds the HTTP app. Hook order matters: CORS first (a preflight is answered before anything
- * else), then language (so even a 401 is localized), then the key check.
+ * Builds the HTTP app. Hook order matters: the request id first (every answer carries it), then
+ * CORS (a preflight is answered before anything else), then language (so even a 401 is localized), then the key check.
  */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
+  const version = deps.modelVersion ?? modelVersion();
   const { keys, quota, usage } = deps.store;
   const { metrics, view } = deps.metrics ?? ownMetrics(deps.config);
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
@@ -49,9 +57,10 @@ export function createApp(deps: AppDeps) {
   // standardHostname off: Elysia otherwise assumes a Host of 4+ characters and, for `Host: app`,
   // reads /api/detect as /detect (404 instead of 405, wrong paths in messages and logs).
   const app = new Elysia({ handler: { standardHostname: false } })
+    .use(requestIdPlugin())
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
-    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [DETECT_ROUTE] }))
+    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE] }))
     .use(
       errorMapper({
         logger,
@@ -61,10 +70,11 @@ export function createApp(deps: AppDeps) {
         metrics,
       }),
     )
-    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [DETECT_ROUTE] }))
-    .use(healthModule({ storeHealth: () => deps.store.health() }))
+    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [...DETECT_ROUTES] }))
+    .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health() }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
+    .use(usageModule({ quota }))
     .use(webRoutes)
     .use(
       detectModule({
@@ -72,7 +82,13 @@ export function createApp(deps: AppDeps) {
         quota,
         usage,
         detector: deps.detector,
+        modelVersion: version,
         logger,
+        idempotency: createIdempotency({
+          store: deps.store.idempotency,
+          waitMs: deps.idempotencyWaitMs,
+          onEvent: (event, fields) => logger.error(event, fields),
+        }),
         handleBatch: deps.handleBatch ?? createBatchHandler(),
         metrics,
       }),

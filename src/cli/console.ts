@@ -61,16 +61,19 @@ export function printStartBanner(info: BannerInfo): void {
   console.error(startBanner(info).join('\n'));
 }
 
-/** Prints the bootstrap key once, on the console (not the JSON log), so a new user can try the API. */
+/**
+ * Prints the bootstrap key once, on stderr with the banner: stdout is the JSON request log (one
+ * object per line), which a log shipper forwards, and a secret must not travel with it.
+ */
 export function printBootstrapKey(created: CreatedKey, url: string, keysCommand: string): void {
-  console.log(
+  console.error(
     [
       '',
       '  No API keys yet: created a free key (10,000 words/month). It is shown only this once:',
       '',
       `    ${created.key}`,
       '',
-      `  Try:  curl -s ${url}/api/detect -H "X-API-Key: <key>" -H "Content-Type: application/json" -d '{"text":"..."}'`,
+      `  Try:  curl -s ${url}/v1/detect -H "X-API-Key: <key>" -H "Content-Type: application/json" -d '{"text":"..."}'`,
       `  Or open the playground: ${url}/`,
       `  Disable this with BOOTSTRAP_KEY=0; manage keys with \`${keysCommand}\`.`,
       '',

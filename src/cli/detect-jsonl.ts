@@ -20,6 +20,8 @@ export interface JsonlResult {
   words: number;
   /** Words in AI passages over all words (mixed authorship). */
   aiShare: number;
+  /** The model that scored the line (src/model-version.ts), as in the API's answers. */
+  modelVersion: string;
 }
 
 /** One input line that could not be scored: the API's code and message for the same body. */
@@ -32,6 +34,8 @@ export interface JsonlError {
 /** What the JSONL mode needs. */
 export interface JsonlOptions {
   detector: Detector;
+  /** The loaded model's version, put in every scored line. */
+  modelVersion: string;
   sensitivity: Sensitivity;
   lang: LabelLang;
   input: AsyncIterable<Uint8Array>;
@@ -47,7 +51,7 @@ export interface JsonlOptions {
 export function scoreJsonLine(
   raw: string,
   line: number,
-  o: Pick<JsonlOptions, 'detector' | 'sensitivity' | 'lang'>,
+  o: Pick<JsonlOptions, 'detector' | 'modelVersion' | 'sensitivity' | 'lang'>,
 ): JsonlResult | JsonlError | null {
   const source = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (source.trim() === '') return null;
@@ -75,6 +79,7 @@ export function scoreJsonLine(
       lang: a.language,
       words: a.words,
       aiShare: a.aiShare,
+      modelVersion: o.modelVersion,
     };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

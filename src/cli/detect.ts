@@ -9,6 +9,7 @@ import { errorMessage, matchLang } from '../i18n';
 import { extractPoolFor } from '../modules/batch/pool';
 import { isSensitivity } from '../modules/detect/model';
 import { MIN_WORDS } from '../modules/detect/service';
+import { modelVersion } from '../model-version';
 import { runJsonl } from './detect-jsonl';
 
 /** Usage text of `detect`. */
@@ -20,6 +21,8 @@ MODE: ${SENSITIVITIES.join(' | ')} (default ${DEFAULT_SENSITIVITY}).`;
 /** Injectable I/O and detector (tests); defaults are the process's stdin/stdout/stderr and createDetector(). */
 export interface DetectCliDeps {
   detector?: Detector;
+  /** Version of the detector's model (default: the committed model's, src/model-version.ts). */
+  modelVersion?: string;
   /** Extraction pool; default: the server's, from the environment (same limits, timeout and heap ceiling). */
   pool?: ExtractPool;
   stdin?: AsyncIterable<Uint8Array>;
@@ -96,7 +99,7 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
   const mode = sensitivity as Sensitivity;
   if (values.jsonl) {
     const input = deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>);
-    await runJsonl({ detector, sensitivity: mode, lang, input, write: out });
+    await runJsonl({ detector, modelVersion: deps.modelVersion ?? modelVersion(), sensitivity: mode, lang, input, write: out });
     // Bad lines are answered in the output itself; only a usage error fails the command.
     return 0;
   }

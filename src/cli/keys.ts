@@ -47,8 +47,9 @@ export type StoreSource = KeyAdminStores | (() => Promise<KeyAdminStores>);
 export const KEYS_USAGE = `Usage:
   keys create --plan <${PLAN_IDS.join('|')}> [--name NAME]   prints the new key as the last line
   keys list                                   id, name, plan, prefix, words this month, status
-  keys revoke <id-or-prefix>                  a prefix is any start of one: ak_3kQ9, or ak_ for all
-  keys usage <id-or-prefix>                   (one key must match; several are listed)`;
+  keys revoke <id-or-prefix>                  revokes ONE key: its id (3) or any start of its prefix (ak_3kQ9)
+  keys usage <id-or-prefix>                   words, calls and requests of ONE key, named the same way
+A start that several keys share revokes nothing: the command lists the matching keys and exits 1.`;
 
 function table(rows: KeySummary[]): string[] {
   const header = ['ID', 'NAME', 'PLAN', 'PREFIX', 'WORDS_THIS_MONTH', 'STATUS'];

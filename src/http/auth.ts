@@ -7,6 +7,22 @@ import { routePath } from './routes';
 /** Header carrying the key (matched case-insensitively, as all HTTP field names). */
 export const API_KEY_HEADER = 'X-API-Key';
 
+/** `Authorization: Bearer <token>` (RFC 6750 §2.1; the scheme is case-insensitive, RFC 9110 §11.1). */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The secret a request presents: `X-API-Key`, or else `Authorization: Bearer ak_...` (what many
+ * HTTP clients send for an API key). null when neither is there. X-API-Key wins when both are sent.
+ */
+export function presentedSecret(headers: Headers): string | null {
+  const apiKey = headers.get(API_KEY_HEADER);
+  if (apiKey !== null && apiKey.trim() !== '') return apiKey;
+  const authorization = headers.get('authorization');
+  if (authorization === null) return apiKey;
+  // Another scheme (Basic, ...) is not a key of ours: an unknown key, not a missing one.
+  return BEARER.exec(authorization)?.[1] ?? authorization;
+}
+
 /** Looks a secret up: the active key, or null (unknown, malformed or revoked). */
 export type FindKey = (secret: string) => Promise<ApiKey | null>;
 
@@ -40,6 +56,6 @@ export function authPlugin({ findKey, protectedRoutes }: AuthOptions) {
   return new Elysia({ name: 'auth' }).derive({ as: 'global' }, async function checkApiKey({ request, path }) {
     // The router serves `/api/detect/` as `/api/detect`: the key check must see the same route.
     if (!guarded.has(`${request.method} ${routePath(path)}`)) return { key: null as ApiKey | null };
-    return { key: (await authenticate(findKey, request.headers.get(API_KEY_HEADER))) as ApiKey | null };
+    return { key: (await authenticate(findKey, presentedSecret(request.headers))) as ApiKey | null };
   });
 }

@@ -6,17 +6,33 @@
 import { Elysia } from 'elysia';
 import type { CorsOrigins } from '../config';
 import { API_KEY_HEADER } from './auth';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { addVary } from './vary';
 
 /** Methods a browser may use cross-origin (the API's; OPTIONS is the preflight itself). */
 export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST'] as const;
 /**
- * Request headers a browser may send: the key, a JSON Content-Type (not CORS-safelisted, so it
- * triggers the preflight) and Accept-Language (safelisted only for some values).
+ * Request headers a browser may send: the key (either header), a JSON Content-Type (not
+ * CORS-safelisted, so it triggers the preflight), Accept-Language (safelisted only for some
+ * values), a retry's Idempotency-Key and the client's own request id.
  */
-export const CORS_ALLOW_HEADERS = [API_KEY_HEADER, 'Content-Type', 'Accept-Language'] as const;
+export const CORS_ALLOW_HEADERS = [
+  API_KEY_HEADER,
+  'Authorization',
+  'Content-Type',
+  'Accept-Language',
+  'Idempotency-Key',
+  REQUEST_ID_HEADER,
+] as const;
 /** Response headers a script may read besides the CORS-safelisted ones (Content-Language is one already). */
-export const CORS_EXPOSE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] as const;
+export const CORS_EXPOSE_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  REQUEST_ID_HEADER,
+  'Idempotent-Replayed',
+] as const;
 /** How long a browser may reuse a preflight answer: a changed CORS_ORIGINS reaches browsers within 10 minutes. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
@@ -54,6 +70,8 @@ export function corsPlugin({ origins }: CorsOptions) {
     if (!any) headers.vary = addVary(set.headers.vary, 'Origin');
     if (allowed !== null) headers['access-control-allow-origin'] = allowed;
     if (isPreflight(request)) {
+      // Answered before set.headers applies: the request id is added here.
+      headers['x-request-id'] = requestIdOf(request);
       if (allowed !== null) {
         headers['access-control-allow-methods'] = CORS_ALLOW_METHODS.join(', ');
         headers['access-control-allow-headers'] = CORS_ALLOW_HEADERS.join(', ');

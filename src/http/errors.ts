@@ -11,11 +11,17 @@ export const ERROR_STATUS = {
   text_required: 400,
   text_too_short: 400,
   invalid_sensitivity: 400,
+  /** Idempotency-Key is not 1-255 visible ASCII characters. */
+  invalid_idempotency_key: 400,
   not_found: 404,
   method_not_allowed: 405,
+  /** The Idempotency-Key's first request is still running (after waiting for it); sent with Retry-After. */
+  idempotency_request_in_progress: 409,
   payload_too_large: 413,
   too_many_files: 413,
   unsupported_media_type: 415,
+  /** The Idempotency-Key was used with another body (RFC draft httpapi-idempotency-key-header: 422). */
+  idempotency_key_reused: 422,
   quota_exceeded: 429,
   trial_calls_exhausted: 429,
   /** Logged only: the client went away before its answer (nginx's convention); never sent. */

@@ -1,6 +1,6 @@
 /** HTTP plumbing shared by the modules: errors, auth, language, body reading, request bookkeeping. */
 export { ApiError, ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorParams } from './errors';
-export { API_KEY_HEADER, authenticate, authPlugin, requireKey, type FindKey } from './auth';
+export { API_KEY_HEADER, authenticate, authPlugin, presentedSecret, requireKey, type FindKey } from './auth';
 export { corsPlugin, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, type CorsOptions } from './cors';
 export { isJsonType, isMultipartType, parseJson, readBodyBytes, readBodyText } from './body';
 export { errorMapper } from './error-mapper';
@@ -14,3 +14,4 @@ export {
   type RequestFacts,
   type RequestOutcome,
 } from './observe';
+export { chooseRequestId, REQUEST_ID_HEADER, REQUEST_ID_PATTERN, requestIdOf, requestIdPlugin } from './request-id';

@@ -6,6 +6,7 @@ import { Elysia } from 'elysia';
 import type { ServiceMetrics } from '../metrics/types';
 import type { ApiKey, UsageSink } from '../store/types';
 import type { Logger } from './logger';
+import { requestIdOf } from './request-id';
 
 /** Status logged when the client went away before its answer (nginx's "client closed request"); never sent. */
 export const CLIENT_CLOSED_STATUS = 499;
@@ -37,6 +38,10 @@ export interface RequestOutcome {
   code?: string | null;
   score?: number | null;
   words?: number;
+  /** True when the answer was replayed for an Idempotency-Key (nothing ran or was charged): logged. */
+  replayed?: boolean;
+  /** False for answers that are no detection (GET /v1/usage): logged and counted, but no usage event (its `mode` would lie). */
+  recordUsage?: boolean;
 }
 
 /** Where observeRequest writes. */
@@ -56,7 +61,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
   const durationMs = facts.startedAt === undefined ? 0 : Math.round((performance.now() - facts.startedAt) * 1000) / 1000;
   const words = outcome.words ?? facts.words ?? 0;
   const key = facts.key ?? null;
-  if (key && !(outcome.status === CLIENT_CLOSED_STATUS && words === 0)) {
+  if (key && outcome.recordUsage !== false && !(outcome.status === CLIENT_CLOSED_STATUS && words === 0)) {
     deps.usage.record({
       keyId: key.id,
       mode: outcome.mode ?? 'single',
@@ -69,6 +74,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
     });
   }
   deps.logger.info('request', {
+    requestId: requestIdOf(facts.request),
     method: facts.request.method,
     path: facts.path,
     status: outcome.status,
@@ -76,6 +82,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
     keyId: key?.id ?? null,
     words,
     score: outcome.score ?? undefined,
+    replayed: outcome.replayed || undefined,
     durationMs,
   });
   const method = facts.request.method;
@@ -109,6 +116,7 @@ export function observePlugin({ observe, selfObserved }: ObservePluginOptions) {
     if (skip.has(`${facts.request.method} ${facts.route}`)) return;
     const { response, set } = context;
     const status = response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200;
-    observeRequest(observe, facts, { status });
+    // The routes observed here are no detections: a key they carry (GET /v1/usage) gets no usage event.
+    observeRequest(observe, facts, { status, recordUsage: false });
   });
 }

@@ -8,6 +8,10 @@ export const es: Catalogue = {
     invalid_api_key: 'La clave de API no existe o ha sido revocada.',
     invalid_json: 'El cuerpo de la petición no es JSON válido.',
     invalid_request: 'La petición no es válida: {detail}.',
+    invalid_idempotency_key: 'Idempotency-Key debe tener de 1 a 255 caracteres ASCII visibles (un UUID es una buena elección).',
+    idempotency_key_reused: 'Esta Idempotency-Key ya se usó con otro cuerpo de petición. Usa una clave nueva para una petición nueva.',
+    idempotency_request_in_progress:
+      'Una petición con esta Idempotency-Key aún está en curso. Vuelve a intentarlo en un momento para obtener su respuesta.',
     text_required: 'El campo "text" es obligatorio y debe ser una cadena de texto.',
     text_too_short: 'El texto es demasiado corto: se necesitan al menos {min} palabras y se han encontrado {count}.',
     invalid_sensitivity: 'El campo "sensitivity" debe ser uno de: conservative, balanced, aggressive.',

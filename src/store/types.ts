@@ -79,6 +79,8 @@ export interface QuotaStore {
    * Returns the counters after the charge (calls only when capped), or null when nothing was charged.
    */
   charge(request: ChargeRequest): Promise<UsageCounters | null>;
+  /** Successful (charged) calls of a key in `period`: what GET /v1/usage reports; no writes. */
+  periodCalls(keyId: number, period: string): Promise<number>;
   /** Gives back words (and calls) charged in `period`; never below zero. */
   refund(keyId: number, period: string, words: number, calls: 0 | 1): Promise<void>;
 }
@@ -106,6 +108,46 @@ export interface UsageSink {
   countForKey(keyId: number): Promise<number>;
 }
 
+/** What a claim for an idempotency record needs (ids and checks are opaque hex: src/modules/idempotency/crypto.ts). */
+export interface IdempotencyClaim {
+  id: string;
+  bodyCheck: string;
+  /** Epoch ms now: rows expired by then, or pending rows abandoned by then with the same body check, are taken over. */
+  now: number;
+  /** Epoch ms until which the claimant holds the row while it runs. */
+  lockedUntil: number;
+  /** Epoch ms after which the row is ignored and purged. */
+  expiresAt: number;
+}
+
+/** A stored idempotency record (never readable: see the idempotency_records table). */
+export interface IdempotencyRecord {
+  bodyCheck: string;
+  state: 'pending' | 'done';
+  /** base64(IV || ciphertext) once done; null while pending. */
+  answer: string | null;
+  lockedUntil: number;
+  expiresAt: number;
+}
+
+/** Sealed answers of Idempotency-Key requests, shared by every process and instance on the store. */
+export interface IdempotencyStore {
+  /**
+   * Atomically creates the row as `pending` (or takes over an expired one, or a pending one past
+   * `lockedUntil` with the same body check): 'claimed'. Otherwise the row as it is (another request
+   * holds or has answered it), or null when it vanished meanwhile (released: claim again).
+   */
+  claim(claim: IdempotencyClaim): Promise<'claimed' | IdempotencyRecord | null>;
+  /** The row, or null (absent or expired at `now`). */
+  read(id: string, now: number): Promise<IdempotencyRecord | null>;
+  /** Stores the sealed answer and marks the row done. */
+  complete(id: string, answer: string): Promise<void>;
+  /** Deletes a pending row whose request failed, so a retry runs again. */
+  release(id: string): Promise<void>;
+  /** Deletes the rows expired at `now`; returns how many. */
+  purge(now: number): Promise<number>;
+}
+
 /** Whether the store answers right now. */
 export type StoreHealth = 'up' | 'down';
 
@@ -117,6 +159,7 @@ export interface Store {
   readonly keys: KeyStore;
   readonly quota: QuotaStore;
   readonly usage: UsageSink;
+  readonly idempotency: IdempotencyStore;
   /** Probes the store within a short deadline (GET /health). */
   health(): Promise<StoreHealth>;
   /** Writes what is queued and closes the connections. */

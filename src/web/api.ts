@@ -1,9 +1,12 @@
-/** Browser-side client of POST /api/detect: single JSON mode, multipart batch mode, error messages. */
+/** Browser-side client of POST /v1/detect: single JSON mode, multipart batch mode, error messages. */
 import type { DetectResponse } from '../modules/detect/service.ts';
+import type { Usage } from '../modules/usage/model.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
-export const DETECT_PATH = '/api/detect';
+export const DETECT_PATH = '/v1/detect';
+/** Path of the key's usage report (not charged). */
+export const USAGE_PATH = '/v1/usage';
 
 /** An error answered by the API in its `{ success: false, error: { code, message } }` body. */
 export class ApiError extends Error {
@@ -71,12 +74,29 @@ export async function detectText(
   return { data: (await res.json()) as DetectResult, headers: res.headers };
 }
 
+/** The key's usage report (GET /v1/usage: not charged), or rejects with ApiError. */
+export async function fetchUsage(key: string, lang: UiLang): Promise<Usage> {
+  const res = await fetch(USAGE_PATH, { headers: headersFor(key, lang) });
+  if (!res.ok) throw await toApiError(res);
+  return (await res.json()) as Usage;
+}
+
+/** One line saying what the key has left: plan, words this month, the reset date and, for trial keys, calls. */
+export function usageText(usage: Usage, lang: UiLang): string {
+  const n = (value: number) => value.toLocaleString(lang);
+  const reset = new Intl.DateTimeFormat(lang, { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(usage.period.end));
+  const line = tr(lang, 'usageLine', { plan: usage.plan, remaining: n(usage.words.remaining), limit: n(usage.words.limit), reset });
+  return usage.trial ? line + tr(lang, 'usageTrial', { calls: n(usage.trial.callsRemaining) }) : line;
+}
+
 /** Posts files as `files[]`; resolves with the streaming response, or rejects with ApiError. */
 export async function detectFiles(key: string, lang: UiLang, files: File[], sensitivity: string, signal?: AbortSignal): Promise<Response> {
   const form = new FormData();
   for (const f of files) form.append('files[]', f, f.name);
   form.append('sensitivity', sensitivity);
   form.append('lang', lang);
+  // Each result line brings its reasons (bullets), so one file's can be opened in the table.
+  form.append('detail', 'full');
   const res = await fetch(DETECT_PATH, { method: 'POST', headers: headersFor(key, lang), body: form, signal });
   if (!res.ok) throw await toApiError(res);
   return res;

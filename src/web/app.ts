@@ -1,5 +1,5 @@
 /** Entry point of the playground page: settings, language, tabs, text analysis and the Files tab. */
-import { ApiError, describeError, detectText, type DetectResult } from './api.ts';
+import { ApiError, describeError, detectText, fetchUsage, usageText, type DetectResult } from './api.ts';
 import { downloadCsv, runBatch, toCsv, type BatchRow } from './batch.ts';
 import { renderResult, wireTooltipDismiss } from './result.ts';
 import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
@@ -39,6 +39,26 @@ function showError(boxId: string, err: unknown): void {
   box.hidden = false;
   // 401: the fix is in the key field, so take the keyboard user there.
   if (err instanceof ApiError && err.status === 401) keyInput.focus();
+}
+
+/** Refreshes the usage line from GET /v1/usage (not charged); hidden while there is no valid key. */
+async function refreshUsage(): Promise<void> {
+  const line = $('usage-line');
+  const key = keyInput.value.trim();
+  if (!key) {
+    line.hidden = true;
+    return;
+  }
+  try {
+    const usage = await fetchUsage(key, lang);
+    // The key may have changed while the answer was on its way.
+    if (keyInput.value.trim() !== key) return;
+    line.textContent = usageText(usage, lang);
+    line.dataset.remaining = String(usage.words.remaining);
+    line.hidden = false;
+  } catch {
+    line.hidden = true;
+  }
 }
 
 function clearError(boxId: string): void {
@@ -81,6 +101,7 @@ function applyLang(next: UiLang): void {
   document.querySelector('[role="tablist"]')!.setAttribute('aria-label', `${tr(lang, 'tabText')} / ${tr(lang, 'tabFiles')}`);
   updateWordCount();
   renderFileList();
+  void refreshUsage();
   if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
 }
 
@@ -130,6 +151,7 @@ async function analyzeText(e: Event): Promise<void> {
     busy = false;
     analyzeButton.textContent = tr(lang, 'analyze');
     updateWordCount();
+    void refreshUsage();
   }
 }
 
@@ -146,6 +168,7 @@ async function analyzeFiles(e: Event): Promise<void> {
     showError('files-error', err);
   } finally {
     filesButton.disabled = false;
+    void refreshUsage();
   }
 }
 
@@ -175,6 +198,7 @@ function wireFiles(): void {
 function main(): void {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? '';
   keyInput.addEventListener('input', () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
+  keyInput.addEventListener('change', () => void refreshUsage());
   textArea.addEventListener('input', updateWordCount);
   $('text-form').addEventListener('submit', analyzeText);
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="lang"]')) {

@@ -17,6 +17,8 @@ export interface BatchRow {
   verdictKey?: VerdictKey;
   flagged?: number;
   docType?: string;
+  /** The file's reasons (`detail=full`): the bullets' texts, the first supporting the verdict. */
+  reasons?: string[];
   error?: { code: string; message: string };
 }
 
@@ -72,6 +74,22 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   const name = document.createElement('th');
   name.scope = 'row';
   name.textContent = row.fileName;
+  if (row.reasons && row.reasons.length > 0) {
+    // A disclosure per file: its reasons open in place, the table stays one line per file.
+    const details = el('details', 'reasons');
+    const summary = el('summary');
+    summary.textContent = tr(lang, 'fileReasons');
+    const list = el('ul');
+    list.append(
+      ...row.reasons.map((text) => {
+        const li = el('li');
+        li.textContent = text;
+        return li;
+      }),
+    );
+    details.append(summary, list);
+    name.appendChild(details);
+  }
   tr_.replaceChildren(name);
   tr_.className = row.error ? 'row-error' : row.score === undefined ? 'row-pending' : 'row-done';
   if (row.error) {
@@ -155,6 +173,7 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
         verdictKey: verdictKeyOf(msg.verdictKey),
         flagged: Number(msg.flagged),
         docType: String(msg.docType ?? ''),
+        reasons: Array.isArray(msg.bullets) ? msg.bullets.map((b: { text?: unknown }) => String(b?.text ?? '')) : undefined,
       });
     } else if (msg.type === 'error') {
       done++;

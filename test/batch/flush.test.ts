@@ -207,6 +207,7 @@ describe('batch mode: client disconnect', () => {
     batchStream({
       plan,
       detector: rec,
+      modelVersion: 'test',
       sensitivity: 'conservative',
       lang: 'en',
       client: gone.signal,

@@ -3,6 +3,7 @@ import type { LabelLang, Sensitivity } from '../../src/engine/types';
 import { extractText } from '../../src/extract';
 import { t } from '../../src/i18n';
 import { detector } from '../http/helpers';
+import { modelVersion } from '../../src/model-version';
 import { closeBatchPools, badBatch, batchForm, DOCX_TEXT, makeBatchApp, postBatch, readLines, sampleBatch, type Line } from './helpers';
 
 afterAll(closeBatchPools);
@@ -26,6 +27,7 @@ const RESULT_KEYS = [
   'language',
   'sensitivity',
   'format',
+  'modelVersion',
 ];
 
 /** The result line the stream must carry for `text`, computed with the detector directly. */
@@ -56,6 +58,7 @@ function expectedResult(
     language: a.language,
     sensitivity: a.sensitivity,
     format,
+    modelVersion: modelVersion(),
   };
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
 import { makeDocx, makePdf } from '../fixtures/make';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing } from '../fixtures/postgres';
+import { modelVersion } from '../../src/model-version';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 /** 60 words of English prose (the same as test/http/helpers' PROSE, which would load the engine here). */
@@ -99,7 +100,7 @@ describe('ai-detector binary', () => {
     // the source tree or from beside the binary.
     server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env });
     const health = await fetch(`${server.base}/health`);
-    expect(await health.json()).toEqual({ status: 'ok', store: 'up', version });
+    expect(await health.json()).toEqual({ status: 'ok', store: 'up', version, modelVersion: modelVersion() });
 
     const headers = { 'x-api-key': key };
     const single = await fetch(`${server.base}/api/detect`, {
@@ -168,7 +169,12 @@ describe('ai-detector binary', () => {
       const pgKey = created.out.trim().split('\n').at(-1)!;
       server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env: pgEnv });
       await server.waitFor(/"event":"worker_listening"/);
-      expect(await (await fetch(`${server.base}/health`)).json()).toEqual({ status: 'ok', store: 'up', version });
+      expect(await (await fetch(`${server.base}/health`)).json()).toEqual({
+        status: 'ok',
+        store: 'up',
+        version,
+        modelVersion: modelVersion(),
+      });
       for (let i = 0; i < 4; i++) {
         const single = await fetch(`${server.base}/api/detect`, {
           method: 'POST',

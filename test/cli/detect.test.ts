@@ -6,6 +6,7 @@ import { runJsonl } from '../../src/cli/detect-jsonl';
 import { flateBombPdf } from '../fixtures/hostile-pdf';
 import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make';
 import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
+import { modelVersion } from '../../src/model-version';
 import { detector, PROSE } from '../http/helpers';
 
 const ROOT = join(import.meta.dir, '..', '..');
@@ -127,6 +128,7 @@ describe('detect --jsonl', () => {
       lang: a.language,
       words: a.words,
       aiShare: a.aiShare,
+      modelVersion: modelVersion(),
     });
     // The blank line 3 is skipped; every answer names its input line.
     expect(out.slice(1, 4).map((o) => o.error.code)).toEqual(['invalid_json', 'text_required', 'text_required']);
@@ -199,7 +201,14 @@ describe('detect --jsonl', () => {
         yield new TextEncoder().encode(`${JSON.stringify({ text: PROSE })}\n`);
       }
     }
-    await runJsonl({ detector: detector(), sensitivity: 'conservative', lang: 'en', input: input(), write: (c) => void writes.push(c) });
+    await runJsonl({
+      detector: detector(),
+      modelVersion: 'test',
+      sensitivity: 'conservative',
+      lang: 'en',
+      input: input(),
+      write: (c) => void writes.push(c),
+    });
     // The answer to chunk i was written before chunk i+1 was even asked for.
     expect(writtenBeforeRead).toEqual([0, 1, 2]);
     expect(writes.length).toBe(3);

@@ -9,7 +9,7 @@ import { SQL } from 'bun';
 import { join } from 'node:path';
 import { words } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { BOOTSTRAP_KEY_LINE, bootstrapKeyOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 warnIfMissing('test/faults/postgres-instances.test.ts');
 const ROOT = join(import.meta.dir, '../..');
@@ -61,7 +61,10 @@ describe.if(!POSTGRES_MISSING)('three instances on one PostgreSQL', () => {
     instances = await Promise.all(
       [0, 1, 2].map(() => startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env: { ...env(), BOOTSTRAP_KEY: '1' } })),
     );
-    const bootstrapKeys = instances.flatMap((s) => s.lines.map((l) => l.trim()).filter((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l)));
+    // Printed on stderr before the `listening` line; give the pipes a moment to deliver it.
+    await Promise.any(instances.map((s) => bootstrapKeyOf(s)));
+    await Bun.sleep(300);
+    const bootstrapKeys = instances.flatMap((s) => s.errLines.filter((l) => BOOTSTRAP_KEY_LINE.test(l)));
     expect(bootstrapKeys).toHaveLength(1);
     for (const s of instances)
       expect(JSON.parse(s.lines.find((l) => l.includes('"event":"listening"'))!)).toMatchObject({ store: 'postgres' });

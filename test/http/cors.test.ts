@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '../../src/http/cors';
-import { startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { startServerProcess, type ServerProcess, bootstrapKeyOf } from '../fixtures/server-process';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser } from '../web/harness';
 import { call, makeApp, PROSE } from './helpers';
 
@@ -42,7 +42,9 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
-    expect(response.headers.get('access-control-allow-headers')).toBe('X-API-Key, Content-Type, Accept-Language');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id',
+    );
     expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(vary(response)).toContain('origin');
     expect(await response.text()).toBe('');
@@ -67,7 +69,7 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(APP);
     expect(ok.headers.get('access-control-expose-headers')).toBe(
-      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed',
     );
     expect(vary(ok).sort()).toEqual(['accept-language', 'origin']);
     for (const [path, options, status] of [
@@ -137,7 +139,7 @@ describe.if(HAVE_CHROMIUM)('CORS in a browser, against a real server process', (
           cwd: ROOT,
           env: { DATABASE_PATH: join(dir, 'browser.sqlite'), WORKERS: '1', CORS_ORIGINS: granted },
         });
-        const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
+        const key = await bootstrapKeyOf(server);
         const script = async ({ api, key, text }: { api: string; key: string; text: string }) => {
           try {
             const response = await fetch(`${api}/api/detect`, {

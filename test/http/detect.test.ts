@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { revokeKey } from '../../src/modules/keys';
 import { chargeWords, getQuotaState } from '../../src/modules/quota';
+import { modelVersion } from '../../src/model-version';
 import { call, makeApp, PROSE, words } from './helpers';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -105,7 +106,12 @@ describe('authentication (401, decided before the body)', () => {
     const { app } = makeApp();
     const response = await call(app, '/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', store: 'up', version: (await Bun.file('package.json').json()).version });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      store: 'up',
+      version: (await Bun.file('package.json').json()).version,
+      modelVersion: modelVersion(),
+    });
   });
 });
 

@@ -110,6 +110,20 @@ describe('keys CLI', () => {
     expect(usage.err[0]).toEndWith('use the id or a longer prefix');
   });
 
+  it('says in its help that revoke takes ONE key, and revokes nothing for a start several keys share', async () => {
+    const store = freshStore();
+    await cli(store, 'create', '--plan', 'free');
+    await cli(store, 'create', '--plan', 'free');
+    const help = (await cli(store, 'help')).out.join('\n');
+    expect(help).toContain('revokes ONE key');
+    expect(help).not.toContain('for all');
+    expect(help).toContain('revokes nothing');
+    const shared = await cli(store, 'revoke', 'ak_');
+    expect(shared.code).toBe(1);
+    expect(shared.err[0]).toStartWith('keys revoke: "ak_" matches 2 keys');
+    expect((await cli(store, 'list')).out.slice(1).every((line) => line.endsWith('active'))).toBe(true);
+  });
+
   it('runs as `bun run keys create` against DATABASE_PATH, key on the last stdout line', async () => {
     const env = { ...process.env, DATABASE_PATH: join(dir, 'cli', 'keys.sqlite') };
     const created = Bun.spawnSync(['bun', 'run', 'keys', 'create', '--plan', 'enterprise', '--name', 'ops'], {

@@ -64,7 +64,7 @@ describe('a trailing slash', () => {
       expect([path, (await call(app, path, { method: path === '/api/detect//' ? 'POST' : 'GET' })).status]).toEqual([path, 404]);
     }
     const spec = await (await call(app, '/swagger/json')).json();
-    expect(Object.keys(spec.paths).sort()).toEqual(['/api/detect', '/health']);
+    expect(Object.keys(spec.paths).sort()).toEqual(['/api/detect', '/health', '/v1/detect', '/v1/usage']);
   });
 });
 
@@ -106,7 +106,7 @@ describe('docs', () => {
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
     );
     const op = spec.paths['/api/detect'].post;
-    expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(op.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
     expect(op.requestBody.content['application/json'].example.text).toBeString();
     expect(Object.keys(spec.components.schemas.DetectRequest.properties).sort()).toEqual(['sensitivity', 'text']);
     const ok = op.responses['200'];

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { PROSE } from './helpers';
-import { startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { modelVersion } from '../../src/model-version';
+import { bootstrapKeyOf, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'detector-server-'));
@@ -25,14 +26,17 @@ describe('real server over HTTP', () => {
   it('prints a bootstrap key once, serves detections over TCP and shuts down gracefully on SIGTERM', async () => {
     const databasePath = join(dir, 'nested', 'server.sqlite');
     const first = await startServer({ DATABASE_PATH: databasePath });
-    const key = first.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l));
-    expect(key).toBeDefined();
+    const key = await bootstrapKeyOf(first);
+    // stdout is the JSON log alone: one JSON object per line, never the secret.
+    for (const line of first.lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(first.lines.join('\n')).not.toContain(key);
 
     const health = await fetch(`${first.base}/health`);
     expect(await health.json()).toEqual({
       status: 'ok',
       store: 'up',
       version: (await Bun.file(join(ROOT, 'package.json')).json()).version,
+      modelVersion: modelVersion(),
     });
 
     const detect = await fetch(`${first.base}/api/detect`, {
@@ -81,7 +85,7 @@ describe('real server over HTTP', () => {
 
     // Second start on the same database: keys exist, so nothing is printed.
     const second = await startServer({ DATABASE_PATH: databasePath });
-    expect(second.lines.some((l) => /^\s*ak_/.test(l))).toBe(false);
+    expect([...second.lines, ...second.errLines].some((l) => /^\s*ak_/.test(l))).toBe(false);
     const again = await fetch(`${second.base}/api/detect`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key! },
@@ -94,7 +98,7 @@ describe('real server over HTTP', () => {
 
   it('does not create a key with BOOTSTRAP_KEY=0, and refuses bad configuration', async () => {
     const quiet = await startServer({ DATABASE_PATH: join(dir, 'quiet.sqlite'), BOOTSTRAP_KEY: '0' });
-    expect(quiet.lines.some((l) => /ak_/.test(l))).toBe(false);
+    expect([...quiet.lines, ...quiet.errLines].some((l) => /ak_/.test(l))).toBe(false);
     quiet.proc.kill('SIGTERM');
     expect(await quiet.proc.exited).toBe(0);
 

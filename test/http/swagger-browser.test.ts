@@ -75,4 +75,20 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
     expect(schema).toMatch(/rate_remaining\W*(Collapse all|Expand all)\W*integer/);
     for (const verdict of VERDICT_KEYS) expect(schema).toContain(`"${verdict}"`);
   });
+
+  it('shows the batch stream as a oneOf of the four named line types with its discriminator, not (any | any | any | any)', async () => {
+    const page = browser!.page;
+    await page.goto(`${base}/swagger`);
+    await page.click('.opblock-summary-path[data-path="/v1/detect"]');
+    await page.locator('.responses-wrapper select.content-type').first().selectOption('application/x-ndjson');
+    await page.locator('.responses-wrapper button.tablinks[data-name="model"]').first().click();
+    const schema = (await page.locator('.responses-wrapper .model-box').first().textContent()) ?? '';
+    // Each alternative is named after its component, with its fields; the discriminator is shown.
+    for (const [i, name] of ['BatchProgressLine', 'BatchResultLine', 'BatchErrorLine', 'BatchCompleteLine'].entries()) {
+      expect(schema).toContain(`#${i} ${name}`);
+    }
+    expect(schema).toContain('(object | object | object | object)');
+    expect(schema).toMatch(/Discriminator.*type.*progress#\/components\/schemas\/BatchProgressLine/);
+    expect(schema).not.toContain('any');
+  });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { PROSE } from './helpers';
-import { alive, childrenOf, startServerProcess, until } from '../fixtures/server-process';
+import { alive, childrenOf, startServerProcess, until, bootstrapKeyOf } from '../fixtures/server-process';
 import { selfCommand, startWorkers } from '../../src/cluster';
 
 const ROOT = join(import.meta.dir, '../..');
@@ -35,7 +35,7 @@ describe('WORKERS=2: two server processes share the port and one quota', () => {
       env: { DATABASE_PATH: databasePath, WORKERS: '2' },
     });
     spawned.push(server.proc);
-    const key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
+    const key = await bootstrapKeyOf(server);
     expect(key).toBeDefined();
     const listening = JSON.parse(server.lines.find((l) => l.includes('"event":"listening"'))!);
     expect(listening.workers).toBe(2);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childrenOf, startServerProcess, until, type ServerProcess } from '../fixtures/server-process';
+import { childrenOf, startServerProcess, until, type ServerProcess, bootstrapKeyOf } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const TOKEN = 'scrape-token-123';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     env: { DATABASE_PATH: join(dir, 'metrics.sqlite'), WORKERS: '2', METRICS_TOKEN: TOKEN },
   });
   await server.waitFor(/"event":"worker_listening"/);
-  key = server.lines.map((l) => l.trim()).find((l) => /^ak_[0-9A-Za-z]{32,}$/.test(l))!;
+  key = await bootstrapKeyOf(server);
 }, 30_000);
 afterAll(async () => {
   await server?.stop();

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keysCommandLine, serviceUrl } from '../../src/cli/console';
-import { startServerProcess } from '../fixtures/server-process';
+import { bootstrapKeyOf, startServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'detector-banner-'));
@@ -21,13 +21,19 @@ describe('start banner', () => {
       env: { DATABASE_PATH: join(dir, 'a.sqlite'), WORKERS: '1' },
     });
     const base = `http://127.0.0.1:${server.port}`;
-    const stdout = server.lines.join('\n');
-    expect(stdout).toContain(`Try:  curl -s ${base}/api/detect -H "X-API-Key: <key>"`);
-    expect(stdout).toContain(`Or open the playground: ${base}/`);
-    expect(stdout).toContain('manage keys with `bun run keys`');
-    expect(stdout).not.toContain('localhost:3000');
+    const key = await bootstrapKeyOf(server);
+    const stderr = server.errLines.join('\n');
+    expect(stderr).toContain(`Try:  curl -s ${base}/v1/detect -H "X-API-Key: <key>"`);
+    expect(stderr).toContain(`Or open the playground: ${base}/`);
+    expect(stderr).toContain('manage keys with `bun run keys`');
+    expect(stderr).not.toContain('localhost:3000');
+    // stdout carries the JSON log alone: the secret never reaches a log shipper.
+    expect(server.lines.join('\n')).not.toContain(key);
+    for (const line of server.lines) expect(() => JSON.parse(line)).not.toThrow();
     expect(await server.stop()).toBe(0);
-    const banner = (await server.stderr).split('\n');
+    const stderrLines = (await server.stderr).split('\n');
+    // The first start's key comes first, then the banner.
+    const banner = stderrLines.slice(stderrLines.findIndex((l) => l.startsWith('AI Text Detector')));
     expect(banner.slice(0, 4)).toEqual([
       expect.stringMatching(new RegExp(`^AI Text Detector \\d+\\.\\d+\\.\\d+ listening on ${base}: 1 process, sqlite `)),
       `  Playground:  ${base}/`,

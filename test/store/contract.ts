@@ -90,6 +90,10 @@ export function storeContract(target: ContractTarget | null): void {
         expect((await chargeWords(store.quota, key, 10, NOV)).state.remaining).toBe(0);
         expect(await store.quota.read(key.id, NOV_PERIOD, true)).toEqual({ wordsUsed: 10_000, calls: 2 });
         expect(await chargeWords(store.quota, key, 500, DEC)).toMatchObject({ ok: true, state: { used: 500 } });
+        // Calls of one month (GET /v1/usage), not the lifetime sum; a month with none is 0.
+        expect(await store.quota.periodCalls(key.id, NOV_PERIOD)).toBe(2);
+        expect(await store.quota.periodCalls(key.id, '2026-12')).toBe(1);
+        expect(await store.quota.periodCalls(key.id, '2027-01')).toBe(0);
       });
 
       it('decides the charges of one moment in arrival order, each against what the earlier ones left', async () => {
@@ -181,6 +185,65 @@ export function storeContract(target: ContractTarget | null): void {
         for (let i = 0; i < 300; i++) first.usage.record(event(key.id, i));
         await first.close();
         expect(await (await open()).usage.countForKey(key.id)).toBe(300);
+      });
+    });
+
+    describe('idempotency records', () => {
+      const H = 60 * 60 * 1000;
+      const claimAt = (id: string, bodyCheck: string, now: number, leaseMs = 60_000) => ({
+        id,
+        bodyCheck,
+        now,
+        lockedUntil: now + leaseMs,
+        expiresAt: now + 24 * H,
+      });
+
+      it('lets exactly one of many concurrent claimants, on several instances, hold a record', async () => {
+        const { first, open } = await fresh();
+        const stores = [first, await open(), await open()];
+        const claims = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => stores[i % 3].idempotency.claim(claimAt('row-a', 'check-1', NOV))),
+        );
+        expect(claims.filter((c) => c === 'claimed')).toHaveLength(1);
+        for (const other of claims.filter((c) => c !== 'claimed'))
+          expect(other).toMatchObject({ state: 'pending', bodyCheck: 'check-1', answer: null });
+        await first.idempotency.complete('row-a', 'c2VhbGVk');
+        expect(await stores[2].idempotency.claim(claimAt('row-a', 'check-1', NOV + 1))).toMatchObject({
+          state: 'done',
+          answer: 'c2VhbGVk',
+        });
+        expect(await stores[1].idempotency.read('row-a', NOV + 2)).toMatchObject({ state: 'done', answer: 'c2VhbGVk' });
+      });
+
+      it('takes over an abandoned pending record only with the same body, and any record once expired', async () => {
+        const { first: store } = await fresh();
+        expect(await store.idempotency.claim(claimAt('row-b', 'check-1', NOV, 1_000))).toBe('claimed');
+        // Still held: nobody else gets it.
+        expect(await store.idempotency.claim(claimAt('row-b', 'check-1', NOV + 500))).toMatchObject({ state: 'pending' });
+        // Abandoned (its holder died): the same body takes it over, another body does not.
+        expect(await store.idempotency.claim(claimAt('row-b', 'check-2', NOV + 2_000))).toMatchObject({ bodyCheck: 'check-1' });
+        expect(await store.idempotency.claim(claimAt('row-b', 'check-1', NOV + 2_000))).toBe('claimed');
+        await store.idempotency.complete('row-b', 'YW5zd2Vy');
+        // A done record is kept 24 hours, then ignored, taken over by anyone and purged.
+        expect(await store.idempotency.claim(claimAt('row-b', 'check-2', NOV + 23 * H))).toMatchObject({ state: 'done' });
+        expect(await store.idempotency.read('row-b', NOV + 2_000 + 24 * H)).toBeNull();
+        expect(await store.idempotency.claim(claimAt('row-b', 'check-2', NOV + 2_000 + 24 * H))).toBe('claimed');
+      });
+
+      it('releases a pending record (a failed request) but never a done one, and purges what expired', async () => {
+        const { first: store } = await fresh();
+        await store.idempotency.claim(claimAt('row-c', 'x', NOV));
+        await store.idempotency.release('row-c');
+        expect(await store.idempotency.read('row-c', NOV)).toBeNull();
+        await store.idempotency.claim(claimAt('row-d', 'x', NOV));
+        await store.idempotency.complete('row-d', 'ZG9uZQ==');
+        await store.idempotency.release('row-d');
+        expect(await store.idempotency.read('row-d', NOV)).toMatchObject({ state: 'done' });
+        await store.idempotency.claim(claimAt('row-e', 'x', NOV + 10 * H));
+        expect(await store.idempotency.purge(NOV + 24 * H)).toBe(1);
+        expect(await store.idempotency.read('row-d', NOV + 11 * H)).toBeNull();
+        expect(await store.idempotency.read('row-e', NOV + 11 * H)).toMatchObject({ state: 'pending' });
+        expect(await store.idempotency.purge(NOV + 24 * H)).toBe(0);
       });
     });
 

@@ -27,7 +27,7 @@ if (!HAVE_CHROMIUM) {
 }
 
 function isDetect(res: Response): boolean {
-  return res.url().endsWith('/api/detect') && res.request().method() === 'POST';
+  return res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
 }
 
 /** Clicks Analyze (on the Text tab) and returns the API's answer the page received. */
@@ -54,6 +54,24 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
     await browser?.close();
     await server?.stop();
   }, BROWSER_TIMEOUT_MS);
+
+  it(
+    'shows a usage line from GET /v1/usage for the key, refreshed after an analysis',
+    async () => {
+      await page.fill('#api-key', server.key);
+      await page.fill('#text', ESSAY);
+      // Leaving the key field (a change event) asks for the key's usage.
+      await page.click('#tab-text');
+      await page.waitForSelector('#usage-line:not([hidden])');
+      const res = await analyze(page);
+      const remaining = res.headers()['x-ratelimit-remaining'];
+      await page.waitForFunction((r) => document.getElementById('usage-line')?.dataset.remaining === r, remaining);
+      expect(await page.textContent('#usage-line')).toContain(
+        `Plan free: ${Number(remaining).toLocaleString('en')} of 10,000 words left this month`,
+      );
+    },
+    BROWSER_TIMEOUT_MS,
+  );
 
   it(
     'highlights exactly the annotated sentences and shows the score on the gauge',
@@ -290,8 +308,18 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       expect(await page.textContent('#batch-count')).toBe('3/3');
       expect(await page.locator('#batch-rows tr').count()).toBe(3);
       expect(await page.locator('#batch-rows tr.row-done').count()).toBe(3);
-      expect(await page.locator('#batch-rows th').allTextContents()).toEqual(['essay.txt', 'notes.md', 'mixed.txt']);
+      expect(await page.locator('#batch-rows th').evaluateAll((ths) => ths.map((th) => th.firstChild?.textContent))).toEqual([
+        'essay.txt',
+        'notes.md',
+        'mixed.txt',
+      ]);
       expect(await page.getAttribute('#batch-progress', 'value')).toBe('3');
+      // One file's reasons open in place (the batch asked for detail=full): the detector's own bullets.
+      const reasons = page.locator('#batch-rows tr[data-index="2"] details.reasons');
+      expect(await reasons.getAttribute('open')).toBeNull();
+      await reasons.locator('summary').click();
+      const expected = server.detector.analyze(MIXED, { sensitivity: 'conservative' }).bullets.map((b) => b.text);
+      expect(await reasons.locator('li').allTextContents()).toEqual(expected);
       await page.screenshot({ path: join(ARTIFACTS, 'playground-batch.png'), fullPage: true });
       expect(await contrastFailures(page)).toEqual([]);
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);

@@ -21,6 +21,8 @@ export interface BatchForm {
   sensitivity: Sensitivity;
   /** From the `lang` form field; null when absent or not a supported language. */
   lang: LabelLang | null;
+  /** `detail=full`: each result line carries the explanation too. */
+  full: boolean;
 }
 
 /** The request-level limits the form reader enforces. */
@@ -56,7 +58,12 @@ export async function readBatchForm(request: Request, limits: FormLimits): Promi
   if (files.length === 0) throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
   if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });
   const lang = form.get('lang');
+  const detail = form.get('detail');
+  if (detail !== null && detail !== '' && !(typeof detail === 'string' && detail.trim() === 'full')) {
+    throw new ApiError('invalid_request', { detail: 'the "detail" field may only be "full"' });
+  }
   return {
+    full: detail !== null && detail !== '',
     files,
     sensitivity: parseSensitivity(form.get('sensitivity')),
     lang: typeof lang === 'string' ? matchLang(lang) : null,

@@ -16,9 +16,12 @@ export function progressLine(file: FileRef, total: number): ProgressLine {
   return { type: 'progress', index: file.index, fileName: file.fileName, total };
 }
 
-/** `{"type":"result",...}` from an analysis. */
-export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis): ResultLine {
-  return {
+/**
+ * `{"type":"result",...}` from an analysis, with the version of the model that made it; `full`
+ * (the `detail=full` form field) adds single mode's explanation, its offsets in the extracted text.
+ */
+export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis, modelVersion: string, full = false): ResultLine {
+  const line: ResultLine = {
     type: 'result',
     index: file.index,
     fileName: file.fileName,
@@ -37,6 +40,15 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     language: analysis.language,
     sensitivity: analysis.sensitivity,
     format,
+    modelVersion,
+  };
+  if (!full) return line;
+  return {
+    ...line,
+    dimensions: analysis.dimensions,
+    textAnnotations: analysis.textAnnotations,
+    bullets: analysis.bullets,
+    segments: analysis.segments,
   };
 }
 

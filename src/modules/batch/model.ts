@@ -9,12 +9,17 @@ import { VERDICT_KEYS } from '../../engine/types';
 import type { FileFormat } from '../../extract';
 import { EXTRACT_ERROR_STATUS } from '../../extract/errors';
 import { Int, keysOf, StringEnum } from '../../http/schema';
-import { DetectResponseSchema, LabelLangSchema, SensitivitySchema } from '../detect/model';
+import { DetectResponseSchema, LabelLangSchema, ModelVersionSchema, SensitivitySchema } from '../detect/model';
 
 /** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
 export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_short', 'batch_timeout', 'internal_error'] as const;
 /** A per-file error code. */
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
+
+/** Values of the `detail` form field: `full` adds the explanation to each result line. */
+export const BATCH_DETAILS = ['full'] as const;
+
+const EXTRACTED = 'With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file';
 
 /** Formats a file can be read as; a Record so the type checker demands every FileFormat. */
 const FILE_FORMATS: Record<FileFormat, true> = { txt: true, md: true, pdf: true, docx: true };
@@ -27,6 +32,12 @@ export const BatchFormSchema = t.Object(
     }),
     sensitivity: t.Optional(SensitivitySchema),
     lang: t.Optional(LabelLangSchema),
+    detail: t.Optional(
+      StringEnum(BATCH_DETAILS, {
+        description:
+          '`full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.',
+      }),
+    ),
   },
   { description: 'Batch request (Content-Type: multipart/form-data). Results stream back as NDJSON.' },
 );
@@ -39,7 +50,8 @@ const fileFields = {
 /** Sent before each file is processed. */
 export const ProgressLineSchema = t.Object(
   { type: t.Literal('progress'), ...fileFields, total: Int({ minimum: 1, description: 'Files in the batch.' }) },
-  { description: 'A file is about to be scored.' },
+  // The title names the alternative in Swagger UI's oneOf (it showed `(any | any | any | any)`, then `(object | ...)`).
+  { title: 'BatchProgressLine', description: 'A file is about to be scored.' },
 );
 
 const single = DetectResponseSchema.properties;
@@ -66,8 +78,13 @@ export const ResultLineSchema = t.Object(
     language: single.language,
     sensitivity: SensitivitySchema,
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),
+    modelVersion: ModelVersionSchema,
+    dimensions: t.Optional(t.Array(single.dimensions.items, { description: `Every dimension. ${EXTRACTED}.` })),
+    textAnnotations: t.Optional(t.Array(single.textAnnotations.items, { description: `Flagged sentences. ${EXTRACTED}.` })),
+    bullets: t.Optional(t.Array(single.bullets.items, { description: `Plain-language explanations. ${EXTRACTED}.` })),
+    segments: t.Optional(t.Array(single.segments.items, { description: `Human and AI passages. ${EXTRACTED}.` })),
   },
-  { description: 'A scored file.' },
+  { title: 'BatchResultLine', description: 'A scored file.' },
 );
 
 /** A file that could not be scored; the batch goes on. */
@@ -78,13 +95,13 @@ export const ErrorLineSchema = t.Object(
     code: StringEnum(FILE_ERROR_CODES, { description: 'Stable snake_case code: branch on this, never on the message.' }),
     message: t.String({ description: 'Human-readable message in the negotiated language.' }),
   },
-  { description: 'A file that could not be scored; the other files go on.' },
+  { title: 'BatchErrorLine', description: 'A file that could not be scored; the other files go on.' },
 );
 
 /** The last line of a batch that ran to its end. */
 export const CompleteLineSchema = t.Object(
   { type: t.Literal('complete'), total: Int({ minimum: 1, description: 'Files in the batch.' }) },
-  { description: 'The last line of a batch that ran to its end (absent when it was cut short).' },
+  { title: 'BatchCompleteLine', description: 'The last line of a batch that ran to its end (absent when it was cut short).' },
 );
 
 /** Sent before each file is processed. */

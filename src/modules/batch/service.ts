@@ -74,6 +74,8 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
   const body = batchStream({
     plan,
     detector,
+    modelVersion: ctx.modelVersion,
+    full: form.full,
     sensitivity: form.sensitivity,
     lang,
     client: request.signal,

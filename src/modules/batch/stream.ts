@@ -18,6 +18,10 @@ export interface StreamEnd {
 export interface BatchStreamOptions {
   plan: readonly PlannedFile[];
   detector: Detector;
+  /** The loaded model's version, put in every result line. */
+  modelVersion: string;
+  /** `detail=full`: result lines carry the explanation. */
+  full?: boolean;
   sensitivity: Sensitivity;
   lang: LabelLang;
   /** The request's signal: a disconnect stops the remaining work. */
@@ -62,7 +66,7 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         const analysis = o.detector.analyze(file.text, { sensitivity: o.sensitivity, labelLang: o.lang });
         // Scored: drop the text now rather than with the whole batch (a 40 MB batch held ~40 MB of text to its last line).
         file.text = '';
-        line = resultLine(file, file.format, analysis);
+        line = resultLine(file, file.format, analysis, o.modelVersion, o.full);
       } catch (error) {
         // Not charged (refunded in onEnd); name only, a message could quote the text.
         o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });

@@ -29,6 +29,8 @@ export interface BatchRequest {
   quota: QuotaStore;
   usage: UsageSink;
   detector: Detector;
+  /** The loaded model's version, put in every result line. */
+  modelVersion: string;
   logger: Logger;
   /** Counters for GET /metrics: the request (through observeRequest) and each file's outcome. */
   metrics?: ServiceMetrics;

@@ -8,16 +8,19 @@ import {
   isMultipartType,
   observeRequest,
   parseJson,
+  presentedSecret,
+  readBodyBytes,
   readBodyText,
   requireKey,
   type Logger,
   type RequestFacts,
 } from '../../http';
 import type { ServiceMetrics } from '../../metrics/types';
-import type { QuotaStore, UsageSink } from '../../store/types';
+import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
+import { idempotencyKeyOf, jsonFingerprint, multipartFingerprint, type Idempotency } from '../idempotency';
 import { rateLimitHeaders } from '../quota';
 import type { HandleBatch } from './batch-contract';
-import { detectOperation } from './openapi';
+import { detectAliasOperation, detectOperation } from './openapi';
 import { validateDetectBody } from './model';
 import { detectText } from './service';
 
@@ -25,8 +28,12 @@ export { MIN_WORDS, detectText, toDetectResponse } from './service';
 export { isSensitivity, validateDetectBody, type DetectInput, type DetectResponse } from './model';
 export type { BatchRequest, HandleBatch } from './batch-contract';
 
-/** Route key the auth plugin protects. */
-export const DETECT_ROUTE = 'POST /api/detect';
+/** The versioned path of detection (issue 22): the contract integrators build on. */
+export const DETECT_PATH = '/v1/detect';
+/** The seed's path, kept as an alias of DETECT_PATH: the same handler and contract. */
+export const DETECT_ALIAS_PATH = '/api/detect';
+/** Route keys ("METHOD /path") the auth plugin protects and whose handler observes itself. */
+export const DETECT_ROUTES = [`POST ${DETECT_PATH}`, `POST ${DETECT_ALIAS_PATH}`] as const;
 
 /** Dependencies of the detect routes. */
 export interface DetectModuleOptions {
@@ -34,57 +41,121 @@ export interface DetectModuleOptions {
   quota: QuotaStore;
   usage: UsageSink;
   detector: Detector;
+  /** The loaded model's version, put in every result. */
+  modelVersion: string;
   logger: Logger;
   /** Multipart requests go here (src/modules/batch): injected, so detect does not import batch. */
   handleBatch: HandleBatch;
   /** Counters for GET /metrics. */
   metrics?: ServiceMetrics;
+  /** Idempotency-Key handling (src/modules/idempotency). */
+  idempotency: Idempotency;
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
 type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> }; lang: LabelLang; words: number };
 
-/** Elysia plugin mounting POST /api/detect. The key was already checked by the auth plugin. */
+/** Lease of a single detection on its idempotency record: far above its run time, short enough that a retry after a crash waits little. */
+const SINGLE_LEASE_MS = 60_000;
+
+/** True when a batch stream ran to its `complete` line (only then is it kept for a retry). */
+function batchComplete(body: string): boolean {
+  return body.trimEnd().split('\n').at(-1)?.startsWith('{"type":"complete"') ?? false;
+}
+
+/** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, logger, handleBatch, metrics } = deps;
+  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency } = deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
-  return new Elysia({ name: 'detect' }).post(
-    '/api/detect',
-    async function detect(context) {
-      const ctx = context as unknown as DetectContext;
-      const { request } = ctx;
-      const key = requireKey(ctx.key);
-      const contentType = request.headers.get('content-type');
-      if (isMultipartType(contentType)) {
-        return handleBatch({
-          request,
-          key,
-          lang: ctx.lang,
-          facts: ctx,
-          onLang: (lang) => {
-            ctx.lang = lang;
-          },
-          onWords: (words) => {
-            ctx.words = words;
-          },
-          config,
-          quota,
-          usage,
-          detector,
-          logger,
-          metrics,
-        });
-      }
-      if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
-      const input = validateDetectBody(parseJson(await readBodyText(request, config.maxBodyBytes)));
-      const outcome = await detectText({ quota, detector, onRefundEvent, signal: request.signal }, key, input, ctx.lang, (words) => {
+
+  /** Single mode on a body already read: charge, analyze, observe; the body and its rate-limit headers. */
+  async function single(ctx: DetectContext, key: ApiKey, text: string) {
+    const input = validateDetectBody(parseJson(text));
+    const outcome = await detectText(
+      { quota, detector, modelVersion, onRefundEvent, signal: ctx.request.signal },
+      key,
+      input,
+      ctx.lang,
+      (words) => {
         ctx.words = words;
-      });
-      Object.assign(ctx.set.headers, rateLimitHeaders(outcome.state));
-      observeRequest(observe, ctx, { status: 200, mode: 'single', score: outcome.body.score, words: outcome.words });
-      return outcome.body;
-    },
-    { parse: 'none', detail: detectOperation },
-  );
+      },
+    );
+    observeRequest(observe, ctx, { status: 200, mode: 'single', score: outcome.body.score, words: outcome.words });
+    return { body: outcome.body, headers: rateLimitHeaders(outcome.state) };
+  }
+
+  /** Batch mode on `request` (the original, or one rebuilt from bytes already read). */
+  function batch(ctx: DetectContext, key: ApiKey, request: Request) {
+    return handleBatch({
+      request,
+      key,
+      lang: ctx.lang,
+      facts: ctx,
+      onLang: (lang) => {
+        ctx.lang = lang;
+      },
+      onWords: (words) => {
+        ctx.words = words;
+      },
+      config,
+      quota,
+      usage,
+      detector,
+      modelVersion,
+      logger,
+      metrics,
+    });
+  }
+
+  /** Runs `execute` under the request's Idempotency-Key: once, or replayed (logged, not charged). */
+  async function idempotently(
+    ctx: DetectContext,
+    key: ApiKey,
+    idempotencyKey: string,
+    fingerprint: Uint8Array,
+    mode: 'single' | 'batch',
+    execute: () => Promise<Response>,
+  ): Promise<Response> {
+    const secret = presentedSecret(ctx.request.headers)?.trim() ?? '';
+    const leaseMs = mode === 'single' ? SINGLE_LEASE_MS : config.batchTimeBudgetMs + SINGLE_LEASE_MS;
+    const call = { secret, keyId: key.id, idempotencyKey, fingerprint, leaseMs, isComplete: mode === 'batch' ? batchComplete : undefined };
+    const { response, replayed } = await idempotency.run(call, execute);
+    if (replayed) {
+      // The stored answer says which language it was in.
+      ctx.set.headers['content-language'] = response.headers.get('content-language') ?? ctx.lang;
+      observeRequest(observe, ctx, { status: response.status, mode, words: 0, replayed: true });
+    }
+    return response;
+  }
+
+  const detect = async function detect(context: unknown) {
+    const ctx = context as unknown as DetectContext;
+    const { request } = ctx;
+    const key = requireKey(ctx.key);
+    const contentType = request.headers.get('content-type');
+    const idempotencyKey = idempotencyKeyOf(request.headers);
+    if (isMultipartType(contentType)) {
+      if (idempotencyKey === null) return batch(ctx, key, request);
+      // The body is read first to fingerprint it, then handed to batch mode as a request of its own.
+      const bytes = await readBodyBytes(request, config.maxBatchBytes);
+      const fingerprint = await multipartFingerprint(bytes, contentType ?? '');
+      const replayable = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes, signal: request.signal });
+      return idempotently(ctx, key, idempotencyKey, fingerprint, 'batch', () => batch(ctx, key, replayable));
+    }
+    if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
+    const text = await readBodyText(request, config.maxBodyBytes);
+    if (idempotencyKey === null) {
+      const answer = await single(ctx, key, text);
+      Object.assign(ctx.set.headers, answer.headers);
+      return answer.body;
+    }
+    return idempotently(ctx, key, idempotencyKey, jsonFingerprint(text), 'single', async () => {
+      const answer = await single(ctx, key, text);
+      return Response.json(answer.body, { headers: { ...answer.headers, 'content-language': ctx.lang } });
+    });
+  };
+  return new Elysia({ name: 'detect' })
+    .post(DETECT_PATH, detect, { parse: 'none', detail: detectOperation })
+    .post(DETECT_ALIAS_PATH, detect, { parse: 'none', detail: detectAliasOperation });
 }

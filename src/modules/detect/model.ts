@@ -39,6 +39,12 @@ export const DetectRequestSchema = t.Object(
   { description: 'Single-text request (Content-Type: application/json).' },
 );
 
+/** The model version of a result (src/model-version.ts); the same field in single mode, batch lines, `detect --jsonl` and /health. */
+export const ModelVersionSchema = t.String({
+  description:
+    'The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it).',
+});
+
 const DimensionIdSchema = StringEnum(DIMENSIONS.map((d) => d.id) as [string, ...string[]], {
   description: 'Stable dimension id.',
 });
@@ -115,6 +121,7 @@ export const DetectResponseSchema = t.Object({
       'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge).',
   }),
   aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
+  modelVersion: ModelVersionSchema,
 });
 
 /** A validated single-mode request body. */

@@ -59,13 +59,28 @@ const integerHeader = (description: string, example?: number) => ({
 });
 
 const single = EXAMPLES.single.response;
-const RATE_LIMIT_HEADERS = {
+export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': integerHeader("Words per month of the key's plan.", single.rate_limit),
   'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
   'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
 };
-const CONTENT_LANGUAGE = {
+/** Headers of every answer: the label language and the request id. */
+export const CONTENT_LANGUAGE = {
   'Content-Language': { description: 'Language of labels and messages.', schema: LabelLangSchema, example: 'en' },
+  'X-Request-Id': {
+    description: 'The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line.',
+    schema: { type: 'string' },
+    example: 'support-ticket-42',
+  },
+};
+
+/** The X-Request-Id request header, shared by every operation. */
+export const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+  description: 'Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID.',
 };
 
 /** What each error status means on this operation, and the headers it carries. */
@@ -85,6 +100,14 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
     description: 'The key and quota store is locked or unreachable; nothing was charged.',
     headers: { 'Retry-After': integerHeader('Seconds to wait before trying again.') },
   },
+  409: {
+    description: 'The first request with this Idempotency-Key is still running (after waiting up to 10 s for it). Retry to get its answer.',
+    headers: { 'Retry-After': integerHeader('Seconds to wait before retrying.') },
+  },
+  422: {
+    description: 'This Idempotency-Key was already used by this API key with another body (within 24 hours).',
+    headers: RATE_LIMIT_HEADERS,
+  },
   405: {
     description: 'The path exists but not with this method.',
     headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' }, example: 'POST' } },
@@ -92,7 +115,7 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
 };
 
 /** An error response listing its codes, each with its real example when one was recorded. */
-function errorResponse(codes: readonly ErrorCode[], description: string, headers: object = {}) {
+export function errorResponse(codes: readonly ErrorCode[], description: string, headers: object = {}) {
   const examples = codes.flatMap((code) => {
     const example = EXAMPLES.errors[code];
     return example ? [[code, { summary: example.request, value: example.body }] as const] : [];
@@ -135,6 +158,7 @@ const batchExamples = Object.fromEntries(
 
 /** The `detail` of the route: Elysia's swagger plugin spreads it into the operation. */
 export const detectOperation = {
+  operationId: 'detect',
   tags: ['Detection'],
   summary: 'Detect AI-generated text',
   description:
@@ -142,7 +166,7 @@ export const detectOperation = {
     'Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. ' +
     'Labels and messages follow `?lang=` or Accept-Language (en, es).\n\n' +
     BATCH_STREAM,
-  security: [{ ApiKeyAuth: [] }],
+  security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   parameters: [
     { name: 'lang', in: 'query', required: false, schema: LabelLangSchema, description: 'Label language; overrides Accept-Language.' },
     {
@@ -152,6 +176,16 @@ export const detectOperation = {
       schema: { type: 'string' },
       example: 'en',
       description: 'Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en.',
+    },
+    REQUEST_ID_PARAMETER,
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+      example: '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c',
+      description:
+        'Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md).',
     },
   ],
   requestBody: {
@@ -164,7 +198,14 @@ export const detectOperation = {
   responses: {
     200: {
       description: `Analysis of the text (single mode), or an NDJSON stream (batch mode). ${BATCH_STREAM}`,
-      headers: { ...RATE_LIMIT_HEADERS, ...CONTENT_LANGUAGE },
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        ...CONTENT_LANGUAGE,
+        'Idempotent-Replayed': {
+          description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key (nothing was charged).',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
       content: {
         'application/json': { schema: ref('DetectResponse'), example: single },
         'application/x-ndjson': { schema: ref('BatchLine'), examples: batchExamples },
@@ -175,3 +216,11 @@ export const detectOperation = {
   },
   // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
 } as unknown as DocumentDecoration;
+
+/** POST /api/detect: the seed's path, the same handler and contract as POST /v1/detect. */
+export const detectAliasOperation = {
+  ...detectOperation,
+  operationId: 'detectAlias',
+  summary: 'Detect AI-generated text (alias of POST /v1/detect)',
+  description: `The seed's path, kept for existing clients: the same handler, request and answers as \`POST /v1/detect\`. New clients should use /v1.\n\n${detectOperation.description}`,
+} as DocumentDecoration;

@@ -19,8 +19,8 @@ export function roundMs(ms: number): number {
   return Math.round(ms * scale) / scale;
 }
 
-/** Maps an Analysis and the post-charge quota to the response body. */
-export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectResponse {
+/** Maps an Analysis, the post-charge quota and the model version to the response body. */
+export function toDetectResponse(analysis: Analysis, state: QuotaState, modelVersion: string): DetectResponse {
   return {
     success: true,
     score: analysis.score,
@@ -42,6 +42,7 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectR
     words: analysis.words,
     segments: analysis.segments,
     aiShare: analysis.aiShare,
+    modelVersion,
   };
 }
 
@@ -49,6 +50,8 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState): DetectR
 export interface DetectDeps {
   quota: QuotaStore;
   detector: Detector;
+  /** The loaded model's version (src/model-version.ts), put in every result. */
+  modelVersion: string;
   /** Where a refund that cannot be written at once is reported. */
   onRefundEvent: RefundReport;
   /**
@@ -95,5 +98,5 @@ export async function detectText(
     await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
     throw error;
   }
-  return { body: toDetectResponse(analysis, charge.state), state: charge.state, words };
+  return { body: toDetectResponse(analysis, charge.state, deps.modelVersion), state: charge.state, words };
 }

@@ -10,6 +10,7 @@ import { Elysia } from 'elysia';
 import { ApiError } from '../../http/errors';
 import { DETECT_RESPONSES, DETECT_SCHEMAS } from '../detect/openapi';
 import { VERSION } from '../health';
+import { USAGE_SCHEMAS } from '../usage';
 import { SWAGGER_ASSETS, swaggerPage } from './ui';
 
 const TITLE = 'AI Text Detector API';
@@ -23,13 +24,14 @@ export const SPEC_PATH = '/swagger/json';
 const OPENAPI_VERSION = '3.1.0';
 
 const DESCRIPTION = [
-  'Self-hosted AI-text detection. Authenticate with the `X-API-Key` header (keys start with `ak_`).',
+  'Self-hosted AI-text detection. Authenticate with the `X-API-Key` header or `Authorization: Bearer` (keys start with `ak_`). `/v1` is the versioned contract; `/api/detect` is an alias of `/v1/detect`.',
   '',
   '**Words** are runs of Unicode letters/digits, inner apostrophes and hyphens kept. Texts need at least 20 words.',
   '**Quotas** are words per UTC calendar month by plan (free 10,000; essential 60,000; premium 180,000; professional 360,000; enterprise 15,000,000; trial: free’s words and 500 calls in total). Only successful detections are charged.',
   '**Localization**: `?lang=es` or `Accept-Language: es` (es-ES, es-419, q-values honoured) gives Spanish labels and messages; responses carry `Content-Language`.',
+  '**Request ids**: every answer, errors included, carries `X-Request-Id`: your own (`[A-Za-z0-9._-]{1,128}`) echoed, or a fresh UUID; it is written in the request’s log line.',
   '**Errors** always have the body `{ "success": false, "error": { "code", "message" } }`; unknown paths answer 404 `not_found`, wrong methods 405 `method_not_allowed`.',
-  '**CORS** is off unless the server sets `CORS_ORIGINS`: then a preflight `OPTIONS` from a listed origin answers 204 (methods GET, HEAD, POST; headers X-API-Key, Content-Type, Accept-Language) and answers expose `X-RateLimit-*` and `Retry-After`; other origins get no grant. Without it, `OPTIONS` answers 405.',
+  '**CORS** is off unless the server sets `CORS_ORIGINS`: then a preflight `OPTIONS` from a listed origin answers 204 (methods GET, HEAD, POST; headers X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id) and answers expose `X-RateLimit-*`, `Retry-After`, `X-Request-Id` and `Idempotent-Replayed`; other origins get no grant. Without it, `OPTIONS` answers 405.',
 ].join('\n');
 
 /** Elysia plugin mounting /swagger, /swagger/json and /swagger/assets/:name. */
@@ -45,14 +47,20 @@ export function docsModule() {
           openapi: OPENAPI_VERSION,
           // Relative: the document is valid for whatever host and port serve it.
           servers: [{ url: '/', description: 'This server' }],
-          info: { title: TITLE, version: VERSION, description: DESCRIPTION },
+          info: {
+            title: TITLE,
+            version: VERSION,
+            description: DESCRIPTION,
+            license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+          },
           tags: [
             { name: 'Detection', description: 'Score texts and files.' },
+            { name: 'Account', description: 'Usage and quota of the key.' },
             { name: 'Service', description: 'Health.' },
           ],
           components: {
             // TypeBox schemas are plain JSON Schema; the plugin's OpenAPI typings do not know TypeBox's types.
-            schemas: DETECT_SCHEMAS as Record<string, object>,
+            schemas: { ...DETECT_SCHEMAS, ...USAGE_SCHEMAS } as Record<string, object>,
             responses: DETECT_RESPONSES as unknown as Record<string, { description: string }>,
             securitySchemes: {
               ApiKeyAuth: {
@@ -60,6 +68,11 @@ export function docsModule() {
                 in: 'header',
                 name: 'X-API-Key',
                 description: 'API key (ak_…), created with `bun run keys create`.',
+              },
+              BearerAuth: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'The same API key as `Authorization: Bearer ak_…`, for clients that only send bearer tokens.',
               },
             },
           },

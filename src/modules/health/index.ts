@@ -3,6 +3,7 @@ import { DEFAULT_ERROR_RESPONSE } from '../detect/openapi';
 import { Elysia, t, type Static } from 'elysia';
 import pkg from '../../../package.json';
 import type { StoreHealth } from '../../store/types';
+import { ModelVersionSchema } from '../detect/model';
 
 /** Version reported by /health and --version (from package.json, embedded at build time). */
 export const VERSION: string = pkg.version;
@@ -12,6 +13,7 @@ export const HealthSchema = t.Object({
   status: t.Literal('ok'),
   store: t.Literal('up'),
   version: t.String({ description: 'Package version.' }),
+  modelVersion: ModelVersionSchema,
 });
 
 /** The 503 body of GET /health: the process answers but its store does not. */
@@ -19,22 +21,24 @@ export const DegradedHealthSchema = t.Object({
   status: t.Literal('degraded'),
   store: t.Literal('down'),
   version: t.String({ description: 'Package version.' }),
+  modelVersion: ModelVersionSchema,
 });
 
-/** Options of the health module: how to probe the store (default: always up, for apps without one). */
+/** Options of the health module: the loaded model's version, and how to probe the store (default: always up, for apps without one). */
 export interface HealthOptions {
+  modelVersion: string;
   storeHealth?: () => Promise<StoreHealth>;
 }
 
-/** Elysia plugin mounting GET /health -> 200 { status: 'ok', store: 'up', version } or 503 { status: 'degraded', store: 'down', version }. */
-export function healthModule({ storeHealth = async () => 'up' }: HealthOptions = {}) {
+/** Elysia plugin mounting GET /health -> 200 { status: 'ok', store: 'up', version, modelVersion } or 503 { status: 'degraded', store: 'down', ... }. */
+export function healthModule({ modelVersion, storeHealth = async () => 'up' }: HealthOptions) {
   return new Elysia({ name: 'health' }).get(
     '/health',
     async function health({ set }): Promise<Static<typeof HealthSchema> | Static<typeof DegradedHealthSchema>> {
-      if ((await storeHealth()) === 'up') return { status: 'ok', store: 'up', version: VERSION };
+      if ((await storeHealth()) === 'up') return { status: 'ok', store: 'up', version: VERSION, modelVersion };
       // Load balancers take this instance out until the store answers again.
       set.status = 503;
-      return { status: 'degraded', store: 'down', version: VERSION };
+      return { status: 'degraded', store: 'down', version: VERSION, modelVersion };
     },
     {
       detail: {
@@ -48,7 +52,7 @@ export function healthModule({ storeHealth = async () => 'up' }: HealthOptions =
             content: {
               'application/json': {
                 schema: HealthSchema,
-                example: { status: 'ok', store: 'up', version: VERSION },
+                example: { status: 'ok', store: 'up', version: VERSION, modelVersion },
               },
             },
           },
@@ -57,7 +61,7 @@ export function healthModule({ storeHealth = async () => 'up' }: HealthOptions =
             content: {
               'application/json': {
                 schema: DegradedHealthSchema,
-                example: { status: 'degraded', store: 'down', version: VERSION },
+                example: { status: 'degraded', store: 'down', version: VERSION, modelVersion },
               },
             },
           },

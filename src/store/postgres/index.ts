@@ -7,6 +7,7 @@ import { HEALTH_PROBE_MS, probeHealth } from '../health';
 import { keepTrying } from '../retry';
 import type { Store } from '../types';
 import { openPostgres, redactUrl, type PgDb } from './client';
+import { postgresIdempotencyStore } from './idempotency';
 import { postgresKeyStore } from './keys';
 import { migratePostgres, withMigrationLock } from './migrate';
 import { postgresQuotaStore } from './quota';
@@ -60,6 +61,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     keys,
     quota,
     usage,
+    idempotency: postgresIdempotencyStore(db, timeoutMs),
     health: () => probeHealth(() => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;

@@ -7,6 +7,7 @@ import type { MigrationMeta } from 'drizzle-orm/migrator';
 import journal from '../../../drizzle/postgres/meta/_journal.json';
 import m0000 from '../../../drizzle/postgres/0000_init.sql' with { type: 'text' };
 import m0001 from '../../../drizzle/postgres/0001_charge_function.sql' with { type: 'text' };
+import m0002 from '../../../drizzle/postgres/0002_idempotency.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
@@ -14,6 +15,7 @@ import type { PgDb } from './client';
 export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0000_init': m0000,
   '0001_charge_function': m0001,
+  '0002_idempotency': m0002,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */

@@ -23,6 +23,7 @@ import type { PgDb } from './client';
 const CHARGE_SQL = `SELECT charge_index, used_after, lifetime_calls
   FROM charge_words($1::integer[], $2::text[], $3::integer[], $4::integer[], $5::integer[])`;
 const CALLS_SQL = 'SELECT COALESCE(SUM(calls), 0)::integer AS calls FROM monthly_usage WHERE key_id = $1::integer';
+const PERIOD_CALLS_SQL = 'SELECT calls FROM monthly_usage WHERE key_id = $1::integer AND period = $2::text';
 const MONTH_SQL = 'SELECT words_used FROM monthly_usage WHERE key_id = $1::integer AND period = $2::text';
 const REFUND_SQL = `UPDATE monthly_usage SET words_used = GREATEST(0, words_used - $3::integer), calls = GREATEST(0, calls - $4::integer)
   WHERE key_id = $1::integer AND period = $2::text`;
@@ -82,6 +83,11 @@ export function postgresQuotaStore(db: PgDb, timeoutMs: number, onLateCharge: (r
           db.$client.unsafe(MONTH_SQL, [keyId, period]) as Promise<Rows>,
           withCalls ? (db.$client.unsafe(CALLS_SQL, [keyId]) as Promise<Rows>) : Promise.resolve([{ calls: 0 }]),
         ]).then(([month, calls]) => ({ wordsUsed: Number(month[0]?.words_used ?? 0), calls: Number(calls[0]?.calls ?? 0) })),
+        timeoutMs,
+      ),
+    periodCalls: (keyId, period) =>
+      withDeadline(
+        (db.$client.unsafe(PERIOD_CALLS_SQL, [keyId, period]) as Promise<Rows>).then((rows) => Number(rows[0]?.calls ?? 0)),
         timeoutMs,
       ),
     charge: (request) =>

@@ -49,3 +49,28 @@ export const usageEvents = pgTable(
   },
   (table) => [index('usage_events_key_created').on(table.keyId, table.createdAt)],
 );
+
+/**
+ * Answers kept for Idempotency-Key retries (issue 22), for 24 hours. Nothing here is readable: the
+ * row id is an HMAC of the idempotency key under the API key's secret, `body_check` proves a retry
+ * sends the same body without revealing it, and `answer` is AES-256-GCM ciphertext under a key
+ * derived from the request body and the secret (src/modules/idempotency/crypto.ts).
+ */
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    /** HMAC-SHA256(API key secret, Idempotency-Key), hex. */
+    id: text('id').primaryKey(),
+    /** Derived from the body and the secret: equal only for the same body. */
+    bodyCheck: text('body_check').notNull(),
+    /** `pending` while the first request runs, `done` once its answer is sealed here. */
+    state: text('state', { enum: ['pending', 'done'] }).notNull(),
+    /** base64(IV || AES-GCM ciphertext) of the answer; null while pending. */
+    answer: text('answer'),
+    /** Epoch ms after which a pending row counts as abandoned (its process died) and may be taken over. */
+    lockedUntil: bigint('locked_until', { mode: 'number' }).notNull(),
+    /** Epoch ms after which the row is ignored and purged: 24 h after the first request. */
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('idempotency_records_expires').on(table.expiresAt)],
+);

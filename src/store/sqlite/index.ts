@@ -7,6 +7,7 @@ import type { StoreOptions } from '../options';
 import { retryBusy } from './busy';
 import { leaveCheckpointsToPrimary, startCheckpointer, type Checkpointer } from './checkpoint';
 import { openDatabase, useServingBusyTimeout, type Db } from './client';
+import { sqliteIdempotencyStore } from './idempotency';
 import { sqliteKeyStore } from './keys';
 import { migrateDatabase } from './migrate';
 import { sqliteQuotaStore } from './quota';
@@ -65,6 +66,7 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     keys: sqliteKeyStore(db, timeoutMs),
     quota: sqliteQuotaStore(db, timeoutMs),
     usage,
+    idempotency: sqliteIdempotencyStore(db, timeoutMs),
     // Writes are what fail under another process's lock (WAL readers never wait): take the lock and let go.
     health: () =>
       probeHealth(() =>

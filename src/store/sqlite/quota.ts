@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit';
 import { prepared } from './prepared';
 
 const MONTH_SQL = 'SELECT words_used AS used FROM monthly_usage WHERE key_id = $keyId AND period = $period';
+const PERIOD_CALLS_SQL = 'SELECT calls FROM monthly_usage WHERE key_id = $keyId AND period = $period';
 const CALLS_SQL = 'SELECT COALESCE(SUM(calls), 0) AS calls FROM monthly_usage WHERE key_id = $keyId';
 
 /**
@@ -55,6 +56,12 @@ export function sqliteQuotaStore(db: Db, timeoutMs: number): QuotaStore {
         const month = prepared<{ used: number }>(db, MONTH_SQL).get({ keyId, period });
         return { wordsUsed: month?.used ?? 0, calls: withCalls ? lifetimeCalls(db, keyId) : 0 };
       }, performance.now() + timeoutMs);
+    },
+    async periodCalls(keyId, period) {
+      return retryBusy(
+        () => prepared<{ calls: number }>(db, PERIOD_CALLS_SQL).get({ keyId, period })?.calls ?? 0,
+        performance.now() + timeoutMs,
+      );
     },
     charge: (request) => group.charge(request),
     async refund(keyId, period, words, calls) {

@@ -1,4 +1,4 @@
-/** SQLite schema (drizzle/sqlite is generated from it): API keys, monthly usage counters and per-request metadata events (never text). */
+/** SQLite schema (drizzle/sqlite is generated from it): API keys, monthly usage counters, per-request metadata events (never text) and sealed idempotent answers. */
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** API keys: only a SHA-256 hash and a short display prefix of the secret are stored. */
@@ -48,4 +48,29 @@ export const usageEvents = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (table) => [index('usage_events_key_created').on(table.keyId, table.createdAt)],
+);
+
+/**
+ * Answers kept for Idempotency-Key retries (issue 22), for 24 hours. Nothing here is readable: the
+ * row id is an HMAC of the idempotency key under the API key's secret, `body_check` proves a retry
+ * sends the same body without revealing it, and `answer` is AES-256-GCM ciphertext under a key
+ * derived from the request body and the secret (src/modules/idempotency/crypto.ts).
+ */
+export const idempotencyRecords = sqliteTable(
+  'idempotency_records',
+  {
+    /** HMAC-SHA256(API key secret, Idempotency-Key), hex. */
+    id: text('id').primaryKey(),
+    /** Derived from the body and the secret: equal only for the same body. */
+    bodyCheck: text('body_check').notNull(),
+    /** `pending` while the first request runs, `done` once its answer is sealed here. */
+    state: text('state', { enum: ['pending', 'done'] }).notNull(),
+    /** base64(IV || AES-GCM ciphertext) of the answer; null while pending. */
+    answer: text('answer'),
+    /** Epoch ms after which a pending row counts as abandoned (its process died) and may be taken over. */
+    lockedUntil: integer('locked_until').notNull(),
+    /** Epoch ms after which the row is ignored and purged: 24 h after the first request. */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [index('idempotency_records_expires').on(table.expiresAt)],
 );

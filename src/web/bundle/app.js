@@ -69,6 +69,9 @@ var en = {
   errorPrefix: "Error",
   errNeedKey: "Enter a valid API key in the “API key” field and try again.",
   errQuotaReset: "Your word quota resets on {when}.",
+  usageLine: "Plan {plan}: {remaining} of {limit} words left this month (resets {reset})",
+  usageTrial: "; {calls} trial calls left",
+  fileReasons: "Why",
   errNetwork: "Could not reach the server. Check your connection and try again.",
   errNoFiles: "Choose at least one file first.",
   errBadStream: "The server sent a response the page could not read.",
@@ -146,6 +149,9 @@ var es = {
   errorPrefix: "Error",
   errNeedKey: "Escriba una clave de API válida en el campo «Clave de API» y vuelva a intentarlo.",
   errQuotaReset: "Su cuota de palabras se renueva el {when}.",
+  usageLine: "Plan {plan}: quedan {remaining} de {limit} palabras este mes (se renueva el {reset})",
+  usageTrial: "; quedan {calls} llamadas de prueba",
+  fileReasons: "Por qué",
   errNetwork: "No se pudo contactar con el servidor. Compruebe la conexión y vuelva a intentarlo.",
   errNoFiles: "Elija al menos un archivo primero.",
   errBadStream: "El servidor envió una respuesta que la página no pudo leer.",
@@ -159,7 +165,8 @@ function tr(lang, key, vars = {}) {
 }
 
 // src/web/api.ts
-var DETECT_PATH = "/api/detect";
+var DETECT_PATH = "/v1/detect";
+var USAGE_PATH = "/v1/usage";
 
 class ApiError extends Error {
   status;
@@ -197,12 +204,25 @@ async function detectText(key, lang, text, sensitivity) {
     throw await toApiError(res);
   return { data: await res.json(), headers: res.headers };
 }
+async function fetchUsage(key, lang) {
+  const res = await fetch(USAGE_PATH, { headers: headersFor(key, lang) });
+  if (!res.ok)
+    throw await toApiError(res);
+  return await res.json();
+}
+function usageText(usage, lang) {
+  const n = (value) => value.toLocaleString(lang);
+  const reset = new Intl.DateTimeFormat(lang, { month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(usage.period.end));
+  const line = tr(lang, "usageLine", { plan: usage.plan, remaining: n(usage.words.remaining), limit: n(usage.words.limit), reset });
+  return usage.trial ? line + tr(lang, "usageTrial", { calls: n(usage.trial.callsRemaining) }) : line;
+}
 async function detectFiles(key, lang, files, sensitivity, signal) {
   const form = new FormData;
   for (const f of files)
     form.append("files[]", f, f.name);
   form.append("sensitivity", sensitivity);
   form.append("lang", lang);
+  form.append("detail", "full");
   const res = await fetch(DETECT_PATH, { method: "POST", headers: headersFor(key, lang), body: form, signal });
   if (!res.ok)
     throw await toApiError(res);
@@ -339,6 +359,19 @@ function paintRow(tr_, row, lang) {
   const name = document.createElement("th");
   name.scope = "row";
   name.textContent = row.fileName;
+  if (row.reasons && row.reasons.length > 0) {
+    const details = el("details", "reasons");
+    const summary = el("summary");
+    summary.textContent = tr(lang, "fileReasons");
+    const list = el("ul");
+    list.append(...row.reasons.map((text) => {
+      const li = el("li");
+      li.textContent = text;
+      return li;
+    }));
+    details.append(summary, list);
+    name.appendChild(details);
+  }
   tr_.replaceChildren(name);
   tr_.className = row.error ? "row-error" : row.score === undefined ? "row-pending" : "row-done";
   if (row.error) {
@@ -418,7 +451,8 @@ async function runBatch(files, ctx) {
         verdict: String(msg.verdict ?? ""),
         verdictKey: verdictKeyOf(msg.verdictKey),
         flagged: Number(msg.flagged),
-        docType: String(msg.docType ?? "")
+        docType: String(msg.docType ?? ""),
+        reasons: Array.isArray(msg.bullets) ? msg.bullets.map((b) => String(b?.text ?? "")) : undefined
       });
     } else if (msg.type === "error") {
       done++;
@@ -749,6 +783,24 @@ function showError(boxId, err) {
   if (err instanceof ApiError && err.status === 401)
     keyInput.focus();
 }
+async function refreshUsage() {
+  const line = $("usage-line");
+  const key = keyInput.value.trim();
+  if (!key) {
+    line.hidden = true;
+    return;
+  }
+  try {
+    const usage = await fetchUsage(key, lang);
+    if (keyInput.value.trim() !== key)
+      return;
+    line.textContent = usageText(usage, lang);
+    line.dataset.remaining = String(usage.words.remaining);
+    line.hidden = false;
+  } catch {
+    line.hidden = true;
+  }
+}
 function clearError(boxId) {
   const box = $(boxId);
   box.hidden = true;
@@ -783,6 +835,7 @@ function applyLang(next) {
   document.querySelector('[role="tablist"]').setAttribute("aria-label", `${tr(lang, "tabText")} / ${tr(lang, "tabFiles")}`);
   updateWordCount();
   renderFileList();
+  refreshUsage();
   if (lastResult)
     renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
 }
@@ -831,6 +884,7 @@ async function analyzeText(e) {
     busy = false;
     analyzeButton.textContent = tr(lang, "analyze");
     updateWordCount();
+    refreshUsage();
   }
 }
 async function analyzeFiles(e) {
@@ -847,6 +901,7 @@ async function analyzeFiles(e) {
     showError("files-error", err);
   } finally {
     filesButton.disabled = false;
+    refreshUsage();
   }
 }
 function wireFiles() {
@@ -874,6 +929,7 @@ function wireFiles() {
 function main() {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
   keyInput.addEventListener("input", () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
+  keyInput.addEventListener("change", () => void refreshUsage());
   textArea.addEventListener("input", updateWordCount);
   $("text-form").addEventListener("submit", analyzeText);
   for (const radio of document.querySelectorAll('input[name="lang"]')) {

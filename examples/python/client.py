@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""A Python client of the AI text detector, standard library only: scores a text, scores a file,
+reads the key's usage.
+
+    DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... python3 examples/python/client.py essay.pdf
+
+Prints one JSON object per step on stdout (the same steps as examples/typescript/client.ts).
+"""
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+SAMPLE = (
+    "In today\u2019s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. "
+    "Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. "
+    "Furthermore, by leveraging these tools, organizations can streamline their operations and unlock new opportunities."
+)
+
+# Answers worth retrying with the same Idempotency-Key: the store was busy, or the first try still runs.
+RETRYABLE = {409, 503}
+
+
+class DetectorError(Exception):
+    """An answer with the API's error body: branch on `code`, show `message`."""
+
+    def __init__(self, status, code, message):
+        super().__init__(f"{status} {code}: {message}")
+        self.status, self.code, self.message = status, code, message
+
+
+class DetectorClient:
+    """One base URL and one key (sent as X-API-Key; Authorization: Bearer works as well)."""
+
+    def __init__(self, base_url, key, timeout=60):
+        self.base_url, self.key, self.timeout = base_url.rstrip("/"), key, timeout
+
+    def _request(self, path, body=None, headers=None, attempts=3):
+        headers = {"X-API-Key": self.key, **(headers or {})}
+        for attempt in range(1, attempts + 1):
+            request = urllib.request.Request(self.base_url + path, data=body, headers=headers, method="POST" if body else "GET")
+            try:
+                return urllib.request.urlopen(request, timeout=self.timeout)
+            except urllib.error.HTTPError as error:
+                if error.code in RETRYABLE and attempt < attempts:
+                    time.sleep(float(error.headers.get("Retry-After", "1")))
+                    continue
+                payload = json.loads(error.read().decode("utf-8"))
+                raise DetectorError(error.code, payload["error"]["code"], payload["error"]["message"]) from None
+            except urllib.error.URLError:
+                # A network failure: safe to retry only because the request carries an Idempotency-Key.
+                if attempt >= attempts or "Idempotency-Key" not in headers:
+                    raise
+                time.sleep(1)
+
+    def detect_text(self, text, sensitivity="conservative"):
+        """Scores one text; retried safely (charged once) thanks to the Idempotency-Key."""
+        body = json.dumps({"text": text, "sensitivity": sensitivity}).encode("utf-8")
+        headers = {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())}
+        with self._request("/v1/detect", body, headers) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def detect_files(self, paths, detail=False):
+        """Scores files (TXT, MD, DOCX, PDF); yields each NDJSON line (a dict) as it arrives."""
+        boundary = uuid.uuid4().hex
+        parts = []
+        for path in paths:
+            with open(path, "rb") as handle:
+                content = handle.read()
+            name = os.path.basename(path).replace('"', "_")
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="{name}"\r\n'
+                "Content-Type: application/octet-stream\r\n\r\n".encode("utf-8") + content + b"\r\n"
+            )
+        if detail:
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="detail"\r\n\r\nfull\r\n'.encode("utf-8"))
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode("utf-8")
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Idempotency-Key": str(uuid.uuid4())}
+        with self._request("/v1/detect", body, headers) as response:
+            for raw in response:  # the stream is read line by line, as the server flushes it
+                line = raw.decode("utf-8").strip()
+                if line:
+                    yield json.loads(line)
+
+    def usage(self):
+        """The key's plan, words used and left this month, calls, trial calls left (not charged)."""
+        with self._request("/v1/usage") as response:
+            return json.loads(response.read().decode("utf-8"))
+
+
+def main():
+    base_url = os.environ.get("DETECTOR_URL", "http://localhost:3000")
+    key = os.environ.get("DETECTOR_KEY")
+    if not key or len(sys.argv) != 2:
+        print("usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... python3 examples/python/client.py FILE", file=sys.stderr)
+        return 2
+    client = DetectorClient(base_url, key)
+    text = client.detect_text(SAMPLE)
+    print(json.dumps({"step": "text", "score": text["score"], "verdictKey": text["verdictKey"], "words": text["words"], "modelVersion": text["modelVersion"]}))
+    for line in client.detect_files([sys.argv[1]], detail=True):
+        if line["type"] == "result":
+            why = line["bullets"][0]["text"] if line.get("bullets") else ""
+            print(json.dumps({"step": "file", "fileName": line["fileName"], "score": line["score"], "verdictKey": line["verdictKey"], "words": line["words"], "why": why}))
+        elif line["type"] == "error":
+            print(json.dumps({"step": "file", "fileName": line["fileName"], "error": line["code"]}))
+    usage = client.usage()
+    print(json.dumps({"step": "usage", "plan": usage["plan"], "words": usage["words"], "calls": usage["calls"], "trial": usage["trial"]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

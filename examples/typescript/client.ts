@@ -1,0 +1,137 @@
+/**
+ * A TypeScript client of the AI text detector on the types generated from its OpenAPI document
+ * (./api.ts, `bun run examples:types`): scores a text, scores a file, reads the key's usage.
+ *
+ *   DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts essay.pdf
+ *
+ * Prints one JSON object per step on stdout. Needs only fetch, FormData and Blob (run here with Bun).
+ */
+import type { components, paths } from './api';
+
+type DetectResponse = paths['/v1/detect']['post']['responses'][200]['content']['application/json'];
+type BatchLine = components['schemas']['BatchLine'];
+type ResultLine = components['schemas']['BatchResultLine'];
+type Usage = paths['/v1/usage']['get']['responses'][200]['content']['application/json'];
+type ErrorBody = components['schemas']['ErrorBody'];
+
+/** An answer with the API's error body: branch on `code`, show `message`. */
+class DetectorError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${status} ${code}: ${message}`);
+  }
+}
+
+/** Answers worth retrying with the same Idempotency-Key: the store was busy, or the first try still runs. */
+const RETRYABLE = new Set([409, 503]);
+
+/** A small client: one base URL and one key (sent as a bearer token; X-API-Key works as well). */
+export class DetectorClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly key: string,
+  ) {}
+
+  private async request(path: string, init: RequestInit = {}, attempts = 3): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${this.key}`);
+    for (let attempt = 1; ; attempt++) {
+      let response: Response | null = null;
+      try {
+        response = await fetch(new URL(path, this.baseUrl), { ...init, headers });
+      } catch (error) {
+        // A network failure: safe to retry only because the request carries an Idempotency-Key.
+        if (attempt >= attempts || !headers.has('idempotency-key')) throw error;
+      }
+      if (response?.ok) return response;
+      if (response && !(RETRYABLE.has(response.status) && attempt < attempts)) {
+        const body = (await response.json()) as ErrorBody;
+        throw new DetectorError(response.status, body.error.code, body.error.message);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Number(response?.headers.get('retry-after') ?? 1) * 1000));
+    }
+  }
+
+  /** Scores one text; retried safely (charged once) thanks to the Idempotency-Key. */
+  async detectText(text: string, sensitivity: 'conservative' | 'balanced' | 'aggressive' = 'conservative'): Promise<DetectResponse> {
+    const response = await this.request('/v1/detect', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ text, sensitivity }),
+    });
+    return (await response.json()) as DetectResponse;
+  }
+
+  /** Scores files (TXT, MD, DOCX, PDF), yielding each NDJSON line as it arrives. */
+  async *detectFiles(files: Array<{ name: string; bytes: Uint8Array<ArrayBuffer> }>, detail: boolean = false): AsyncGenerator<BatchLine> {
+    const form = new FormData();
+    for (const file of files) form.append('files[]', new Blob([file.bytes]), file.name);
+    if (detail) form.append('detail', 'full');
+    const response = await this.request('/v1/detect', { method: 'POST', body: form, headers: { 'idempotency-key': crypto.randomUUID() } });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffered += decoder.decode(value, { stream: !done });
+      let newline = buffered.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffered.slice(0, newline).trim();
+        buffered = buffered.slice(newline + 1);
+        if (line) yield JSON.parse(line) as BatchLine;
+        newline = buffered.indexOf('\n');
+      }
+      if (done) return;
+    }
+  }
+
+  /** The key's plan, words used and left this month, calls, trial calls left (not charged). */
+  async usage(): Promise<Usage> {
+    return (await (await this.request('/v1/usage')).json()) as Usage;
+  }
+}
+
+const SAMPLE =
+  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. ' +
+  'Moreover, it offers numerous benefits that enhance productivity and foster innovation across many industries. ' +
+  'Furthermore, by leveraging these tools, organizations can streamline their operations and unlock new opportunities.';
+
+async function main(): Promise<void> {
+  const baseUrl = process.env.DETECTOR_URL ?? 'http://localhost:3000';
+  const key = process.env.DETECTOR_KEY;
+  const path = process.argv[2];
+  if (!key || !path) {
+    console.error('usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts FILE');
+    process.exit(2);
+  }
+  const client = new DetectorClient(baseUrl, key);
+  const text = await client.detectText(SAMPLE);
+  console.log(
+    JSON.stringify({ step: 'text', score: text.score, verdictKey: text.verdictKey, words: text.words, modelVersion: text.modelVersion }),
+  );
+  const { readFile } = await import('node:fs/promises');
+  const name = path.split(/[\\/]/).pop() ?? path;
+  for await (const line of client.detectFiles([{ name, bytes: new Uint8Array(await readFile(path)) }], true)) {
+    if (line.type === 'result') {
+      const result: ResultLine = line;
+      const why = result.bullets?.[0]?.text ?? '';
+      console.log(
+        JSON.stringify({
+          step: 'file',
+          fileName: result.fileName,
+          score: result.score,
+          verdictKey: result.verdictKey,
+          words: result.words,
+          why,
+        }),
+      );
+    } else if (line.type === 'error') console.log(JSON.stringify({ step: 'file', fileName: line.fileName, error: line.code }));
+  }
+  const usage = await client.usage();
+  console.log(JSON.stringify({ step: 'usage', plan: usage.plan, words: usage.words, calls: usage.calls, trial: usage.trial }));
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { detector, PROSE } from '../http/helpers';
+import { batchForm, closeBatchPools, makeBatchApp, postBatch, readLines, sampleBatch } from './helpers';
+
+afterAll(closeBatchPools);
+
+const EXPLANATION = ['dimensions', 'textAnnotations', 'bullets', 'segments'];
+
+describe('batch detail=full', () => {
+  it('adds the single-mode explanation to each result line, offsets into the extracted text', async () => {
+    const { app, newKey } = makeBatchApp();
+    const { uploads, texts } = await sampleBatch();
+    const response = await postBatch(app, (await newKey()).key, batchForm(uploads, { detail: 'full', lang: 'es' }));
+    expect(response.status).toBe(200);
+    const lines = await readLines(response);
+    const results = lines.filter((l) => l.type === 'result');
+    expect(results.length).toBeGreaterThan(0);
+    for (const line of results) {
+      const text = texts[line.index as number];
+      const analysis = detector().analyze(text, { labelLang: 'es', sensitivity: 'conservative' });
+      expect(line.dimensions).toEqual(analysis.dimensions);
+      expect(line.textAnnotations).toEqual(analysis.textAnnotations);
+      expect(line.bullets).toEqual(analysis.bullets);
+      expect(line.segments).toEqual(analysis.segments);
+      expect(line.verdictKey).toBe(analysis.verdictKey);
+      expect(line.aiShare).toBe(analysis.aiShare);
+      expect(line.flagged).toBe(analysis.textAnnotations.length);
+      // The offsets point into the extracted text: each bullet's example is that passage.
+      for (const bullet of line.bullets as Array<{ start: number; end: number; example: string }>) {
+        expect(text.slice(bullet.start, bullet.end)).toBe(bullet.example);
+      }
+    }
+  });
+
+  it('keeps the short line shape without the field, and refuses another value', async () => {
+    const { app, newKey } = makeBatchApp();
+    const { key } = await newKey();
+    const plain = await readLines(await postBatch(app, key, batchForm([['a.txt', PROSE]])));
+    const result = plain.find((l) => l.type === 'result')!;
+    for (const field of EXPLANATION) expect(result[field]).toBeUndefined();
+    const bad = await postBatch(app, key, batchForm([['a.txt', PROSE]], { detail: 'everything' }));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe('invalid_request');
+  });
+
+  it('documents the field and the optional explanation of a result line', async () => {
+    const { app } = makeBatchApp();
+    const spec = await (await app.handle(new Request('http://localhost/swagger/json'))).json();
+    expect(spec.components.schemas.BatchForm.properties.detail.enum).toEqual(['full']);
+    const line = spec.components.schemas.BatchResultLine;
+    for (const field of EXPLANATION) {
+      expect(line.properties[field].type).toBe('array');
+      expect(line.required).not.toContain(field);
+    }
+  });
+});
