@@ -12,9 +12,8 @@
  */
 import { parseArgs } from 'node:util';
 import { loadEngine } from '../src/engine/load';
-import { countWords } from '../src/engine/words';
+import { countWords, SENSITIVITIES } from '../src/contract';
 import { explain } from '../src/explain';
-import { SENSITIVITIES } from '../src/engine/types';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';

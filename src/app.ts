@@ -10,6 +10,7 @@ import type { ServiceMetrics } from './metrics/types';
 import { createBatchHandler, extractPoolFor } from './modules/batch';
 import { DETECT_ROUTE, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
+import { detectOperation } from './modules/docs/openapi';
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps) {
         logger,
         handleBatch: deps.handleBatch ?? createBatchHandler(),
         metrics,
+        operation: detectOperation,
       }),
     );
   table.routes = app.routes;

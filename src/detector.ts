@@ -4,9 +4,9 @@
  */
 import type { Engine } from './engine/engine';
 import { loadEngine } from './engine/load';
-import { countWords } from './engine/words';
+import { countWords, DEFAULT_SENSITIVITY } from './contract';
 import { explain } from './explain';
-import { DEFAULT_SENSITIVITY, type Analysis, type AnalyzeOptions, type Detector } from './engine/types';
+import type { Analysis, AnalyzeOptions, Detector } from './engine/types';
 
 /** Build a Detector around a loaded engine. */
 export function detectorFor(engine: Engine): Detector {

@@ -6,11 +6,11 @@
  * fitted in-distribution do not transfer (DETECTION_NOTES.md, second round).
  */
 import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/engine/calibration';
-import { sigmoid } from '../../src/engine/model';
-import { SENSITIVITIES, type Sensitivity } from '../../src/engine/types';
+import { sigmoid } from '../../src/engine/logistic';
+import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { Doc } from './featurize';
 import { fitPlatt } from './lr';
-import { auroc } from './metrics';
+import { auroc, round6 } from './metrics';
 
 /** One held-out score with what calibration needs to know about its text. */
 export interface HeldOutScore {
@@ -27,9 +27,6 @@ export interface HeldOutScore {
 export function heldOutScore(d: Doc, z: number): HeldOutScore {
   return { lang: d.lang, words: d.words, z, y: d.y, source: d.row.source };
 }
-
-/** The false-positive rate each mode promises on human texts (README, model card). */
-export const MODE_FPR: Record<Sensitivity, number> = { conservative: 0.01, balanced: 0.03, aggressive: 0.1 };
 
 /**
  * Thresholds aim at this share of each mode's promise, keeping a margin for sources not seen: held
@@ -138,9 +135,4 @@ export function calibrateCells(heldOut: HeldOutScore[], shipped: HeldOutScore[])
   const inCell = (xs: HeldOutScore[], lang: 0 | 1, b: number) => xs.filter((s) => s.lang === lang && lengthBucket(s.words) === b);
   const cells = (lang: 0 | 1) => LENGTH_BUCKETS.map((_, b) => calibrateCell(inCell(heldOut, lang, b), inCell(shipped, lang, b)));
   return { en: cells(0), es: cells(1) };
-}
-
-/** Model files keep 6 decimals: enough for the thresholds, and diffs stay readable. */
-export function round6(v: number): number {
-  return Math.round(v * 1e6) / 1e6;
 }

@@ -6,8 +6,7 @@
  * 0.55 with 1/sqrt(n) source weights, 0.61 with 1/n; see the model card).
  */
 import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/engine/doctype';
-import { round6 } from './calibrate';
-import { rng } from './metrics';
+import { rng, round6 } from './metrics';
 
 /** One training text: its feature buckets, its type and its source. */
 export interface DocTypeSample {

@@ -8,8 +8,8 @@
 import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
 import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/engine/doctype';
 import type { ModelFile } from '../../src/engine/model';
-import { SENSITIVITIES, type Sensitivity } from '../../src/engine/types';
-import { cellThreshold, heldOutScore, MODE_FPR, PROMISE_MARGIN, type HeldOutScore } from './calibrate';
+import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
+import { cellThreshold, heldOutScore, PROMISE_MARGIN, type HeldOutScore } from './calibrate';
 import { trainDocTypeClassifier } from './doctype-train';
 import type { Doc } from './featurize';
 import { heldOutLogits } from './loso';

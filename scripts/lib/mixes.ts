@@ -5,13 +5,14 @@
  * plus the data's own LLM continuations of human openings (round 3, `mix.human_end_word`).
  * The mixed-authorship decoder is fitted on one set of them and `bun run eval --mixed` measures another.
  */
+import type { ModelLang } from '../../src/contract';
 import { rng } from './metrics';
 import type { Row } from './data';
 
 /** A mixed text and where its AI part is. */
 export interface Mix {
   text: string;
-  lang: 'en' | 'es';
+  lang: ModelLang;
   /** [start, end) UTF-16 offsets of the AI-written part. */
   ai: [number, number];
   /** Share of the words that are AI-written. */

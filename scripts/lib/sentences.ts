@@ -6,9 +6,10 @@
  */
 import type { Engine } from '../../src/engine/engine';
 import type { ModelFile } from '../../src/engine/model';
-import { SENSITIVITIES } from '../../src/engine/types';
-import { sigmoid } from '../../src/engine/model';
-import { balancedPlatt, MODE_FPR, round6, thresholdAt } from './calibrate';
+import { MODE_FPR, SENSITIVITIES } from '../../src/contract';
+import { sigmoid } from '../../src/engine/logistic';
+import { balancedPlatt, thresholdAt } from './calibrate';
+import { round6 } from './metrics';
 import type { Row } from './data';
 
 /** Sentences shorter than this are not used to calibrate sentence scores. */

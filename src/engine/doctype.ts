@@ -5,7 +5,8 @@
  * `other`. Two layout rules (bullet lists, letter greetings and sign-offs) come first. Genre, not
  * authorship: it explains context and never changes the score.
  */
-import type { EngineResult } from './engine';
+import type { ParagraphRecord, StyleFeatures } from './style';
+import type { TextLang } from '../contract';
 
 export const DOC_TYPES = [
   'essay',
@@ -58,7 +59,14 @@ export interface DocTypeResult {
 }
 
 /** What the classifier reads from an analysis. */
-export type DocTypeInput = Pick<EngineResult, 'words' | 'style' | 'paragraphs' | 'markdown' | 'language'>;
+export interface DocTypeInput {
+  /** Hashes of the first DOCTYPE_MAX_WORDS words (lower-cased). */
+  words: Uint32Array;
+  style: StyleFeatures;
+  paragraphs: ParagraphRecord[];
+  markdown: { headings: number; listItems: number; bold: number };
+  language: TextLang;
+}
 
 /** 32-bit finaliser (murmur3): spreads word hashes over the buckets. */
 function mix(h: number): number {

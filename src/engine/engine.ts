@@ -4,23 +4,11 @@
  */
 import { WasmCore } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
-import {
-  Doc,
-  KIND_MASK,
-  KIND_WORD,
-  LANG_DETECT,
-  LANG_ID,
-  PR,
-  SF,
-  SENT_FEATURES,
-  SENT_WORDS32,
-  PARA_WORDS32,
-  SR,
-  TOKEN,
-  TOKEN_WORDS32,
-} from './layout';
+import { Doc, KIND_MASK, KIND_WORD, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
+import { LANG_DETECT, LANG_ID, modelLang, type ModelLang, TEXT_LANGS, type TextLang } from '../contract';
 import { mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
-import { checkedWeights, sigmoid, weightLut, type ModelFile } from './model';
+import { checkedWeights, weightLut, type ModelFile } from './model';
+import { sigmoid } from './logistic';
 import { cellFor } from './calibration';
 import { aiShareOf, segmentText, type Segment } from './segments';
 import {
@@ -37,7 +25,6 @@ import {
   TITLES,
   TRANSITIONS,
 } from './lexicons';
-import type { TextLang } from './types';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
 
 /** A sentence with its calibrated probability and offsets into the submitted text. */
@@ -70,16 +57,10 @@ export interface EngineResult {
   aiShare: number;
 }
 
-const LANGS: TextLang[] = ['en', 'es', 'other'];
 /** Fewer words of prose (letters, not numbers) than this and the text is not judged... */
 export const MIN_PROSE_WORDS = 10;
 /** ...its probability is capped here: even odds, so at most `inconclusive`, never an AI verdict. */
 export const UNJUDGED_PROBABILITY = 0.5;
-
-/** Language key of the model's per-language parameters ('other' uses English). */
-export function modelLang(lang: TextLang): 'en' | 'es' {
-  return lang === 'es' ? 'es' : 'en';
-}
 
 /** The loaded engine; one instance per process (it is synchronous and not re-entrant). */
 export class Engine {
@@ -119,7 +100,7 @@ export class Engine {
   analyze(text: string, lang?: TextLang, emit = false): EngineResult {
     const norm = normalizeText(text);
     const { sentences: n, views } = this.core.analyze(norm.text, lang ? LANG_ID[lang] : LANG_DETECT, emit);
-    const language = lang ?? LANGS[views.doc[Doc.LANG]];
+    const language = lang ?? TEXT_LANGS[views.doc[Doc.LANG]];
     const ml = modelLang(language);
     const bias = this.model.lexicalBias[ml];
     const sc = this.model.sentenceCalibration[ml];
@@ -200,7 +181,7 @@ export class Engine {
    * held-out sources. Style measures explain the score but are not in it: a combiner over them
    * learned each source's conventions and lost 0.02-0.5 AUROC on sources it had not seen (model card).
    */
-  calibrate(lexicalLogit: number, words: number, ml: 'en' | 'es'): number {
+  calibrate(lexicalLogit: number, words: number, ml: ModelLang): number {
     const { platt } = cellFor(this.model.cells[ml], words);
     return sigmoid(platt.a * lexicalLogit + platt.b);
   }

@@ -65,8 +65,3 @@ export const Doc = {
   STRAY_INVISIBLES: 20,
 } as const;
 export const DOC_COUNTERS = 32;
-
-/** Language ids used by the wasm core. */
-export const LANG_ID = { en: 0, es: 1, other: 2 } as const;
-/** Ask the core to detect the language. */
-export const LANG_DETECT = 3;

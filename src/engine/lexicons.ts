@@ -3,7 +3,7 @@
  * matched case-insensitively on whole words. They feed the explanation dimensions; single words
  * of the AI-style lists also stay unmasked for the learned scorer (see vocabulary in train).
  */
-import type { TextLang } from './types';
+import type { ModelLang, TextLang } from '../contract';
 
 /** Category bits, mirrored from assembly/lexicon.ts (Lex). */
 export const LexBit = {
@@ -30,7 +30,7 @@ const words = (s: string): string[] =>
     .filter(Boolean);
 
 /** Phrases typical of LLM prose (not of any topic). */
-export const STOCK: Record<'en' | 'es', string[]> = {
+export const STOCK: Record<ModelLang, string[]> = {
   en: words(`delve|delves|delving|tapestry|testament to|in today's fast-paced world|in today's digital age|in the realm of|realm|
     plays a crucial role|play a crucial role|plays a vital role|play a vital role|plays a pivotal role|plays a significant role|
     it is important to note|it's important to note|it is worth noting|it's worth noting|it is essential to|it is crucial to|
@@ -57,7 +57,7 @@ export const STOCK: Record<'en' | 'es', string[]> = {
 };
 
 /** Discourse transitions; overuse at sentence starts is typical of LLM essays. */
-export const TRANSITIONS: Record<'en' | 'es', string[]> = {
+export const TRANSITIONS: Record<ModelLang, string[]> = {
   en: words(`however|moreover|furthermore|additionally|in addition|consequently|therefore|thus|hence|nevertheless|nonetheless|
     in conclusion|to conclude|in summary|to summarize|overall|ultimately|firstly|secondly|thirdly|finally|lastly|
     on the other hand|in contrast|similarly|likewise|as a result|for instance|for example|in fact|indeed|meanwhile|
@@ -69,7 +69,7 @@ export const TRANSITIONS: Record<'en' | 'es', string[]> = {
 };
 
 /** "Balanced view" framing: weighing sides without committing. */
-export const HEDGES: Record<'en' | 'es', string[]> = {
+export const HEDGES: Record<ModelLang, string[]> = {
   en: words(`on the other hand|some argue|some may argue|some people argue|others argue|others believe|both sides|
     pros and cons|advantages and disadvantages|benefits and drawbacks|it depends on|depending on|a balanced approach|
     while it is true|there is no one-size-fits-all|one-size-fits-all|strike a balance|striking a balance|
@@ -82,7 +82,7 @@ export const HEDGES: Record<'en' | 'es', string[]> = {
 };
 
 /** First-person singular: a personal voice that LLM essays mostly lack. */
-export const PERSONAL: Record<'en' | 'es', string[]> = {
+export const PERSONAL: Record<ModelLang, string[]> = {
   en: words(`i|me|my|mine|myself|i'm|i've|i'd|i'll`),
   es: words(`yo|mi|mis|conmigo|mío|mía|míos|mías`),
 };
@@ -92,7 +92,7 @@ export const PERSONAL: Record<'en' | 'es', string[]> = {
  * are those that are not also words ("dont", not "cant" or "wont"): one source strips apostrophes.
  * Spanish has no contractions that carry voice ("al", "del" are grammar).
  */
-export const CONTRACTIONS: Record<'en' | 'es', string[]> = {
+export const CONTRACTIONS: Record<ModelLang, string[]> = {
   en: words(`don't|doesn't|didn't|isn't|aren't|wasn't|weren't|haven't|hasn't|hadn't|won't|wouldn't|can't|couldn't|
     shouldn't|mustn't|needn't|ain't|i'm|i've|i'd|i'll|you're|you've|you'd|you'll|we're|we've|we'd|we'll|they're|
     they've|they'd|they'll|he's|she's|it's|that's|there's|here's|what's|who's|where's|how's|let's|he'd|she'd|he'll|
@@ -102,7 +102,7 @@ export const CONTRACTIONS: Record<'en' | 'es', string[]> = {
 };
 
 /** Casual markers (slang, interjections) rare in LLM output. */
-export const INFORMAL: Record<'en' | 'es', string[]> = {
+export const INFORMAL: Record<ModelLang, string[]> = {
   en: words(
     `lol|haha|hahaha|gonna|wanna|kinda|sorta|yeah|yep|nope|btw|omg|dunno|y'all|hey|ugh|damn|crap|stuff|guys|ok|okay|tho|cuz|u|ur|pls|idk|imo|imho`,
   ),
@@ -110,7 +110,7 @@ export const INFORMAL: Record<'en' | 'es', string[]> = {
 };
 
 /** Function words used to tell English from Spanish (none shared by both languages). */
-export const STOP: Record<'en' | 'es', string[]> = {
+export const STOP: Record<ModelLang, string[]> = {
   en: words(`the|and|of|to|is|in|that|it|was|for|on|are|with|as|this|be|at|by|have|from|or|an|they|which|you|were|
     her|his|their|has|had|not|but|what|all|we|can|there|been|if|would|will|she|them|these|so|about|into|than|more|
     its|our|who|when|how|also|because|should|could|do|does|my|i|it's|don't|very|just|your`),
@@ -136,7 +136,7 @@ export const ABBREVIATIONS = words(`etc|vs|approx|dept|fig|figs|eq|no|nos|vol|vo
 export const TITLES = words(`mr|mrs|ms|dr|prof|sr|sra|srta|dra|st|jr|sres|gen|col|lt|sgt|capt|rev|hon|mt|dña|lic|ing|ee|uu`);
 
 /** Single words of the style lexicons for a language (kept unmasked for the learned scorer). */
-export function styleWords(lang: 'en' | 'es'): string[] {
+export function styleWords(lang: ModelLang): string[] {
   return [...STOCK[lang], ...TRANSITIONS[lang], ...HEDGES[lang], ...INFORMAL[lang]].filter((p) => !p.includes(' '));
 }
 

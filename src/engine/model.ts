@@ -1,7 +1,7 @@
 /** The trained model's file format (model/model.json + model/weights.bin) and its loader. */
 import type { CellCalibration, Platt } from './calibration';
 import type { SegmentParams } from './segments';
-import type { Sensitivity } from './types';
+import type { Sensitivity } from '../contract';
 
 export type { Platt } from './calibration';
 export type ModeThresholds = Record<Sensitivity, number>;
@@ -75,9 +75,4 @@ export function encodeWeights(w: Float32Array): { bytes: Uint8Array; scale: numb
   const q = new Int8Array(w.length);
   for (let i = 0; i < w.length; i++) q[i] = Math.sign(w[i]) * Math.round(Math.sqrt(Math.abs(w[i]) / scale) * Q_MAX);
   return { bytes: new Uint8Array(q.buffer), scale };
-}
-
-/** Standard logistic function. */
-export function sigmoid(z: number): number {
-  return 1 / (1 + Math.exp(-z));
 }

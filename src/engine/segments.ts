@@ -8,7 +8,7 @@
  * but a run of AI-leaning sentences does. Pure: the parameters come from the trained model
  * (scripts/lib/segments-fit.ts).
  */
-import { sigmoid } from './model';
+import { sigmoid } from './logistic';
 
 /** What the decoder needs of one sentence. */
 export interface SegmentInput {

@@ -1,30 +1,6 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
-/** Language of the submitted text (drives scoring and lexicons). */
-export type TextLang = 'en' | 'es' | 'other';
-/** Language of the labels and messages shown to the caller. */
-export type LabelLang = 'en' | 'es';
-
-export const SENSITIVITIES = ['conservative', 'balanced', 'aggressive'] as const;
-export type Sensitivity = (typeof SENSITIVITIES)[number];
-export const DEFAULT_SENSITIVITY: Sensitivity = 'conservative';
-
-/**
- * Verdict keys, from most human to most AI. `inconclusive`: not enough evidence either way (a
- * short text, or a score between the human and AI thresholds). `mixed`: human and AI passages.
- */
-export const VERDICT_KEYS = ['human', 'likely_human', 'inconclusive', 'mixed', 'likely_ai', 'ai'] as const;
-export type VerdictKey = (typeof VERDICT_KEYS)[number];
-
-/** True when a verdict says the text is, or contains, AI-generated writing (the verdicts that highlight). */
-export function isAiVerdict(v: VerdictKey): boolean {
-  return v === 'ai' || v === 'likely_ai' || v === 'mixed';
-}
-
-/** True when a verdict points to a human writer. */
-export function isHumanVerdict(v: VerdictKey): boolean {
-  return v === 'human' || v === 'likely_human';
-}
+import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
 
 /** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
 export interface Span {

@@ -13,9 +13,8 @@
  * `mixed` (human and AI passages) is decided from the segments, in src/explain.
  */
 import { cellFor, type CellCalibration } from './calibration';
-import { modelLang } from './engine';
+import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../contract';
 import type { ModelFile } from './model';
-import type { Sensitivity, TextLang, VerdictKey } from './types';
 
 /** Above the mode threshold, a probability this high is called plainly AI. */
 export const AI_FLOOR = 0.9;

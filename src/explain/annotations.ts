@@ -1,5 +1,6 @@
 /** Sentence annotations: which sentences to flag, with the dimensions that flagged each one. */
-import type { DimensionRef, Sensitivity, TextAnnotation } from '../engine/types';
+import type { DimensionRef, TextAnnotation } from '../engine/types';
+import type { Sensitivity } from '../contract';
 import type { ScoredSentence } from '../engine/engine';
 
 /** Longest `sentence` text in an annotation; longer ones are cut and end with an ellipsis. */

@@ -3,7 +3,8 @@
  * supports the verdict (AI-leaning for an AI-side verdict, human-leaning for a human-side one, a
  * neutral reason for `inconclusive`); the others follow by strength, whichever way they point.
  */
-import { isAiVerdict, isHumanVerdict, type Bullet, type LabelLang, type VerdictKey } from '../engine/types';
+import type { Bullet } from '../engine/types';
+import { isAiVerdict, isHumanVerdict, type LabelLang, type VerdictKey } from '../contract';
 import { t } from '../i18n';
 import type { Finding } from './findings';
 

@@ -4,10 +4,10 @@
  * strongest example.
  */
 import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { modelLang } from '../engine/engine';
+import { type LabelLang, modelLang, type Sensitivity } from '../contract';
 import { SF } from '../engine/layout';
 import type { ModelFile } from '../engine/model';
-import type { DimensionRef, DimensionResult, LabelLang, Sensitivity } from '../engine/types';
+import type { DimensionRef, DimensionResult } from '../engine/types';
 import { aiThreshold, cellOf } from '../engine/verdict';
 import { t } from '../i18n';
 import { DIMENSIONS, MIN_STYLE_WORDS, MIN_TRIGGER_WORDS, beyond, documentFacts, type Dimension, type DimensionContext } from './dimensions';

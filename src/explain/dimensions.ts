@@ -5,7 +5,7 @@
  */
 import type { EngineResult, ScoredSentence } from '../engine/engine';
 import { SF, SentFlag } from '../engine/layout';
-import type { Sensitivity } from '../engine/types';
+import type { Sensitivity } from '../contract';
 
 /** Which side of the threshold points to AI. */
 export type Direction = 'high' | 'low';

@@ -7,19 +7,10 @@
  * counted and its example one of those sentences.
  */
 import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { modelLang } from '../engine/engine';
+import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type Sensitivity, type VerdictKey } from '../contract';
 import type { ModelFile } from '../engine/model';
 import { cellOf, decideVerdict, EVEN_ODDS } from '../engine/verdict';
-import {
-  isAiVerdict,
-  isHumanVerdict,
-  type Analysis,
-  type DimensionRef,
-  type DimensionResult,
-  type LabelLang,
-  type Sensitivity,
-  type VerdictKey,
-} from '../engine/types';
+import type { Analysis, DimensionRef, DimensionResult } from '../engine/types';
 import { detectDocType, type DocTypeModel } from '../engine/doctype';
 import { MIN_STYLE_WORDS } from './dimensions';
 import { t } from '../i18n';

@@ -5,12 +5,12 @@
  * `mixed` from becoming a back door for false accusations.
  */
 import type { EngineResult } from '../engine/engine';
-import { lexicalLogit, modelLang } from '../engine/engine';
+import { lexicalLogit } from '../engine/engine';
+import { modelLang, type Sensitivity } from '../contract';
 import { SF } from '../engine/layout';
 import type { ModelFile } from '../engine/model';
-import { sigmoid } from '../engine/model';
+import { sigmoid } from '../engine/logistic';
 import type { Segment } from '../engine/segments';
-import type { Sensitivity } from '../engine/types';
 import { aiThreshold, cellOf, EVEN_ODDS } from '../engine/verdict';
 
 /** A human passage must have at least this many words to count as one (a greeting is not). */

@@ -1,4 +1,5 @@
 /** Interface strings of the playground page, English and Spanish, same keys. */
+import type { LabelLang } from '../contract/languages.ts';
 
 const en = {
   title: 'AI text detector playground',
@@ -160,7 +161,7 @@ const es: Record<StringKey, string> = {
 };
 
 /** Languages the interface is available in. */
-export type UiLang = 'en' | 'es';
+export type UiLang = LabelLang;
 
 /** Every interface string, by language. */
 export const STRINGS: Record<UiLang, Record<StringKey, string>> = { en, es };

@@ -3,7 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SENSITIVITIES, VERDICT_KEYS } from '../../src/engine/types';
+import { SENSITIVITIES, VERDICT_KEYS } from '../../src/contract';
 import { DIMENSIONS } from '../../src/explain/dimensions';
 import { DOC_TYPES } from '../../src/engine/doctype';
 import { EXTRACT_ERROR_STATUS } from '../../src/extract/errors';

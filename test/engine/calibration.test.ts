@@ -7,10 +7,9 @@
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
-import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, modelLang, proseWordCount, type Engine } from '../../src/engine/engine';
+import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, proseWordCount, type Engine } from '../../src/engine/engine';
+import { isAiVerdict, modelLang, SENSITIVITIES, type TextLang, VERDICT_KEYS } from '../../src/contract';
 import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } from '../../src/engine/verdict';
-import { isAiVerdict } from '../../src/engine/types';
-import { SENSITIVITIES, VERDICT_KEYS, type TextLang } from '../../src/engine/types';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';

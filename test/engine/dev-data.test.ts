@@ -8,8 +8,7 @@ import { beforeAll, describe, expect, it } from 'bun:test';
 import { hasData, dataDir, loadRows, splitFiles, type Row } from '../../scripts/lib/data';
 import type { Engine } from '../../src/engine/engine';
 import { decideVerdict } from '../../src/engine/verdict';
-import { isAiVerdict } from '../../src/engine/types';
-import { SENSITIVITIES, type Sensitivity, type TextLang } from '../../src/engine/types';
+import { isAiVerdict, SENSITIVITIES, type Sensitivity, type TextLang } from '../../src/contract';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'bun:test';
 import type { Engine } from '../../src/engine/engine';
-import { LANG_ID } from '../../src/engine/layout';
+import { LANG_ID } from '../../src/contract';
 import { loadEngine } from '../../src/engine/load';
 import { AI_EN, HUMAN_EN } from './texts';
 

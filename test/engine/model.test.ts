@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine';
 import { MODEL } from '../../src/engine/load';
 import { LENGTH_BUCKETS } from '../../src/engine/calibration';
-import { SENSITIVITIES } from '../../src/engine/types';
+import { SENSITIVITIES } from '../../src/contract';
 import { DIMENSIONS } from '../../src/explain/dimensions';
 import { sharedEngine } from './fixture';
 

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
 import type { Engine } from '../../src/engine/engine';
-import type { Analysis, Detector, Sensitivity } from '../../src/engine/types';
+import type { Analysis, Detector } from '../../src/engine/types';
+import type { Sensitivity } from '../../src/contract';
 import { MAX_SENTENCE_CHARS, shorten } from '../../src/explain/annotations';
 import { DIMENSIONS } from '../../src/explain';
 import { sharedDetector, sharedEngine } from '../engine/fixture';

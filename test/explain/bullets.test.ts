@@ -4,7 +4,8 @@
  * human writer.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import { BULLET_LEANINGS, type Analysis, type Detector, type LabelLang, type Sensitivity } from '../../src/engine/types';
+import { BULLET_LEANINGS, type Analysis, type Detector } from '../../src/engine/types';
+import type { LabelLang, Sensitivity } from '../../src/contract';
 import { DIMENSIONS } from '../../src/explain/dimensions';
 import { MAX_BULLETS, MIN_BULLETS } from '../../src/explain/bullets';
 import { en } from '../../src/i18n/en';

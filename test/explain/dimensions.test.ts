@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
 import type { Engine } from '../../src/engine/engine';
-import type { Detector, Sensitivity } from '../../src/engine/types';
+import type { Detector } from '../../src/engine/types';
+import type { Sensitivity } from '../../src/contract';
 import { DIMENSIONS, TOTAL_DIMENSIONS } from '../../src/explain';
 import { aiThreshold, cellOf } from '../../src/engine/verdict';
 import { en } from '../../src/i18n/en';

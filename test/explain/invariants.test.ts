@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test';
 import type { Engine, EngineResult } from '../../src/engine/engine';
 import { SF } from '../../src/engine/layout';
-import { SENSITIVITIES, type LabelLang, type Sensitivity } from '../../src/engine/types';
+import { SENSITIVITIES, type LabelLang, type Sensitivity } from '../../src/contract';
 import { cellOf } from '../../src/engine/verdict';
 import { explain, type Explanation } from '../../src/explain';
 import { MIN_STYLE_WORDS } from '../../src/explain/dimensions';

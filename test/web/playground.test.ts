@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { VERDICT_KEYS } from '../../src/engine/types.ts';
+import { VERDICT_KEYS } from '../../src/contract/index.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
 import { csvFields, ESSAY, HUMAN_PARAGRAPH, MIXED, NOTES_MD, percent, SHORT_AI } from './texts.ts';

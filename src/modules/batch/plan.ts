@@ -3,7 +3,7 @@ import type { Detector } from '../../engine/types';
 import { ExtractError, type ExtractLimits, type FileFormat } from '../../extract';
 import type { ExtractPool } from '../../extract/pool';
 import type { Logger } from '../../http/logger';
-import { MIN_WORDS } from '../detect/service';
+import { MIN_WORDS } from '../../contract';
 import type { UploadedFile } from './form';
 import type { FileErrorCode } from './model';
 

@@ -1,7 +1,8 @@
 /** Detect module: POST /api/detect (JSON single mode; multipart goes to the batch handler app.ts injects). */
 import { Elysia } from 'elysia';
 import type { Config } from '../../config';
-import type { Detector, LabelLang } from '../../engine/types';
+import type { Detector } from '../../engine/types';
+import type { LabelLang } from '../../contract';
 import {
   ApiError,
   isJsonType,
@@ -17,12 +18,14 @@ import type { ServiceMetrics } from '../../metrics/types';
 import type { QuotaStore, UsageSink } from '../../store/types';
 import { rateLimitHeaders } from '../quota';
 import type { HandleBatch } from './batch-contract';
-import { detectOperation } from './openapi';
+import type { DocumentDecoration } from 'elysia';
 import { validateDetectBody } from './model';
 import { detectText } from './service';
 
-export { MIN_WORDS, detectText, toDetectResponse } from './service';
-export { isSensitivity, validateDetectBody, type DetectInput, type DetectResponse } from './model';
+export { detectText, toDetectResponse } from './service';
+export { MIN_WORDS } from '../../contract';
+export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
+export { isSensitivity } from '../../contract';
 export type { BatchRequest, HandleBatch } from './batch-contract';
 
 /** Route key the auth plugin protects. */
@@ -39,6 +42,8 @@ export interface DetectModuleOptions {
   handleBatch: HandleBatch;
   /** Counters for GET /metrics. */
   metrics?: ServiceMetrics;
+  /** How the route appears in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
+  operation?: DocumentDecoration;
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
@@ -46,7 +51,7 @@ type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> };
 
 /** Elysia plugin mounting POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, logger, handleBatch, metrics } = deps;
+  const { config, quota, usage, detector, logger, handleBatch, metrics, operation } = deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
   return new Elysia({ name: 'detect' }).post(
@@ -85,6 +90,6 @@ export function detectModule(deps: DetectModuleOptions) {
       observeRequest(observe, ctx, { status: 200, mode: 'single', score: outcome.body.score, words: outcome.words });
       return outcome.body;
     },
-    { parse: 'none', detail: detectOperation },
+    { parse: 'none', detail: operation },
   );
 }

@@ -7,15 +7,12 @@
  * it in toDetectResponse, which the type checker asks for, and run `bun run docs:examples`).
  */
 import { t, type Static } from 'elysia';
-import { DEFAULT_SENSITIVITY, SENSITIVITIES, VERDICT_KEYS, BULLET_LEANINGS, type Sensitivity, type TextLang } from '../../engine/types';
+import { BULLET_LEANINGS } from '../../engine/types';
+import { DEFAULT_SENSITIVITY, LABEL_LANGS, SENSITIVITIES, TEXT_LANGS, VERDICT_KEYS, type Sensitivity } from '../../contract';
 import { DIMENSIONS } from '../../explain/dimensions';
 import { DOC_TYPES } from '../../engine/doctype';
 import { ApiError } from '../../http/errors';
-import { compileSchema, Int, keysOf, StringEnum } from '../../http/schema';
-import { SUPPORTED_LANGS } from '../../i18n/negotiate';
-
-/** Languages a text can be detected as; a Record so the type checker demands every TextLang. */
-const TEXT_LANGS: Record<TextLang, true> = { en: true, es: true, other: true };
+import { compileSchema, Int, StringEnum } from '../../http/schema';
 
 /** How readily the verdict calls a text AI: the one schema of the mode, for JSON and form fields. */
 export const SensitivitySchema = StringEnum(SENSITIVITIES, {
@@ -23,7 +20,7 @@ export const SensitivitySchema = StringEnum(SENSITIVITIES, {
 });
 
 /** Label and message language (`?lang=`, the batch `lang` field). */
-export const LabelLangSchema = StringEnum(SUPPORTED_LANGS as readonly string[] as [string, ...string[]], {
+export const LabelLangSchema = StringEnum(LABEL_LANGS, {
   description: 'Language of labels and messages; overrides Accept-Language.',
 });
 
@@ -106,7 +103,7 @@ export const DetectResponseSchema = t.Object({
   }),
   // Widened to string for the code (Analysis.docType is a string); the document still lists the ids.
   docType: StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]], { description: 'Stable document type id.' }),
-  language: StringEnum(keysOf(TEXT_LANGS), { description: 'Detected language of the text.' }),
+  language: StringEnum(TEXT_LANGS, { description: 'Detected language of the text.' }),
   sensitivity: SensitivitySchema,
   probability: t.Number({ minimum: 0, maximum: 1, description: 'Calibrated probability (0-1) that the text is AI-generated.' }),
   words: Int({ minimum: 0, description: 'Words counted and charged (the one word definition).' }),
@@ -127,13 +124,6 @@ export interface DetectInput {
 export type DetectResponse = Static<typeof DetectResponseSchema>;
 
 const checkDetectRequest = compileSchema(DetectRequestSchema);
-const checkSensitivity = compileSchema(SensitivitySchema);
-
-/** True when `value` is one of the sensitivity modes (the guard of JSON bodies, form fields and the CLI). */
-export function isSensitivity(value: unknown): value is Sensitivity {
-  return checkSensitivity.Check(value);
-}
-
 /**
  * Checks a parsed JSON body against DetectRequestSchema. Any failure about the body's shape or
  * `text` is 400 text_required (checked first, as a client fixes `text` first); otherwise a bad

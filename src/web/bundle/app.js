@@ -263,12 +263,60 @@ function describeError(err, lang) {
   return parts.join(" ");
 }
 
-// src/engine/types.ts
+// src/contract/languages.ts
+var MODEL_LANGS = ["en", "es"];
+var TEXT_LANGS = [...MODEL_LANGS, "other"];
+// src/contract/verdicts.ts
 var VERDICT_KEYS = ["human", "likely_human", "inconclusive", "mixed", "likely_ai", "ai"];
 function isAiVerdict(v) {
   return v === "ai" || v === "likely_ai" || v === "mixed";
 }
-
+// src/contract/words.ts
+var OTHER = 1;
+var LETTER_OR_DIGIT = 2;
+var MARK = 3;
+var bmpClass = new Uint8Array(65536);
+var IS_LN = /^[\p{L}\p{N}]$/u;
+var IS_M = /^\p{M}$/u;
+function classOf(cp) {
+  if (cp < 65536) {
+    const known = bmpClass[cp];
+    if (known !== 0)
+      return known;
+  }
+  const ch = String.fromCodePoint(cp);
+  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : OTHER;
+  if (cp < 65536)
+    bmpClass[cp] = c;
+  return c;
+}
+var isJoiner = (c) => c === 39 || c === 8217 || c === 8208 || c === 45;
+function countWords(text) {
+  let n = 0;
+  let inWord = false;
+  const len = text.length;
+  for (let i = 0;i < len; ) {
+    let cp = text.charCodeAt(i);
+    let size = 1;
+    let c = bmpClass[cp];
+    if (cp >= 55296 && cp <= 56319) {
+      cp = text.codePointAt(i);
+      size = cp > 65535 ? 2 : 1;
+      c = classOf(cp);
+    } else if (c === 0)
+      c = classOf(cp);
+    if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
+      if (!inWord)
+        n++;
+      inWord = true;
+    } else if (inWord && isJoiner(cp) && i + size < len && classOf(text.codePointAt(i + size)) !== OTHER) {} else {
+      inWord = false;
+    }
+    i += size;
+  }
+  return n;
+}
+var MIN_WORDS = 20;
 // src/web/dom.ts
 function byId(id) {
   return document.getElementById(id);
@@ -669,62 +717,12 @@ function renderResult(text, result, headers, lang) {
   renderBullets(result, pieces, lang);
   byId("result").hidden = false;
 }
-
-// src/engine/words.ts
-var OTHER = 1;
-var LETTER_OR_DIGIT = 2;
-var MARK = 3;
-var bmpClass = new Uint8Array(65536);
-var IS_LN = /^[\p{L}\p{N}]$/u;
-var IS_M = /^\p{M}$/u;
-function classOf(cp) {
-  if (cp < 65536) {
-    const known = bmpClass[cp];
-    if (known !== 0)
-      return known;
-  }
-  const ch = String.fromCodePoint(cp);
-  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : OTHER;
-  if (cp < 65536)
-    bmpClass[cp] = c;
-  return c;
-}
-var isJoiner = (c) => c === 39 || c === 8217 || c === 8208 || c === 45;
-function countWords(text) {
-  let n = 0;
-  let inWord = false;
-  const len = text.length;
-  for (let i = 0;i < len; ) {
-    let cp = text.charCodeAt(i);
-    let size = 1;
-    let c = bmpClass[cp];
-    if (cp >= 55296 && cp <= 56319) {
-      cp = text.codePointAt(i);
-      size = cp > 65535 ? 2 : 1;
-      c = classOf(cp);
-    } else if (c === 0)
-      c = classOf(cp);
-    if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
-      if (!inWord)
-        n++;
-      inWord = true;
-    } else if (inWord && isJoiner(cp) && i + size < len && classOf(text.codePointAt(i + size)) !== OTHER) {} else {
-      inWord = false;
-    }
-    i += size;
-  }
-  return n;
-}
-
-// src/web/words.ts
-var MIN_WORDS = 20;
-
 // src/web/app.ts
 var KEY_STORAGE = "playground.apiKey";
 var LANG_STORAGE = "playground.lang";
 var $ = (id) => document.getElementById(id);
 var keyInput = $("api-key");
-var sensitivity = $("sensitivity");
+var sensitivity2 = $("sensitivity");
 var textArea = $("text");
 var analyzeButton = $("analyze");
 var fileInput = $("files");
@@ -819,7 +817,7 @@ async function analyzeText(e) {
   updateWordCount();
   try {
     const text = textArea.value;
-    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity2.value);
     lastResult = { text, data, headers };
     renderResult(text, data, headers, lang);
     $("result-heading").focus({ preventScroll: true });
@@ -841,7 +839,7 @@ async function analyzeFiles(e) {
   filesButton.disabled = true;
   csvButton.disabled = true;
   try {
-    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity.value });
+    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity2.value });
     csvButton.disabled = batchRows.length === 0;
   } catch (err) {
     showError("files-error", err);

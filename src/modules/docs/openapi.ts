@@ -1,14 +1,15 @@
 /**
  * How POST /api/detect appears in the OpenAPI document: the operation (the route's `detail`) and
  * the components it references. Nothing here restates a field: bodies are the TypeBox schemas of
- * ./model.ts and ../batch/model.ts, error codes and statuses are ERROR_STATUS's, and examples are
+ * ../detect/model.ts and ../batch/model.ts, error codes and statuses are ERROR_STATUS's, and examples are
  * real outputs (./examples.json).
  */
 import type { DocumentDecoration } from 'elysia';
 import { ERROR_STATUS, ErrorBodySchema, SENT_ERROR_CODES, type ErrorCode } from '../../http/errors';
+import { DEFAULT_ERROR_RESPONSE } from '../../http/schema';
 import { BATCH_LINE_SCHEMAS, BatchFormSchema } from '../batch/model';
 import { EXAMPLES } from './examples';
-import { DetectRequestSchema, DetectResponseSchema, LabelLangSchema } from './model';
+import { DetectRequestSchema, DetectResponseSchema, LabelLangSchema } from '../detect/model';
 
 /** Names of the document's component schemas, as `#/components/schemas/<name>`. */
 const LINE_COMPONENTS = {
@@ -22,8 +23,6 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Errors any request can get, documented once as the `default` response of every operation. */
 const GENERIC_CODES: readonly ErrorCode[] = ['not_found', 'method_not_allowed', 'internal_error'];
-/** Reference to the shared `default` response (components.responses.Error). */
-export const DEFAULT_ERROR_RESPONSE = { $ref: '#/components/responses/Error' } as const;
 
 const BATCH_STREAM =
   'Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. ' +

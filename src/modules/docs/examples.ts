@@ -6,7 +6,7 @@
  */
 import type { ErrorBody, ErrorCode } from '../../http/errors';
 import type { BatchLine } from '../batch/model';
-import type { DetectResponse } from './model';
+import type { DetectResponse } from '../detect/model';
 import generated from './examples.json';
 
 /** One error response as the app answered it. */

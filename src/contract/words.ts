@@ -56,3 +56,6 @@ export function countWords(text: string): number {
   }
   return n;
 }
+
+/** The fewest words a text needs to be scored by the API (single mode and each batch file); the CLI warns below it. */
+export const MIN_WORDS = 20;
