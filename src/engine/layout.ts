@@ -1,4 +1,4 @@
-/** Host mirror of the wasm core's record layouts (assembly/token.ts, assembly/layout.ts). */
+/** Host mirror of the wasm core's record layouts (assembly/token.ts, assembly/layout.ts: the spec); test/engine/layout.test.ts fails when they differ. */
 
 export const SENT_FEATURES = 20;
 export const SENT_WORDS32 = 8; // u32 words per sentence record
