@@ -7,7 +7,7 @@
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createDetector } from '../src/detector';
-import type { Detector } from '../src/engine/types';
+import type { Detector } from '../src/detector/types';
 import type { ErrorBody, ErrorCode } from '../src/http/errors';
 import type { BatchLine } from '../src/modules/batch/model';
 import type { DetectExamples, ErrorExample } from '../src/modules/docs/examples';

@@ -11,15 +11,15 @@
  * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
  */
 import { parseArgs } from 'node:util';
-import { loadEngine } from '../src/engine/load';
+import { loadEngine } from '../src/detector/score/load';
 import { countWords, SENSITIVITIES } from '../src/contract';
-import { explain } from '../src/explain';
+import { explain } from '../src/detector/explain';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
 import { confusion } from './lib/eval-loso';
-import type { DocType } from '../src/engine/doctype';
-import { MIN_STYLE_WORDS } from '../src/explain/dimensions';
+import type { DocType } from '../src/detector/score/doctype';
+import { MIN_STYLE_WORDS } from '../src/detector/explain/dimensions';
 
 const { values: opt, positionals } = parseArgs({
   options: {

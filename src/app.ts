@@ -1,7 +1,7 @@
 /** createApp(deps): mounts the modules on one Elysia app with one error mapper. No globals. */
 import { Elysia } from 'elysia';
 import type { Config } from './config';
-import type { Detector } from './engine/types';
+import type { Detector } from './detector/types';
 import type { RouteEntry } from './http/routes';
 import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, silentLogger, type Logger } from './http';
 import { localView, type MetricsView } from './metrics/cluster';

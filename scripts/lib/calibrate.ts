@@ -5,8 +5,8 @@
  * scores (scripts/lib/loso.ts), never on scores of texts the model was trained on: thresholds
  * fitted in-distribution do not transfer (DETECTION_NOTES.md, second round).
  */
-import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/engine/calibration';
-import { sigmoid } from '../../src/engine/logistic';
+import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/detector/score/calibration';
+import { sigmoid } from '../../src/detector/score/logistic';
 import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { Doc } from './featurize';
 import { fitPlatt } from './lr';

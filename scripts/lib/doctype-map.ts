@@ -6,7 +6,7 @@
  * learner texts (letters, stories and essays under one label), AlpacaEval's instruction answers
  * (an instruction can ask for any genre) and forum questions (not answers).
  */
-import type { DocType } from '../../src/engine/doctype';
+import type { DocType } from '../../src/detector/score/doctype';
 import type { Row } from './data';
 
 export const DOMAIN_TO_DOCTYPE: Record<string, DocType> = {

@@ -5,7 +5,7 @@
  * so one large source cannot make its topic the type's signature (leave-one-source-out accuracy
  * 0.55 with 1/sqrt(n) source weights, 0.61 with 1/n; see the model card).
  */
-import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/engine/doctype';
+import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/detector/score/doctype';
 import { rng, round6 } from './metrics';
 
 /** One training text: its feature buckets, its type and its source. */

@@ -5,9 +5,9 @@
  * (nested), so a family never sets its own bar. The document-type classifier is held out the same
  * way, one source at a time.
  */
-import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
-import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/engine/doctype';
-import type { ModelFile } from '../../src/engine/model';
+import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/detector/score/doctype';
+import type { ModelFile } from '../../src/detector/score/model';
 import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import { cellThreshold, heldOutScore, PROMISE_MARGIN, type HeldOutScore } from './calibrate';
 import { trainDocTypeClassifier } from './doctype-train';

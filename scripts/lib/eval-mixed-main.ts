@@ -4,7 +4,7 @@
  * openings (dev), and on wholly human and wholly AI dev texts (issue 13's targets).
  */
 import { type ModelLang, SENSITIVITIES } from '../../src/contract';
-import { loadEngine, MODEL } from '../../src/engine/load';
+import { loadEngine, MODEL } from '../../src/detector/score/load';
 import { detectorFor } from '../../src/detector';
 import { dataDir, hasData, loadRows, splitFiles } from './data';
 import { buildMixes, continuationMixes } from './mixes';

@@ -6,9 +6,9 @@
  * least 85%) and, among those, finds the most of the AI parts and of the pure AI texts.
  */
 import type { ModelLang } from '../../src/contract';
-import { segmentInput, type Engine } from '../../src/engine/engine';
-import type { ModelFile } from '../../src/engine/model';
-import { aiShareOf, segmentText, type SegmentInput, type SegmentParams } from '../../src/engine/segments';
+import { segmentInput, type Engine } from '../../src/detector/score/engine';
+import type { ModelFile } from '../../src/detector/score/model';
+import { aiShareOf, segmentText, type SegmentInput, type SegmentParams } from '../../src/detector/score/segments';
 import type { Row } from './data';
 import { buildMixes, type Mix } from './mixes';
 

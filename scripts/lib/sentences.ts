@@ -4,10 +4,10 @@
  * probability that the same share of human sentences reaches as the mode's promise for texts.
  * It decides which sentences the lexical fingerprint highlights (src/explain).
  */
-import type { Engine } from '../../src/engine/engine';
-import type { ModelFile } from '../../src/engine/model';
+import type { Engine } from '../../src/detector/score/engine';
+import type { ModelFile } from '../../src/detector/score/model';
 import { MODE_FPR, SENSITIVITIES } from '../../src/contract';
-import { sigmoid } from '../../src/engine/logistic';
+import { sigmoid } from '../../src/detector/score/logistic';
 import { balancedPlatt, thresholdAt } from './calibrate';
 import { round6 } from './metrics';
 import type { Row } from './data';

@@ -5,7 +5,7 @@
  * label cue. Style-lexicon words are added on purpose: they are style, not topic.
  */
 import type { ModelLang } from '../../src/contract';
-import { styleWords } from '../../src/engine/lexicons';
+import { styleWords } from '../../src/detector/score/lexicons';
 import type { Row } from './data';
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;

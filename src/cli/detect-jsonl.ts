@@ -1,5 +1,5 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
-import type { Detector } from '../engine/types';
+import type { Detector } from '../detector/types';
 import { type LabelLang, MIN_WORDS, type Sensitivity } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';

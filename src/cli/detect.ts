@@ -1,7 +1,7 @@
 /** The `detect` subcommand: score files (TXT, MD, DOCX, PDF) or JSON lines from stdin, offline (no server, no key). */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Analysis, Detector } from '../engine/types';
+import type { Analysis, Detector } from '../detector/types';
 import {
   DEFAULT_LABEL_LANG,
   DEFAULT_SENSITIVITY,

@@ -11,6 +11,10 @@ import { cycles, fileEdges, folderEdges, importGraph, scanImports, sourceFiles, 
 const SERVER_ONLY: readonly string[] = ['elysia', '@elysiajs/', 'src/store/', 'src/modules/', 'src/http/', 'src/app.ts', 'src/main.ts'];
 const NEVER: Record<string, readonly string[]> = {
   'src/detector/': SERVER_ONLY,
+  // The spine runs one way: score -> decide -> explain; no stage reaches back, none imports the entry.
+  'src/detector/score/': ['src/detector/decide/', 'src/detector/explain/', 'src/detector/index.ts'],
+  'src/detector/decide/': ['src/detector/explain/', 'src/detector/index.ts'],
+  'src/detector/explain/': ['src/detector/index.ts'],
   'src/contract/': [...SERVER_ONLY, 'src/detector/', 'src/i18n/', 'src/extract/'],
   'src/extract/': [...SERVER_ONLY, 'src/detector/'],
   'src/i18n/': [...SERVER_ONLY, 'src/detector/'],

@@ -6,10 +6,10 @@
  * keep the mode's promise.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
-import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, proseWordCount, type Engine } from '../../src/engine/engine';
+import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, proseWordCount, type Engine } from '../../src/detector/score/engine';
 import { isAiVerdict, modelLang, SENSITIVITIES, type TextLang, VERDICT_KEYS } from '../../src/contract';
-import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } from '../../src/engine/verdict';
+import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } from '../../src/detector/decide/verdict';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';

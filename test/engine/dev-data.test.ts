@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { hasData, dataDir, loadRows, splitFiles, type Row } from '../../scripts/lib/data';
-import type { Engine } from '../../src/engine/engine';
-import { decideVerdict } from '../../src/engine/verdict';
+import type { Engine } from '../../src/detector/score/engine';
+import { decideVerdict } from '../../src/detector/decide/verdict';
 import { isAiVerdict, SENSITIVITIES, type Sensitivity, type TextLang } from '../../src/contract';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';

@@ -3,7 +3,7 @@
  * core; it picks the scoring model and the lexicons. The caller's label language never changes it.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
+import type { Engine } from '../../src/detector/score/engine';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
 

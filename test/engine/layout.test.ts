@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as host from '../../src/engine/layout';
+import * as host from '../../src/detector/score/layout';
 
 const ASSEMBLY = join(import.meta.dir, '../../assembly');
 const read = (name: string) => readFileSync(join(ASSEMBLY, name), 'utf8');

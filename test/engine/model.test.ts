@@ -8,11 +8,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../src/engine/engine';
-import { MODEL } from '../../src/engine/load';
-import { LENGTH_BUCKETS } from '../../src/engine/calibration';
+import { Engine } from '../../src/detector/score/engine';
+import { MODEL } from '../../src/detector/score/load';
+import { LENGTH_BUCKETS } from '../../src/detector/score/calibration';
 import { SENSITIVITIES } from '../../src/contract';
-import { DIMENSIONS } from '../../src/explain/dimensions';
+import { DIMENSIONS } from '../../src/detector/explain/dimensions';
 import { sharedEngine } from './fixture';
 
 const ROOT = join(import.meta.dir, '..', '..');

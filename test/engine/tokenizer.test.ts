@@ -3,7 +3,7 @@
  * exclusive: for every sentence, text.slice(start, end) must be exactly the sentence written below.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
+import type { Engine } from '../../src/detector/score/engine';
 import { paragraphTexts, sentenceTexts, sharedEngine } from './fixture';
 
 let engine: Engine;

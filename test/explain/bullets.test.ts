@@ -4,10 +4,10 @@
  * human writer.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import { BULLET_LEANINGS, type Analysis, type Detector } from '../../src/engine/types';
+import { BULLET_LEANINGS, type Analysis, type Detector } from '../../src/detector/types';
 import type { LabelLang, Sensitivity } from '../../src/contract';
-import { DIMENSIONS } from '../../src/explain/dimensions';
-import { MAX_BULLETS, MIN_BULLETS } from '../../src/explain/bullets';
+import { DIMENSIONS } from '../../src/detector/explain/dimensions';
+import { MAX_BULLETS, MIN_BULLETS } from '../../src/detector/explain/bullets';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
 import { sharedDetector } from '../engine/fixture';

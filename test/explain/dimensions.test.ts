@@ -5,14 +5,14 @@
  * the threshold it was compared with.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
-import type { Detector } from '../../src/engine/types';
+import type { Engine } from '../../src/detector/score/engine';
+import type { Detector } from '../../src/detector/types';
 import type { Sensitivity } from '../../src/contract';
-import { DIMENSIONS, TOTAL_DIMENSIONS } from '../../src/explain';
-import { aiThreshold, cellOf } from '../../src/engine/verdict';
+import { DIMENSIONS, TOTAL_DIMENSIONS } from '../../src/detector/explain';
+import { aiThreshold, cellOf } from '../../src/detector/decide/verdict';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
-import { MODEL } from '../../src/engine/load';
+import { MODEL } from '../../src/detector/score/load';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
 import { AI_EN, HUMAN_EN } from '../engine/texts';
 import { EXAMPLES, type Lang } from './examples';

@@ -6,7 +6,7 @@
  */
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { countWords } from '../../src/contract';
-import { MIN_STYLE_WORDS } from '../../src/explain/dimensions';
+import { MIN_STYLE_WORDS } from '../../src/detector/explain/dimensions';
 
 export type Lang = 'en' | 'es';
 

@@ -4,12 +4,12 @@
  * violation is reported with the text's source and row so it can be looked up.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine, EngineResult } from '../../src/engine/engine';
-import { SF } from '../../src/engine/layout';
+import type { Engine, EngineResult } from '../../src/detector/score/engine';
+import { SF } from '../../src/detector/score/layout';
 import { SENSITIVITIES, type LabelLang, type Sensitivity } from '../../src/contract';
-import { cellOf } from '../../src/engine/verdict';
-import { explain, type Explanation } from '../../src/explain';
-import { MIN_STYLE_WORDS } from '../../src/explain/dimensions';
+import { cellOf } from '../../src/detector/decide/verdict';
+import { explain, type Explanation } from '../../src/detector/explain';
+import { MIN_STYLE_WORDS } from '../../src/detector/explain/dimensions';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from '../../scripts/lib/data';
 import { sharedEngine } from '../engine/fixture';
 

@@ -1,5 +1,5 @@
 /** TEMPORARY: a throwaway detector until src/detector.ts (createDetector) lands; tests then use the real one. */
-import type { Analysis, AnalyzeOptions, Detector } from '../../src/engine/types';
+import type { Analysis, AnalyzeOptions, Detector } from '../../src/detector/types';
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 

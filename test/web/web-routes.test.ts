@@ -8,7 +8,7 @@ import { toCsv } from '../../src/web/batch.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import stylesCss from '../../src/web/styles.css' with { type: 'text' };
 import { formatShare } from '../../src/web/verdict.ts';
-import { BULLET_LEANINGS } from '../../src/engine/types.ts';
+import { BULLET_LEANINGS } from '../../src/detector/types.ts';
 import { MIN_WORDS as SERVICE_MIN_WORDS, VERDICT_KEYS } from '../../src/contract/index.ts';
 import { countWords, MIN_WORDS } from '../../src/web/words.ts';
 

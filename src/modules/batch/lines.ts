@@ -1,5 +1,5 @@
 /** Builders of the NDJSON lines of a batch response (their schemas and types: ./model.ts). */
-import type { Analysis } from '../../engine/types';
+import type { Analysis } from '../../detector/types';
 import type { LabelLang } from '../../contract';
 import type { FileFormat } from '../../extract';
 import { errorMessage } from '../../i18n';

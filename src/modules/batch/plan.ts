@@ -1,5 +1,5 @@
 /** The batch before its stream starts: every file extracted (or failed) and its words counted. */
-import type { Detector } from '../../engine/types';
+import type { Detector } from '../../detector/types';
 import { ExtractError, type ExtractLimits, type FileFormat } from '../../extract';
 import type { ExtractPool } from '../../extract/pool';
 import type { Logger } from '../../http/logger';

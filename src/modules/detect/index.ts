@@ -1,7 +1,7 @@
 /** Detect module: POST /api/detect (JSON single mode; multipart goes to the batch handler app.ts injects). */
 import { Elysia } from 'elysia';
 import type { Config } from '../../config';
-import type { Detector } from '../../engine/types';
+import type { Detector } from '../../detector/types';
 import type { LabelLang } from '../../contract';
 import {
   ApiError,

@@ -7,10 +7,10 @@
  * it in toDetectResponse, which the type checker asks for, and run `bun run docs:examples`).
  */
 import { t, type Static } from 'elysia';
-import { BULLET_LEANINGS } from '../../engine/types';
+import { BULLET_LEANINGS } from '../../detector/types';
 import { DEFAULT_SENSITIVITY, LABEL_LANGS, SENSITIVITIES, TEXT_LANGS, VERDICT_KEYS, type Sensitivity } from '../../contract';
-import { DIMENSIONS } from '../../explain/dimensions';
-import { DOC_TYPES } from '../../engine/doctype';
+import { DIMENSIONS } from '../../detector/explain/dimensions';
+import { DOC_TYPES } from '../../detector/score/doctype';
 import { ApiError } from '../../http/errors';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
 

@@ -1,5 +1,5 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
-import type { Analysis, Detector } from '../../engine/types';
+import type { Analysis, Detector } from '../../detector/types';
 import { MIN_WORDS, type LabelLang } from '../../contract';
 import { ApiError } from '../../http/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';

@@ -1,7 +1,7 @@
 /** Sentence annotations: which sentences to flag, with the dimensions that flagged each one. */
-import type { DimensionRef, TextAnnotation } from '../engine/types';
-import type { Sensitivity } from '../contract';
-import type { ScoredSentence } from '../engine/engine';
+import type { DimensionRef, TextAnnotation } from '../types';
+import type { Sensitivity } from '../../contract';
+import type { ScoredSentence } from '../score/engine';
 
 /** Longest `sentence` text in an annotation; longer ones are cut and end with an ellipsis. */
 export const MAX_SENTENCE_CHARS = 200;

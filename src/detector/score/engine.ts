@@ -5,7 +5,7 @@
 import { WasmCore } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
 import { Doc, KIND_MASK, KIND_WORD, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
-import { LANG_DETECT, LANG_ID, modelLang, type ModelLang, TEXT_LANGS, type TextLang } from '../contract';
+import { LANG_DETECT, LANG_ID, modelLang, type ModelLang, TEXT_LANGS, type TextLang } from '../../contract';
 import { mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { checkedWeights, weightLut, type ModelFile } from './model';
 import { sigmoid } from './logistic';

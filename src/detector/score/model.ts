@@ -1,7 +1,7 @@
 /** The trained model's file format (model/model.json + model/weights.bin) and its loader. */
 import type { CellCalibration, Platt } from './calibration';
 import type { SegmentParams } from './segments';
-import type { Sensitivity } from '../contract';
+import type { Sensitivity } from '../../contract';
 
 export type { Platt } from './calibration';
 export type ModeThresholds = Record<Sensitivity, number>;

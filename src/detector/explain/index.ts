@@ -6,22 +6,22 @@
  * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is what it
  * counted and its example one of those sentences.
  */
-import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type Sensitivity, type VerdictKey } from '../contract';
-import type { ModelFile } from '../engine/model';
-import { cellOf, decideVerdict, EVEN_ODDS } from '../engine/verdict';
-import type { Analysis, DimensionRef, DimensionResult } from '../engine/types';
-import { detectDocType, type DocTypeModel } from '../engine/doctype';
+import type { EngineResult, ScoredSentence } from '../score/engine';
+import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type Sensitivity, type VerdictKey } from '../../contract';
+import type { ModelFile } from '../score/model';
+import { cellOf, decideVerdict, EVEN_ODDS } from '../decide/verdict';
+import type { Analysis, DimensionRef, DimensionResult } from '../types';
+import { detectDocType, type DocTypeModel } from '../score/doctype';
 import { MIN_STYLE_WORDS } from './dimensions';
-import { t } from '../i18n';
+import { t } from '../../i18n';
 import { buildAnnotations } from './annotations';
 import { leaningOf, renderBullets, strongestWith } from './bullets';
 import { dimensionFindings } from './dimension-findings';
 import { finding, humanFindings, strongest, type Finding } from './findings';
-import { mixedPassage } from './mixed';
+import { mixedPassage } from '../decide/mixed';
 
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
-export { DOC_TYPES } from '../engine/doctype';
+export { DOC_TYPES } from '../score/doctype';
 
 /** The part of an Analysis the explanations produce. */
 export type Explanation = Pick<

@@ -3,9 +3,9 @@
  * which way it points (`leaning`), the sentences it counted and the one it cites (the strongest of
  * them), so a bullet's count and example can always be checked against the text.
  */
-import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { SF } from '../engine/layout';
-import type { BulletLeaning } from '../engine/types';
+import type { EngineResult, ScoredSentence } from '../score/engine';
+import { SF } from '../score/layout';
+import type { BulletLeaning } from '../types';
 import { MIN_TRIGGER_WORDS } from './dimensions';
 
 /** A candidate bullet before ranking. */

@@ -2,11 +2,11 @@
  * The Detector the service, batch mode and CLI use: engine (score) + explain (verdict, dimensions,
  * annotations, bullets), behind the interface in src/engine/types.ts.
  */
-import type { Engine } from './engine/engine';
-import { loadEngine } from './engine/load';
-import { countWords, DEFAULT_SENSITIVITY } from './contract';
+import type { Engine } from './score/engine';
+import { loadEngine } from './score/load';
+import { countWords, DEFAULT_SENSITIVITY } from '../contract';
 import { explain } from './explain';
-import type { Analysis, AnalyzeOptions, Detector } from './engine/types';
+import type { Analysis, AnalyzeOptions, Detector } from './types';
 
 /** Build a Detector around a loaded engine. */
 export function detectorFor(engine: Engine): Detector {

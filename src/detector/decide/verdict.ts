@@ -12,9 +12,9 @@
  *
  * `mixed` (human and AI passages) is decided from the segments, in src/explain.
  */
-import { cellFor, type CellCalibration } from './calibration';
-import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../contract';
-import type { ModelFile } from './model';
+import { cellFor, type CellCalibration } from '../score/calibration';
+import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';
+import type { ModelFile } from '../score/model';
 
 /** Above the mode threshold, a probability this high is called plainly AI. */
 export const AI_FLOOR = 0.9;

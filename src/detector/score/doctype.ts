@@ -6,7 +6,7 @@
  * authorship: it explains context and never changes the score.
  */
 import type { ParagraphRecord, StyleFeatures } from './style';
-import type { TextLang } from '../contract';
+import type { TextLang } from '../../contract';
 
 export const DOC_TYPES = [
   'essay',

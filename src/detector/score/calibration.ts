@@ -3,7 +3,7 @@
  * verdict thresholds come from held-out texts of its own length and language (scripts/lib/calibrate.ts
  * fits them; the model card has the numbers per cell).
  */
-import type { Sensitivity } from '../contract';
+import type { Sensitivity } from '../../contract';
 
 /**
  * Lower bounds, in words, of the length buckets: [20, 40), [40, 80), [80, 150), [150, 300), 300+.

@@ -3,7 +3,7 @@
  * matched case-insensitively on whole words. They feed the explanation dimensions; single words
  * of the AI-style lists also stay unmasked for the learned scorer (see vocabulary in train).
  */
-import type { ModelLang, TextLang } from '../contract';
+import type { ModelLang, TextLang } from '../../contract';
 
 /** Category bits, mirrored from assembly/lexicon.ts (Lex). */
 export const LexBit = {

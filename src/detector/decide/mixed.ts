@@ -4,14 +4,14 @@
  * passage that reads as human. Holding each AI passage to the whole-text promise is what keeps
  * `mixed` from becoming a back door for false accusations.
  */
-import type { EngineResult } from '../engine/engine';
-import { lexicalLogit } from '../engine/engine';
-import { modelLang, type Sensitivity } from '../contract';
-import { SF } from '../engine/layout';
-import type { ModelFile } from '../engine/model';
-import { sigmoid } from '../engine/logistic';
-import type { Segment } from '../engine/segments';
-import { aiThreshold, cellOf, EVEN_ODDS } from '../engine/verdict';
+import type { EngineResult } from '../score/engine';
+import { lexicalLogit } from '../score/engine';
+import { modelLang, type Sensitivity } from '../../contract';
+import { SF } from '../score/layout';
+import type { ModelFile } from '../score/model';
+import { sigmoid } from '../score/logistic';
+import type { Segment } from '../score/segments';
+import { aiThreshold, cellOf, EVEN_ODDS } from './verdict';
 
 /** A human passage must have at least this many words to count as one (a greeting is not). */
 export const MIN_HUMAN_PASSAGE_WORDS = 30;

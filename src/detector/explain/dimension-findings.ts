@@ -3,13 +3,13 @@
  * ones), and the AI-side finding of each detected dimension with its counted sentences and its
  * strongest example.
  */
-import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { type LabelLang, modelLang, type Sensitivity } from '../contract';
-import { SF } from '../engine/layout';
-import type { ModelFile } from '../engine/model';
-import type { DimensionRef, DimensionResult } from '../engine/types';
-import { aiThreshold, cellOf } from '../engine/verdict';
-import { t } from '../i18n';
+import type { EngineResult, ScoredSentence } from '../score/engine';
+import { type LabelLang, modelLang, type Sensitivity } from '../../contract';
+import { SF } from '../score/layout';
+import type { ModelFile } from '../score/model';
+import type { DimensionRef, DimensionResult } from '../types';
+import { aiThreshold, cellOf } from '../decide/verdict';
+import { t } from '../../i18n';
 import { DIMENSIONS, MIN_STYLE_WORDS, MIN_TRIGGER_WORDS, beyond, documentFacts, type Dimension, type DimensionContext } from './dimensions';
 import { finding, strongest, type Finding } from './findings';
 

@@ -3,9 +3,9 @@
  * a value calibrated on human training texts, see scripts/train.ts) and says which sentences
  * trigger it. Adding a dimension is adding one entry here and its labels in src/i18n.
  */
-import type { EngineResult, ScoredSentence } from '../engine/engine';
-import { SF, SentFlag } from '../engine/layout';
-import type { Sensitivity } from '../contract';
+import type { EngineResult, ScoredSentence } from '../score/engine';
+import { SF, SentFlag } from '../score/layout';
+import type { Sensitivity } from '../../contract';
 
 /** Which side of the threshold points to AI. */
 export type Direction = 'high' | 'low';

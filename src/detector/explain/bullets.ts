@@ -3,9 +3,9 @@
  * supports the verdict (AI-leaning for an AI-side verdict, human-leaning for a human-side one, a
  * neutral reason for `inconclusive`); the others follow by strength, whichever way they point.
  */
-import type { Bullet } from '../engine/types';
-import { isAiVerdict, isHumanVerdict, type LabelLang, type VerdictKey } from '../contract';
-import { t } from '../i18n';
+import type { Bullet } from '../types';
+import { isAiVerdict, isHumanVerdict, type LabelLang, type VerdictKey } from '../../contract';
+import { t } from '../../i18n';
 import type { Finding } from './findings';
 
 export const MIN_BULLETS = 2;

@@ -2,10 +2,10 @@
  * Loads the committed wasm core and model. The files are imported `with { type: 'file' }` so that
  * `bun build --compile` embeds them in the single binary.
  */
-import wasmPath from '../../model/detector.wasm' with { type: 'file' };
-import weightsPath from '../../model/weights.bin' with { type: 'file' };
-import docTypePath from '../../model/doctype.bin' with { type: 'file' };
-import modelJson from '../../model/model.json' with { type: 'json' };
+import wasmPath from '../../../model/detector.wasm' with { type: 'file' };
+import weightsPath from '../../../model/weights.bin' with { type: 'file' };
+import docTypePath from '../../../model/doctype.bin' with { type: 'file' };
+import modelJson from '../../../model/model.json' with { type: 'json' };
 import { Engine } from './engine';
 import type { ModelFile } from './model';
 import { parseDocTypeModel } from './doctype';
