@@ -11,9 +11,8 @@
  * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
  */
 import { parseArgs } from 'node:util';
-import { loadEngine } from '../src/detector/score/load';
+import { createDetector } from '../src/detector';
 import { countWords, SENSITIVITIES } from '../src/contract';
-import { explain } from '../src/detector/explain';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
@@ -43,7 +42,7 @@ if (!positionals.length && !hasData()) {
   process.exit(2);
 }
 const rows = loadRows(positionals.length ? positionals : splitFiles('dev'));
-const engine = await loadEngine();
+const detector = await createDetector();
 
 interface Item {
   row: Row;
@@ -56,8 +55,8 @@ interface Item {
 }
 // One analysis per text; only the explanation depends on the mode.
 const items: Item[] = rows.map((row) => {
-  const r = engine.analyze(row.text);
-  const byMode = SENSITIVITIES.map((m) => explain(engine.model, engine.docTypes, row.text, r, m, 'en'));
+  const r = detector.score(row.text);
+  const byMode = SENSITIVITIES.map((m) => detector.explain(row.text, r, detector.decide(row.text, r, m), 'en'));
   const a = byMode[SENSITIVITIES.indexOf('conservative')];
   const ai: Record<string, boolean> = {};
   SENSITIVITIES.forEach((m, k) => (ai[m] = byMode[k].ai));

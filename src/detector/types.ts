@@ -12,6 +12,8 @@ export interface DimensionResult {
   id: string;
   label: string;
   detected: boolean;
+  /** False when the dimension cannot fire for the text's language (the model switched it off there): not counted in totalDimensions. */
+  enabled: boolean;
 }
 
 export interface DimensionRef {

@@ -4,12 +4,10 @@
  * passage that reads as human. Holding each AI passage to the whole-text promise is what keeps
  * `mixed` from becoming a back door for false accusations.
  */
-import type { EngineResult } from '../score/engine';
-import { lexicalLogit } from '../score/engine';
 import { modelLang, type Sensitivity } from '../../contract';
-import { SF } from '../score/layout';
+import type { EngineResult } from '../score/engine';
 import type { ModelFile } from '../score/model';
-import { sigmoid } from '../score/logistic';
+import { passageProbability } from '../score/probability';
 import type { Segment } from '../score/segments';
 import { aiThreshold, cellOf, EVEN_ODDS } from './verdict';
 
@@ -19,25 +17,14 @@ export const MIN_HUMAN_PASSAGE_WORDS = 30;
 export const MIN_MIXED_SHARE = 0.1;
 export const MAX_MIXED_SHARE = 0.9;
 
-/** A passage's calibrated probability, scored on its sentences' n-grams alone. */
-export function passageProbability(model: ModelFile, r: EngineResult, segment: Segment): number {
-  const ml = modelLang(r.language);
-  let score = 0;
-  let grams = 0;
-  for (const s of r.sentences) {
-    if (s.start < segment.start || s.end > segment.end) continue;
-    score += s.f[SF.SCORE];
-    grams += s.f[SF.NGRAMS];
-  }
-  const { platt } = cellOf(model, r.language, segment.words);
-  return sigmoid(platt.a * lexicalLogit(score, grams, model.lexicalBias[ml]) + platt.b);
-}
-
 /** The AI passage that makes a text `mixed` at this mode (the most AI-like one), or null. */
 export function mixedPassage(model: ModelFile, r: EngineResult, mode: Sensitivity): Segment | null {
   if (r.aiShare < MIN_MIXED_SHARE || r.aiShare > MAX_MIXED_SHARE) return null;
   const human = r.segments.some(
-    (s) => s.label === 'human' && s.words >= MIN_HUMAN_PASSAGE_WORDS && passageProbability(model, r, s) < EVEN_ODDS,
+    (s) =>
+      s.label === 'human' &&
+      s.words >= MIN_HUMAN_PASSAGE_WORDS &&
+      passageProbability(model, r.sentences, modelLang(r.language), s) < EVEN_ODDS,
   );
   if (!human) return null;
   let best: Segment | null = null;
@@ -45,7 +32,7 @@ export function mixedPassage(model: ModelFile, r: EngineResult, mode: Sensitivit
   for (const s of r.segments) {
     if (s.label !== 'ai') continue;
     const cell = cellOf(model, r.language, s.words);
-    const p = passageProbability(model, r, s);
+    const p = passageProbability(model, r.sentences, modelLang(r.language), s);
     if (cell.conclusive[mode] && p >= aiThreshold(cell, mode) && p > bestP) [best, bestP] = [s, p];
   }
   return best;

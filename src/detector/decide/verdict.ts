@@ -10,7 +10,7 @@
  *   p >= HUMAN_BELOW                                                -> likely_human
  *   otherwise                                                       -> human
  *
- * `mixed` (human and AI passages) is decided from the segments, in src/explain.
+ * `mixed` (human and AI passages) is decided from the segments (./mixed.ts); ./index.ts puts the rules together.
  */
 import { cellFor, type CellCalibration } from '../score/calibration';
 import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';

@@ -7,28 +7,10 @@ import type { Bullet } from '../types';
 import { isAiVerdict, isHumanVerdict, type LabelLang, type VerdictKey } from '../../contract';
 import { t } from '../../i18n';
 import type { Finding } from './findings';
+import { passage } from './passage';
 
 export const MIN_BULLETS = 2;
 export const MAX_BULLETS = 6;
-/** Longest example passage; longer sentences are cut at a word boundary. */
-const MAX_EXAMPLE_CHARS = 200;
-
-/** A passage of the text (at most MAX_EXAMPLE_CHARS) with offsets: text.slice(start, end) === example. */
-export function passage(text: string, span: { start: number; end: number } | null): { example: string; start: number; end: number } {
-  if (!span) {
-    const end = Math.min(text.length, MAX_EXAMPLE_CHARS);
-    return { example: text.slice(0, end), start: 0, end };
-  }
-  let end = span.end;
-  if (end - span.start > MAX_EXAMPLE_CHARS) {
-    const cut = text.lastIndexOf(' ', span.start + MAX_EXAMPLE_CHARS);
-    end = cut > span.start ? cut : span.start + MAX_EXAMPLE_CHARS;
-    const c = text.charCodeAt(end - 1);
-    if (c >= 0xd800 && c <= 0xdbff) end--; // never split a surrogate pair
-  }
-  return { example: text.slice(span.start, end), start: span.start, end };
-}
-
 /** The leaning the first bullet must have for a verdict. */
 export function leaningOf(verdict: VerdictKey): Finding['leaning'] {
   return isAiVerdict(verdict) ? 'ai' : isHumanVerdict(verdict) ? 'human' : 'neutral';

@@ -4,11 +4,11 @@
  * strongest example.
  */
 import type { EngineResult, ScoredSentence } from '../score/engine';
-import { type LabelLang, modelLang, type Sensitivity } from '../../contract';
+import { type LabelLang, modelLang } from '../../contract';
 import { SF } from '../score/layout';
 import type { ModelFile } from '../score/model';
 import type { DimensionRef, DimensionResult } from '../types';
-import { aiThreshold, cellOf } from '../decide/verdict';
+import type { Decision } from '../decide';
 import { t } from '../../i18n';
 import { DIMENSIONS, MIN_STYLE_WORDS, MIN_TRIGGER_WORDS, beyond, documentFacts, type Dimension, type DimensionContext } from './dimensions';
 import { finding, strongest, type Finding } from './findings';
@@ -52,9 +52,10 @@ function typicalParagraph(r: EngineResult): { start: number; end: number } | nul
 }
 
 /** Dimensions, sentence triggers and AI-side findings of a text at a mode. */
-export function dimensionFindings(model: ModelFile, text: string, r: EngineResult, mode: Sensitivity, mixed: boolean, lang: LabelLang) {
+export function dimensionFindings(model: ModelFile, text: string, r: EngineResult, decision: Decision, lang: LabelLang) {
   const ml = modelLang(r.language);
-  const docThreshold = aiThreshold(cellOf(model, r.language, r.style.words), mode);
+  const { mode, aiThreshold: docThreshold } = decision;
+  const mixed = decision.mixedPassage !== null;
   const aiPassages = r.segments.filter((s) => s.label === 'ai');
   // In a mixed text only sentences of its AI passages are highlighted.
   const inAiPassage = (s: ScoredSentence) => !mixed || aiPassages.some((p) => s.start >= p.start && s.end <= p.end);
@@ -81,7 +82,7 @@ export function dimensionFindings(model: ModelFile, text: string, r: EngineResul
     const measurable = d.detect !== undefined || r.style.words >= MIN_STYLE_WORDS;
     const detected = !off && measurable && (d.detect ? d.detect(value, ctx) : beyond(d, value, threshold));
     const ref = label(d.id);
-    dimensions.push({ ...ref, detected });
+    dimensions.push({ ...ref, detected, enabled: !off });
     if (!detected) continue;
     const counted: ScoredSentence[] = [];
     r.sentences.forEach((s, i) => {
@@ -92,9 +93,8 @@ export function dimensionFindings(model: ModelFile, text: string, r: EngineResul
     });
     if (d.id === 'lexical_fingerprint') continue; // its bullet is the lexical reading (index.ts)
     const cite = d.id === 'uniform_paragraphs' ? typicalParagraph(r) : strongest(counted, (s) => sentenceRank(d, s, ctx));
-    findings.push(
-      finding(d.id, 'ai', { count: counted.length }, findingStrength(value, threshold), counted, cite ?? r.sentences[0] ?? null),
-    );
+    const f = finding(d.id, 'ai', { count: counted.length }, findingStrength(value, threshold), counted, cite ?? r.sentences[0] ?? null);
+    findings.push({ ...f, rank: (s) => sentenceRank(d, s, ctx) });
   }
   const fingerprint = label('lexical_fingerprint');
   return { dimensions, triggered, findings, inAiPassage, fingerprint };

@@ -3,7 +3,7 @@
  * a value calibrated on human training texts, see scripts/train.ts) and says which sentences
  * trigger it. Adding a dimension is adding one entry here and its labels in src/i18n.
  */
-import type { EngineResult, ScoredSentence } from '../score/engine';
+import { changedLetters, type EngineResult, type ScoredSentence } from '../score/engine';
 import { SF, SentFlag } from '../score/layout';
 import type { Sensitivity } from '../../contract';
 
@@ -157,7 +157,7 @@ export const DIMENSIONS: Dimension[] = [
     // Only characters changed inside words: look-alike letters in Latin words, invisible characters
     // between letters, disguised compatibility letters. A stray zero-width space between words (11 of
     // 300 human Wikipedia texts) is not a trick.
-    measure: (r) => r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters,
+    measure: changedLetters,
     detect: (v) => v > 0,
     triggers: (s, ctx, detected) => {
       if (!detected) return false;

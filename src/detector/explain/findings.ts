@@ -6,7 +6,9 @@
 import type { EngineResult, ScoredSentence } from '../score/engine';
 import { SF } from '../score/layout';
 import type { BulletLeaning } from '../types';
+import { CONTRACTIONS, PERSONAL } from '../score/lexicons';
 import { MIN_TRIGGER_WORDS } from './dimensions';
+import { passage } from './passage';
 
 /** A candidate bullet before ranking. */
 export interface Finding {
@@ -22,6 +24,8 @@ export interface Finding {
   sentences: ScoredSentence[];
   /** The passage it cites: one of `sentences`, or a paragraph/passage span when it speaks of one. */
   cite: { start: number; end: number } | null;
+  /** How strongly a sentence shows the signal (dimension findings: their example is the strongest sentence). */
+  rank?: (s: ScoredSentence) => number;
 }
 
 /** The sentence of `xs` with the highest `rank` (ties: the longer one), or null. */
@@ -46,8 +50,19 @@ const INFORMAL_RATE = 0.5;
 /** Varied rhythm: sentence-length variation this many times the AI-side threshold. */
 const BURSTY_FACTOR = 1.8;
 
+/** First-person words and contractions, both languages (the lexicons the wasm core counts with). */
+const VOICE_WORDS = new Set([...PERSONAL.en, ...PERSONAL.es, ...CONTRACTIONS.en]);
+/** Words of a passage, lower-cased, apostrophes inside a word kept (’ read as '). */
+const WORD = /\p{L}+(?:'\p{L}+)*/gu;
+
+/** Whether a passage shows a personal voice: a first-person word or a contraction, as the bullet says. */
+export function showsVoice(example: string): boolean {
+  for (const w of example.toLowerCase().replace(/’/g, "'").matchAll(WORD)) if (VOICE_WORDS.has(w[0])) return true;
+  return false;
+}
+
 /** Human-side findings: evidence that points toward a person, each citing its strongest sentence. */
-export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
+export function humanFindings(r: EngineResult, text: string, cvThreshold: number): Finding[] {
   const out: Finding[] = [];
   const cv = r.style.sentenceCV;
   if (Number.isFinite(cv) && Number.isFinite(cvThreshold) && cv >= cvThreshold * BURSTY_FACTOR) {
@@ -62,7 +77,11 @@ export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
   }
   if (r.style.words >= MIN_WORDS_FOR_HUMAN_SIGNALS) {
     const voice = r.style.personalRate + r.style.contractionRate;
-    if (voice >= VOICE_RATE) out.push(...countedFinding(r, 'personal_voice', [SF.PERSONAL, SF.CONTRACTION], voice / 3));
+    if (voice >= VOICE_RATE) {
+      // The example must show the voice in the words it quotes (a long sentence is cut; "/-iː/" is not an "I").
+      const shown = (s: ScoredSentence) => showsVoice(passage(text, s).example);
+      out.push(...countedFinding(r, 'personal_voice', [SF.PERSONAL, SF.CONTRACTION], voice / 3, shown));
+    }
     const specific = r.style.numberRate + r.style.properRate;
     if (specific >= SPECIFIC_RATE) out.push(...countedFinding(r, 'concrete_details', [SF.NUMBERS, SF.PROPER], specific / 8));
     const markers = r.sentences.reduce((n, s) => n + count(s, SF.INFORMAL), 0);
@@ -77,10 +96,20 @@ export function humanFindings(r: EngineResult, cvThreshold: number): Finding[] {
  * A human-side finding over the sentences where any of `features` counts something, citing the one
  * that counts most; none when no sentence does (a rate with nothing to show is not shown).
  */
-function countedFinding(r: EngineResult, id: string, features: readonly number[], strength: number): Finding[] {
+function countedFinding(
+  r: EngineResult,
+  id: string,
+  features: readonly number[],
+  strength: number,
+  citable: (s: ScoredSentence) => boolean = () => true,
+): Finding[] {
   const total = (s: ScoredSentence) => features.reduce((n, k) => n + count(s, k), 0);
   const sentences = r.sentences.filter((s) => total(s) > 0);
-  return sentences.length ? [finding(id, 'human', {}, Math.min(2, strength), sentences, strongest(sentences, total))] : [];
+  const cite = strongest(
+    sentences.filter((s) => citable(s)),
+    total,
+  );
+  return cite ? [finding(id, 'human', {}, Math.min(2, strength), sentences, cite)] : [];
 }
 
 /** A finding whose message key is its id. */

@@ -1,24 +1,24 @@
 /**
- * Explanations for an engine result: verdict, document type, dimensions, sentence annotations,
- * segments and bullets, in the caller's label language. Pure: no wasm, no I/O. The rules that make
+ * Explanations of a score (src/detector/score) and its decision (src/detector/decide): dimensions,
+ * sentence annotations, segments and bullets, in the caller's label language. They read the verdict,
+ * the mixed passage and the document type from the decision and never decide again. Pure: no wasm, no I/O. The rules that make
  * them trustworthy (test/explain/invariants.test.ts checks them on every dev text): no highlight
  * cites a dimension that was not detected; an AI-side verdict highlights at least one sentence and
- * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is what it
- * counted and its example one of those sentences.
+ * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is the number of
+ * sentences highlighted with its dimension, and its example one of those sentences.
  */
-import type { EngineResult, ScoredSentence } from '../score/engine';
-import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type Sensitivity, type VerdictKey } from '../../contract';
-import type { ModelFile } from '../score/model';
-import { cellOf, decideVerdict, EVEN_ODDS } from '../decide/verdict';
-import type { Analysis, DimensionRef, DimensionResult } from '../types';
-import { detectDocType, type DocTypeModel } from '../score/doctype';
-import { MIN_STYLE_WORDS } from './dimensions';
+import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type VerdictKey } from '../../contract';
 import { t } from '../../i18n';
+import type { Decision } from '../decide';
+import { EVEN_ODDS } from '../decide/verdict';
+import type { EngineResult, ScoredSentence } from '../score/engine';
+import type { ModelFile } from '../score/model';
+import type { Analysis, DimensionRef, DimensionResult, TextAnnotation } from '../types';
 import { buildAnnotations } from './annotations';
 import { leaningOf, renderBullets, strongestWith } from './bullets';
 import { dimensionFindings } from './dimension-findings';
+import { MIN_STYLE_WORDS } from './dimensions';
 import { finding, humanFindings, strongest, type Finding } from './findings';
-import { mixedPassage } from '../decide/mixed';
 
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
 export { DOC_TYPES } from '../score/doctype';
@@ -40,39 +40,12 @@ export type Explanation = Pick<
   | 'aiShare'
 >;
 
-/** Explain an engine result for a text at a sensitivity, with labels in `lang`. */
-export function explain(
-  model: ModelFile,
-  docTypes: DocTypeModel | null,
-  text: string,
-  r: EngineResult,
-  mode: Sensitivity,
-  lang: LabelLang,
-): Explanation {
+/** Explain a scored text and its decision, with labels in `lang`: never deciding again. */
+export function explain(model: ModelFile, text: string, r: EngineResult, decision: Decision, lang: LabelLang): Explanation {
+  const { mode, verdictKey } = decision;
   const ml = modelLang(r.language);
-  const cell = cellOf(model, r.language, r.style.words);
-  const passage = mixedPassage(model, r, mode);
-  let verdictKey: VerdictKey = passage ? 'mixed' : decideVerdict(model, r.probability, r.language, r.style.words, mode);
-  const dims = dimensionFindings(model, text, r, mode, passage !== null, lang);
-  const obfuscated = dims.dimensions.some((d) => d.id === 'obfuscation' && d.detected);
-  // Changed letters mean the reading cannot be trusted to clear the text: never plainly human.
-  if (obfuscated && isHumanVerdict(verdictKey)) verdictKey = 'inconclusive';
-
-  const findings: Finding[] = [...dims.findings, ...humanFindings(r, model.dimensionThresholds[ml].low_burstiness ?? NaN)];
-  const lexical = lexicalFinding(r);
-  findings.push(lexical);
-  const words = r.style.words;
-  const lead = leadFinding(verdictKey, findings, lexical, passage ? { share: r.aiShare, start: passage.start, end: passage.end } : null, {
-    percent: Math.round(r.probability * 100),
-    words,
-    short: !cell.conclusive[mode] && r.probability >= EVEN_ODDS,
-    obfuscated,
-    sentences: r.sentences,
-  });
-  const filler =
-    words < MIN_STYLE_WORDS
-      ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
-      : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
+  const passage = decision.mixedPassage;
+  const dims = dimensionFindings(model, text, r, decision, lang);
   const annotations = isHumanVerdict(verdictKey)
     ? []
     : buildAnnotations(
@@ -83,15 +56,35 @@ export function explain(
         isAiVerdict(verdictKey) ? fallbackHighlight(r, dims.inAiPassage, dims.fingerprint) : null,
         dims.inAiPassage,
       );
-  const docType = detectDocType(docTypes, text, r).type;
+  const findings: Finding[] = [
+    ...dims.findings.flatMap((f) => countAnnotated(f, annotations)),
+    ...humanFindings(r, text, model.dimensionThresholds[ml].low_burstiness ?? NaN),
+  ];
+  const fingerprintDetected = dims.dimensions.some((d) => d.id === 'lexical_fingerprint' && d.detected);
+  const lexical = lexicalFinding(r, fingerprintDetected);
+  findings.push(lexical);
+  const words = r.style.words;
+  const lead = leadFinding(verdictKey, findings, lexical, passage ? { share: r.aiShare, start: passage.start, end: passage.end } : null, {
+    percent: Math.round(r.probability * 100),
+    words,
+    short: decision.short,
+    obfuscated: decision.obfuscated,
+    strongAiPassage: r.probability < EVEN_ODDS ? decision.strongAiPassage : null,
+    sentences: r.sentences,
+  });
+  const filler =
+    words < MIN_STYLE_WORDS
+      ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
+      : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
+  const enabled = dims.dimensions.filter((d) => d.enabled);
   return {
     verdictKey,
     verdict: t(lang, `verdicts.${verdictKey}`),
     ai: isAiVerdict(verdictKey),
-    docType,
-    docTypeLabel: t(lang, `docTypes.${docType}`),
-    totalDimensions: dims.dimensions.length,
-    activeDimensions: dims.dimensions.filter((d) => d.detected).length,
+    docType: decision.docType,
+    docTypeLabel: t(lang, `docTypes.${decision.docType}`),
+    totalDimensions: enabled.length,
+    activeDimensions: enabled.filter((d) => d.detected).length,
     dimensions: dims.dimensions,
     textAnnotations: annotations,
     bullets: renderBullets(text, lead, findings, filler, lang),
@@ -100,13 +93,27 @@ export function explain(
   };
 }
 
+/**
+ * Count what is annotated: a finding that counts sentences (its `count` param) counts, and cites,
+ * the sentences highlighted with its dimension in this answer; with none highlighted it is not shown.
+ */
+function countAnnotated(f: Finding, annotations: readonly TextAnnotation[]): Finding[] {
+  if (f.params.count === undefined) return [f];
+  const starts = new Set(annotations.filter((a) => a.dims.some((d) => d.id === f.id)).map((a) => a.start));
+  const sentences = f.sentences.filter((s) => starts.has(s.start));
+  if (!sentences.length) return [];
+  const cite = strongest(sentences, f.rank ?? ((s) => s.words));
+  return [{ ...f, params: { ...f.params, count: sentences.length }, sentences, cite: cite && { start: cite.start, end: cite.end } }];
+}
+
 /** The learned model's overall reading, pointing either way, with its most telling sentence. */
-function lexicalFinding(r: EngineResult): Finding {
+function lexicalFinding(r: EngineResult, fingerprintDetected: boolean): Finding {
   const aiSide = r.probability >= EVEN_ODDS;
   const counted = r.sentences.filter((s) => s.words >= 5);
   const pick = strongest(counted.length ? counted : r.sentences, (s) => (aiSide ? s.probability : -s.probability));
+  // Named after the dimension only when the dimension is detected; otherwise it is the model's reading, either way.
   return finding(
-    'lexical_fingerprint',
+    fingerprintDetected ? 'lexical_fingerprint' : 'lexical_reading',
     aiSide ? 'ai' : 'human',
     { percent: Math.round(r.probability * 100) },
     1 + Math.abs(r.probability - 0.5) * 2,
@@ -123,6 +130,8 @@ interface LeadFacts {
   /** The cell cannot give an AI verdict at this mode although the score leans AI. */
   short: boolean;
   obfuscated: boolean;
+  /** A long passage read strongly as AI in a text scored human-side: why the verdict is inconclusive. */
+  strongAiPassage: { start: number; end: number } | null;
   sentences: ScoredSentence[];
 }
 
@@ -153,6 +162,7 @@ function leadFinding(
         findings.find((f) => f.id === 'obfuscation')?.cite ?? first,
         'obfuscation_unsure',
       );
+    if (facts.strongAiPassage) return finding('ai_passage', 'neutral', {}, Infinity, [], facts.strongAiPassage);
     if (facts.short) return finding('short_text', 'neutral', { words: facts.words }, Infinity, [], first);
     return finding('uncertain_score', 'neutral', { percent: facts.percent }, Infinity, [], lexical.cite);
   }

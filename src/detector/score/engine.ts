@@ -9,7 +9,7 @@ import { LANG_DETECT, LANG_ID, modelLang, type ModelLang, TEXT_LANGS, type TextL
 import { mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type StyleFeatures } from './style';
 import { checkedWeights, weightLut, type ModelFile } from './model';
 import { sigmoid } from './logistic';
-import { cellFor } from './calibration';
+import { calibratedProbability, lexicalLogit } from './probability';
 import { aiShareOf, segmentText, type Segment } from './segments';
 import {
   ABBREVIATIONS,
@@ -148,10 +148,13 @@ export class Engine {
     const probability = judged ? calibrated : Math.min(calibrated, UNJUDGED_PROBABILITY);
     const decoder = this.model.segments[ml];
     const segments = decoder && judged ? segmentText(sentences.map(segmentInput), lexical, decoder) : [];
+    const score = Math.round(probability * 100);
+    // A text read as one passage is that passage: its score is the document's (the calibrated one), not the decoder's mean.
+    if (segments.length === 1) segments[0].score = score;
     return {
       language,
       probability,
-      score: Math.round(probability * 100),
+      score,
       lexicalLogit: lexical,
       sentences,
       paragraphs,
@@ -182,8 +185,7 @@ export class Engine {
    * learned each source's conventions and lost 0.02-0.5 AUROC on sources it had not seen (model card).
    */
   calibrate(lexicalLogit: number, words: number, ml: ModelLang): number {
-    const { platt } = cellFor(this.model.cells[ml], words);
-    return sigmoid(platt.a * lexicalLogit + platt.b);
+    return calibratedProbability(this.model, ml, lexicalLogit, words);
   }
 }
 
@@ -192,19 +194,16 @@ export function segmentInput(s: ScoredSentence) {
   return { start: s.start, end: s.end, words: s.words, logit: s.logit, grams: s.f[SF.NGRAMS] };
 }
 
+/** Letters changed inside words (look-alikes, invisible characters between letters, disguised compatibility letters): obfuscation. */
+export function changedLetters(r: Pick<EngineResult, 'obfuscation'>): number {
+  return r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters;
+}
+
 /** Words of a text that are not numbers (letters, CJK). */
 export function proseWordCount(sentences: SentenceRecord[]): number {
   let n = 0;
   for (const s of sentences) n += s.f[SF.WORDS] - s.f[SF.NUMBERS];
   return n;
-}
-
-/**
- * The learned lexical logit of a text or sentence: its distinct n-grams are binary features,
- * L2-normalised, so the logit is sum(w) / sqrt(distinct n-grams) + bias.
- */
-export function lexicalLogit(weightSum: number, distinctGrams: number, bias: number): number {
-  return distinctGrams > 0 ? weightSum / Math.sqrt(distinctGrams) + bias : bias;
 }
 
 /** Load stop words, abbreviations, style lexicons and the masking vocabulary into the core. */

@@ -44,6 +44,10 @@ const DimensionSchema = t.Object({
   id: DimensionIdSchema,
   label: t.String({ description: 'Localized name of the dimension.' }),
   detected: t.Boolean({ description: 'True when this signal is present in the text.' }),
+  enabled: t.Boolean({
+    description:
+      "False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions.",
+  }),
 });
 
 const DimensionRefSchema = t.Object({ id: DimensionIdSchema, label: t.String({ description: 'Localized name.' }) });
@@ -60,7 +64,7 @@ const TextAnnotationSchema = t.Object({
 const BulletSchema = t.Object({
   id: t.String({
     description:
-      'The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`).',
+      "The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension.",
   }),
   leaning: StringEnum(BULLET_LEANINGS, {
     description:
@@ -89,12 +93,15 @@ export const DetectResponseSchema = t.Object({
   }),
   verdict: t.String({ description: 'Localized verdict label.' }),
   docTypeLabel: t.String({ description: 'Localized document type.' }),
-  totalDimensions: Int({ minimum: 0, description: 'Number of dimensions evaluated.' }),
-  activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected.' }),
+  totalDimensions: Int({
+    minimum: 0,
+    description: "Number of dimensions that can fire for the text's language (`enabled`), out of those listed in `dimensions`.",
+  }),
+  activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected (all of them enabled).' }),
   ms_cost: t.Number({ minimum: 0, description: 'Processing time of the analysis in milliseconds, to 3 decimals.' }),
   rate_limit: Int({ minimum: 0, description: "Words per month of the key's plan." }),
   rate_remaining: Int({ minimum: 0, description: 'Words left this month after this request.' }),
-  dimensions: t.Array(DimensionSchema, { description: 'Every dimension, in display order.' }),
+  dimensions: t.Array(DimensionSchema, { description: "Every dimension, in display order, enabled or not for the text's language." }),
   textAnnotations: t.Array(TextAnnotationSchema, { description: 'Flagged sentences.' }),
   bullets: t.Array(BulletSchema, { description: 'Plain-language explanations.' }),
   verdictKey: StringEnum(VERDICT_KEYS, {
