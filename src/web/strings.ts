@@ -50,6 +50,8 @@ const en = {
   dimsHeading: 'Dimensions',
   detected: 'Detected',
   notDetected: 'Not detected',
+  unavailable: 'Not available in this language',
+  unavailableHelp: 'This signal does not tell human from AI writing in the language of this text, so it is not checked or counted.',
   bulletsHeading: 'Why',
   showPassage: 'Show passage',
   noBullets: 'Nothing notable to explain.',
@@ -131,6 +133,9 @@ const es: Record<StringKey, string> = {
   dimsHeading: 'Dimensiones',
   detected: 'Detectada',
   notDetected: 'No detectada',
+  unavailable: 'No disponible en este idioma',
+  unavailableHelp:
+    'Esta señal no distingue la escritura humana de la de una IA en el idioma de este texto, así que no se evalúa ni se cuenta.',
   bulletsHeading: 'Por qué',
   showPassage: 'Ver pasaje',
   noBullets: 'Nada destacable que explicar.',

@@ -48,6 +48,8 @@ var en = {
   dimsHeading: "Dimensions",
   detected: "Detected",
   notDetected: "Not detected",
+  unavailable: "Not available in this language",
+  unavailableHelp: "This signal does not tell human from AI writing in the language of this text, so it is not checked or counted.",
   bulletsHeading: "Why",
   showPassage: "Show passage",
   noBullets: "Nothing notable to explain.",
@@ -125,6 +127,8 @@ var es = {
   dimsHeading: "Dimensiones",
   detected: "Detectada",
   notDetected: "No detectada",
+  unavailable: "No disponible en este idioma",
+  unavailableHelp: "Esta señal no distingue la escritura humana de la de una IA en el idioma de este texto, así que no se evalúa ni se cuenta.",
   bulletsHeading: "Por qué",
   showPassage: "Ver pasaje",
   noBullets: "Nada destacable que explicar.",
@@ -643,12 +647,17 @@ function renderDimensions(result, lang) {
   byId("active-dims").textContent = tr(lang, "activeDims", { a: result.activeDimensions, t: result.totalDimensions });
   const list = byId("dimensions");
   list.replaceChildren();
-  const ordered = [...result.dimensions].sort((a, b) => Number(b.detected) - Number(a.detected));
+  const rank = (d) => d.detected ? 0 : d.enabled ? 1 : 2;
+  const ordered = [...result.dimensions].sort((a, b) => rank(a) - rank(b));
   for (const dim of ordered) {
-    const item = el("li", dim.detected ? "dim on" : "dim off");
+    const item = el("li", dim.detected ? "dim on" : dim.enabled ? "dim off" : "dim unavailable");
     item.dataset.dim = dim.id;
-    item.append(el("span", "dim-icon", dim.detected ? "✔" : "–"), el("span", "dim-label", dim.label));
-    item.append(el("span", "dim-state", dim.detected ? tr(lang, "detected") : tr(lang, "notDetected")));
+    item.append(el("span", "dim-icon", dim.detected ? "✔" : dim.enabled ? "–" : "∅"), el("span", "dim-label", dim.label));
+    const state = dim.detected ? "detected" : dim.enabled ? "notDetected" : "unavailable";
+    const stateEl = el("span", "dim-state", tr(lang, state));
+    if (!dim.enabled)
+      stateEl.title = tr(lang, "unavailableHelp");
+    item.append(stateEl);
     list.appendChild(item);
   }
 }
