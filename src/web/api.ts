@@ -1,19 +1,22 @@
 /** Browser-side client of POST /api/detect: single JSON mode, multipart batch mode, error messages. */
 import type { DetectResponse } from '../modules/detect/service.ts';
+import { CodedError } from '../contract/errors.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
 export const DETECT_PATH = '/api/detect';
 
 /** An error answered by the API in its `{ success: false, error: { code, message } }` body. */
-export class ApiError extends Error {
+export class ApiError extends CodedError {
+  override name = 'ApiError';
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
     readonly headers: Headers,
   ) {
-    super(message);
+    super(code, status, message);
   }
 }
 

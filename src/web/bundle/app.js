@@ -1,3 +1,17 @@
+// src/contract/errors.ts
+class CodedError extends Error {
+  code;
+  status;
+  params;
+  constructor(code, status, message = code, params = {}, options) {
+    super(message, options);
+    this.code = code;
+    this.status = status;
+    this.params = params;
+    this.name = new.target.name;
+  }
+}
+
 // src/web/strings.ts
 var en = {
   title: "AI text detector playground",
@@ -165,14 +179,11 @@ function tr(lang, key, vars = {}) {
 // src/web/api.ts
 var DETECT_PATH = "/api/detect";
 
-class ApiError extends Error {
-  status;
-  code;
+class ApiError extends CodedError {
   headers;
+  name = "ApiError";
   constructor(status, code, message, headers) {
-    super(message);
-    this.status = status;
-    this.code = code;
+    super(code, status, message);
     this.headers = headers;
   }
 }
@@ -266,7 +277,6 @@ function describeError(err, lang) {
   }
   return parts.join(" ");
 }
-
 // src/contract/languages.ts
 var MODEL_LANGS = ["en", "es"];
 var TEXT_LANGS = [...MODEL_LANGS, "other"];
