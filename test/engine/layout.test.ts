@@ -1,50 +1,17 @@
 /**
- * The host's view of the wasm records (src/engine/layout.ts) against the one spec, assembly/token.ts
- * and assembly/layout.ts: every namespace of constants, the record sizes and the token fields are read
- * from the AssemblyScript source and compared, so a slot added or moved on one side fails here
- * (issue 20). The comparison also runs on a tampered source, to show it can fail.
+ * The host's view of the wasm records (src/detector/score/layout.ts) is generated from the one spec,
+ * assembly/token.ts and assembly/layout.ts, by scripts/gen-layout.ts (issue 20). Checked two ways:
+ * the committed file is what the generator writes now, and its values agree slot by slot with the
+ * AssemblyScript source (also run on a tampered source, to show the check can fail).
  */
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { constantsOf, LAYOUT_PATH, namespacesOf, renderLayout, tokenFieldsOf } from '../../scripts/gen-layout';
 import * as host from '../../src/detector/score/layout';
 
 const ASSEMBLY = join(import.meta.dir, '../../assembly');
 const read = (name: string) => readFileSync(join(ASSEMBLY, name), 'utf8');
-
-/** The value of a constant's initialiser: a decimal or hex integer, or `a << b`. */
-function evaluate(expr: string): number {
-  const shift = /^(\w+)\s*<<\s*(\w+)$/.exec(expr.trim());
-  if (shift) return Number(shift[1]) << Number(shift[2]);
-  const n = Number(expr.trim());
-  if (!Number.isInteger(n)) throw new Error(`layout test: cannot read "${expr}"`);
-  return n;
-}
-
-/** `export namespace X { export const A: u32 = 1; ... }` -> { X: { A: 1 } }. */
-export function namespacesOf(source: string): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
-  for (const m of source.matchAll(/export namespace (\w+) \{([\s\S]*?)\n\}/g)) {
-    out[m[1]] = Object.fromEntries([...m[2].matchAll(/export const (\w+): u32 = ([^;]+);/g)].map((c) => [c[1], evaluate(c[2])]));
-  }
-  return out;
-}
-
-/** Top-level `const NAME: u32 = N;` (exported or not). */
-function constantsOf(source: string): Record<string, number> {
-  return Object.fromEntries([...source.matchAll(/^(?:export )?const (\w+): u32 = ([^;]+);/gm)].map((c) => [c[1], evaluate(c[2])]));
-}
-
-/** Byte offset of each token field, from the accessors tokStart/tokEnd/... of assembly/layout.ts. */
-function tokenFieldsOf(source: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const m of source.matchAll(
-    /function tok(\w+)\(i: u32\): u32 \{ return load<u32>\(tokPtr \+ <usize>i \* TOKEN_BYTES(?:, (\d+))?\)/g,
-  )) {
-    out[m[1].toUpperCase()] = Number(m[2] ?? 0);
-  }
-  return out;
-}
 
 /** Every difference between the host's layout and the assembly sources, as readable strings. */
 export function layoutDifferences(tokenTs: string, layoutTs: string): string[] {
@@ -75,7 +42,11 @@ export function layoutDifferences(tokenTs: string, layoutTs: string): string[] {
 }
 
 describe('wasm record layout', () => {
-  it('src/engine/layout.ts agrees with assembly/token.ts and assembly/layout.ts', () => {
+  it('is generated: src/detector/score/layout.ts is what `bun run gen:layout` writes from assembly/', () => {
+    expect(readFileSync(LAYOUT_PATH, 'utf8')).toBe(renderLayout(read('token.ts'), read('layout.ts')));
+  });
+
+  it('src/detector/score/layout.ts agrees with assembly/token.ts and assembly/layout.ts', () => {
     expect(layoutDifferences(read('token.ts'), read('layout.ts'))).toEqual([]);
   });
 

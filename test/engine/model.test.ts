@@ -94,7 +94,7 @@ describe('committed model', () => {
 describe('committed wasm core', () => {
   it('is byte-identical to a fresh asc build of assembly/', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const build = pkg.scripts['build:wasm'];
+    const build = pkg.scripts['build:wasm'].split(' && ')[0]; // then gen:layout writes the host's view of the records
     expect(build).toStartWith('asc ');
     const dir = mkdtempSync(join(tmpdir(), 'wasm-build-'));
     try {
