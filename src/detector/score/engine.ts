@@ -11,20 +11,8 @@ import { checkedWeights, weightLut, type ModelFile } from './model';
 import { sigmoid } from './logistic';
 import { calibratedProbability, lexicalLogit } from './probability';
 import { aiShareOf, segmentText, type Segment } from './segments';
-import {
-  ABBREVIATIONS,
-  CONTRACTIONS,
-  HEDGES,
-  INFORMAL,
-  LEX_LANG,
-  LexBit,
-  NEIGHBOUR_STOP,
-  PERSONAL,
-  STOCK,
-  STOP,
-  TITLES,
-  TRANSITIONS,
-} from './lexicons';
+import { ABBREVIATIONS, LANG_LEXICONS, LEX_LANG, NEIGHBOUR_STOP, TITLES } from './lexicons';
+import { LexBit } from './layout';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
 
 /** A sentence with its calibrated probability and offsets into the submitted text. */
@@ -216,13 +204,7 @@ function loadLexicons(core: WasmCore, model: ModelFile): void {
   add(NEIGHBOUR_STOP, LEX_LANG.any, LexBit.STOP);
   for (const lang of ['en', 'es'] as const) {
     const id = LEX_LANG[lang];
-    add(STOP[lang], id, LexBit.STOP);
-    add(STOCK[lang], id, LexBit.STOCK);
-    add(TRANSITIONS[lang], id, LexBit.TRANSITION);
-    add(HEDGES[lang], id, LexBit.HEDGE);
-    add(PERSONAL[lang], id, LexBit.PERSONAL);
-    add(INFORMAL[lang], id, LexBit.INFORMAL);
-    add(CONTRACTIONS[lang], id, LexBit.CONTRACTION);
+    for (const [lists, bit] of LANG_LEXICONS) add(lists[lang], id, bit);
     add(model.vocab[lang], id, LexBit.VOCAB);
     add(model.funcWords[lang], id, LexBit.FUNC);
   }

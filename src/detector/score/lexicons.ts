@@ -4,21 +4,7 @@
  * of the AI-style lists also stay unmasked for the learned scorer (see vocabulary in train).
  */
 import type { ModelLang, TextLang } from '../../contract';
-
-/** Category bits, mirrored from assembly/lexicon.ts (Lex). */
-export const LexBit = {
-  STOCK: 1,
-  TRANSITION: 2,
-  HEDGE: 4,
-  PERSONAL: 8,
-  ABBREV: 16,
-  STOP: 32,
-  VOCAB: 64,
-  INFORMAL: 128,
-  TITLE: 256,
-  FUNC: 512,
-  CONTRACTION: 2048,
-} as const;
+import { LexBit } from './layout';
 
 /** Lexicon language slots: 0 English, 1 Spanish, 2 any language. */
 export const LEX_LANG = { en: 0, es: 1, any: 2 } as const;
@@ -144,3 +130,17 @@ export function styleWords(lang: ModelLang): string[] {
 export function lexLang(lang: TextLang): 0 | 1 {
   return lang === 'es' ? 1 : 0;
 }
+
+/**
+ * The per-language lexicons loaded into the core, in load order, each with its category bit (the
+ * wasm core counts each category per sentence): a new lexicon-backed signal is one entry here.
+ */
+export const LANG_LEXICONS: readonly (readonly [Record<ModelLang, string[]>, number])[] = [
+  [STOP, LexBit.STOP],
+  [STOCK, LexBit.STOCK],
+  [TRANSITIONS, LexBit.TRANSITION],
+  [HEDGES, LexBit.HEDGE],
+  [PERSONAL, LexBit.PERSONAL],
+  [INFORMAL, LexBit.INFORMAL],
+  [CONTRACTIONS, LexBit.CONTRACTION],
+];
