@@ -1,5 +1,5 @@
 /**
- * Thresholds of the explanation dimensions (src/explain/dimensions.ts), per language: the value only
+ * Thresholds of the explanation dimensions (src/detector/explain/dimensions.ts), per language: the value only
  * DIMENSION_HUMAN_RATE of human training texts (of MIN_STYLE_WORDS+) go beyond. A dimension that
  * then fires on AI training texts less than DIMENSION_MIN_LIFT times as often as on human ones
  * carries no evidence in that language and is switched off there (threshold null).

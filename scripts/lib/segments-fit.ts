@@ -1,5 +1,5 @@
 /**
- * Fitting and measuring the mixed-authorship decoder (src/engine/segments.ts). Each text is
+ * Fitting and measuring the mixed-authorship decoder (src/detector/score/segments.ts). Each text is
  * analysed once by the shipped engine; then every candidate setting only re-decodes the sentence
  * scores, so a grid of a few hundred settings takes seconds. The chosen setting keeps the issue's
  * promises on the fitting mixes (human texts with aiShare >= 0.3 at most 3%, AI-part precision at

@@ -2,7 +2,7 @@
  * Sentence calibration: each dev sentence of 5+ words scored on its own n-grams by the shipped
  * engine, labelled with its text's label; Platt scaling per language and, per mode, the sentence
  * probability that the same share of human sentences reaches as the mode's promise for texts.
- * It decides which sentences the lexical fingerprint highlights (src/explain).
+ * It decides which sentences the lexical fingerprint highlights (src/detector/explain).
  */
 import type { Engine } from '../../src/detector/score/engine';
 import type { ModelFile } from '../../src/detector/score/model';

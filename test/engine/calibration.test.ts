@@ -2,7 +2,7 @@
  * Calibration and decision (issue 11): the probability rises with the lexical logit in every
  * (language, length) cell, the score is round(100 p), the mode never changes the score, thresholds
  * are ordered conservative >= balanced >= aggressive per cell, and the verdict mapping in
- * src/engine/verdict.ts is monotone in p and in the mode, with `inconclusive` where a cell cannot
+ * src/detector/decide/verdict.ts is monotone in p and in the mode, with `inconclusive` where a cell cannot
  * keep the mode's promise.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';

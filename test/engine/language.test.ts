@@ -60,7 +60,7 @@ describe('language detection', () => {
   });
 
   // Portuguese, Italian and Catalan share "de", "la", "que", "el" with Spanish; their own function
-  // words (NEIGHBOUR_STOP in src/engine/lexicons.ts) keep them from being scored as Spanish.
+  // words (NEIGHBOUR_STOP in src/detector/score/lexicons.ts) keep them from being scored as Spanish.
   it('does not call Portuguese, Italian or Catalan Spanish', () => {
     const texts = [
       'O gato está sentado no tapete. Hoje está um belo dia e nós vamos ao mercado com as crianças para comprar frutas e legumes.',

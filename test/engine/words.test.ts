@@ -1,5 +1,5 @@
 /**
- * countWords: the project's one word definition (src/engine/words.ts), used for the 20-word minimum,
+ * countWords: the project's one word definition (src/contract/words.ts), used for the 20-word minimum,
  * metering and the batch `words` field: a run of Unicode letters, marks or digits; ' ’ ‐ - between
  * two such characters stay inside the word; anything else separates words.
  */

@@ -132,7 +132,7 @@ describe('bullets', () => {
     expect(idsOf(a)).toContain('obfuscation');
   });
 
-  // BUG (reported to the lead): passage() in src/explain/bullets.ts cuts a sentence longer than 200
+  // BUG (reported to the lead): passage() in src/detector/explain/bullets.ts cuts a sentence longer than 200
   // code units at the last space, or at exactly start + 200 when there is none (CJK, emoji runs),
   // which can split a surrogate pair: the example then ends with a lone high surrogate. Step back
   // one unit when text.charCodeAt(end - 1) is a high surrogate (annotations' shorten() already does).

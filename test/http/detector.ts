@@ -1,4 +1,4 @@
-/** TEMPORARY: a throwaway detector until src/detector.ts (createDetector) lands; tests then use the real one. */
+/** A stand-in detector for HTTP tests that need fixed answers (the real one is src/detector, createDetector). */
 import type { Analysis, AnalyzeOptions, Detector } from '../../src/detector/types';
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;

@@ -23,14 +23,14 @@ export interface ModelFile {
   /** Function words of the coarse channel; all other words become one placeholder there. */
   funcWords: { en: string[]; es: string[] };
   lexicalBias: { en: number; es: number };
-  /** Per length bucket (src/engine/calibration.ts LENGTH_BUCKETS): probability calibration and mode thresholds. */
+  /** Per length bucket (src/detector/score/calibration.ts LENGTH_BUCKETS): probability calibration and mode thresholds. */
   cells: { en: CellCalibration[]; es: CellCalibration[] };
   sentenceCalibration: { en: Platt; es: Platt };
   /** Per-sentence probability above which a sentence is flagged by the lexical fingerprint, per mode. */
   sentenceThresholds: { en: ModeThresholds; es: ModeThresholds };
-  /** Mixed-authorship decoder (src/engine/segments.ts); null until trained. */
+  /** Mixed-authorship decoder (src/detector/score/segments.ts); null until trained. */
   segments: { en: SegmentParams | null; es: SegmentParams | null };
-  /** Document threshold of each explanation dimension (src/explain/dimensions.ts) per language; null = off there. */
+  /** Document threshold of each explanation dimension (src/detector/explain/dimensions.ts) per language; null = off there. */
   dimensionThresholds: { en: Record<string, number | null>; es: Record<string, number | null> };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The contract of single mode (POST /api/detect, application/json), written once in TypeBox: the
  * same schemas validate the request (validateDetectBody), type the code (`Static<>`) and are the
- * OpenAPI document's components (src/modules/docs/components.ts). Enumerations are the engine's
+ * OpenAPI document's components (src/modules/docs/openapi.ts). Enumerations are the engine's
  * and explain's own constants, so a new verdict key, dimension or document type shows up here
  * with no second edit. A new response field is one property in DetectResponseSchema (then set
  * it in toDetectResponse, which the type checker asks for, and run `bun run docs:examples`).
