@@ -23,7 +23,7 @@ export interface Mix {
 /** AI shares of the built mixes. */
 const SHARES = [0.25, 0.5, 0.75];
 /** Mixes get between these many words in all: a student essay, not a tweet or a book. */
-const MIN_WORDS = 120;
+const MIX_MIN_WORDS = 120;
 const MAX_WORDS = 500;
 /** The two parts are joined as paragraphs (a pasted section) or inside one paragraph. */
 const JOINERS = ['\n\n', ' '];
@@ -62,7 +62,7 @@ export function buildMixes(rows: Row[], seed: number, perLang: number): Mix[] {
       const sameDomain = ais.filter((r) => r.domain === human.domain);
       const ai = pick(sameSource.length ? sameSource : sameDomain.length ? sameDomain : ais);
       const share = SHARES[k % SHARES.length];
-      const total = MIN_WORDS + Math.floor(rand() * (MAX_WORDS - MIN_WORDS));
+      const total = MIX_MIN_WORDS + Math.floor(rand() * (MAX_WORDS - MIX_MIN_WORDS));
       const humanPart = openingOf(human.text, Math.round(total * (1 - share)));
       const aiPart = openingOf(ai.text, Math.round(total * share));
       const joiner = JOINERS[k % JOINERS.length];

@@ -27,7 +27,7 @@ export type DocType = (typeof DOC_TYPES)[number];
 /** Only the first words are read: the genre shows early, and the cost stays flat for long texts. */
 export const DOCTYPE_MAX_WORDS = 1000;
 /** Texts with fewer words than this get `other`: too little to tell a genre. */
-const MIN_WORDS = 8;
+const DOCTYPE_MIN_WORDS = 8;
 /** Layout rule: at least this many list items, making up this share of the paragraphs, is a list. */
 const LIST_MIN_ITEMS = 4;
 const LIST_MIN_SHARE = 0.6;
@@ -283,7 +283,7 @@ export function forEachDocTypeFeature(text: string, r: DocTypeInput, bits: numbe
 
 /** Which rule decides the type before the classifier, if any. */
 export function ruleDocType(text: string, r: DocTypeInput): DocType | null {
-  if (r.style.words < MIN_WORDS) return 'other';
+  if (r.style.words < DOCTYPE_MIN_WORDS) return 'other';
   const lines = Math.max(1, r.paragraphs.length);
   if (r.markdown.listItems >= LIST_MIN_ITEMS && r.markdown.listItems / lines >= LIST_MIN_SHARE) return 'list_notes';
   if (LETTER.test(text.length > 2 * SCAN_CHARS ? text.slice(0, SCAN_CHARS) + text.slice(-SCAN_CHARS) : text)) return 'email';
