@@ -5,7 +5,7 @@
  */
 import type { EngineResult, ScoredSentence } from '../score/engine';
 import { type LabelLang, modelLang } from '../../contract';
-import { SF } from '../score/layout';
+import { COUNT } from '../score/counts';
 import type { ModelFile } from '../score/model';
 import type { DimensionRef, DimensionResult } from '../types';
 import type { Decision } from '../decide';
@@ -30,13 +30,13 @@ function sentenceRank(d: Dimension, s: ScoredSentence, ctx: DimensionContext): n
     case 'low_burstiness':
       return -Math.abs(s.words - ctx.medianWords);
     case 'predictable_vocabulary':
-      return s.f[SF.VOCAB] / Math.max(1, s.words);
+      return COUNT.commonWords(s) / Math.max(1, s.words);
     case 'stock_phrases':
-      return s.f[SF.STOCK];
+      return COUNT.stockPhrases(s);
     case 'repetitive_openings':
       return ctx.openings.get(s.firstTwo) ?? 0;
     case 'hedged_framing':
-      return s.f[SF.HEDGE];
+      return COUNT.hedges(s);
     default:
       return s.words;
   }

@@ -4,7 +4,7 @@
  * trigger it. Adding a dimension is adding one entry here and its labels in src/i18n.
  */
 import { changedLetters, type EngineResult, type ScoredSentence } from '../score/engine';
-import { SF, SentFlag } from '../score/layout';
+import { COUNT, isHeadingOrList } from '../score/counts';
 import type { Sensitivity } from '../../contract';
 
 /** Which side of the threshold points to AI. */
@@ -73,8 +73,6 @@ const COMPAT_LETTER = /[\uFF21-\uFF3A\uFF41-\uFF5A]|[\u{1D400}-\u{1D7FF}]/u;
 /** A Latin letter next to a Cyrillic/Greek one: a disguised word. No nested quantifier: linear time. */
 const MIXED_SCRIPT = /\p{Script=Latin}[\p{Script=Cyrillic}\p{Script=Greek}]|[\p{Script=Cyrillic}\p{Script=Greek}]\p{Script=Latin}/u;
 
-const f = (s: ScoredSentence, k: number) => s.f[k];
-
 /** The fixed catalogue, in display order. */
 export const DIMENSIONS: Dimension[] = [
   {
@@ -97,19 +95,19 @@ export const DIMENSIONS: Dimension[] = [
     id: 'predictable_vocabulary',
     direction: 'low',
     measure: (r) => r.style.lexicalDiversity,
-    triggers: (s, _ctx, detected) => detected && s.words >= 8 && f(s, SF.VOCAB) / s.words >= COMMON_WORD_SENTENCE_SHARE,
+    triggers: (s, _ctx, detected) => detected && s.words >= 8 && COUNT.commonWords(s) / s.words >= COMMON_WORD_SENTENCE_SHARE,
   },
   {
     id: 'stock_phrases',
     direction: 'high',
     measure: (r) => r.style.stockRate,
-    triggers: (s, _ctx, detected) => detected && f(s, SF.STOCK) > 0,
+    triggers: (s, _ctx, detected) => detected && COUNT.stockPhrases(s) > 0,
   },
   {
     id: 'transition_overuse',
     direction: 'high',
     measure: (r) => (r.sentences.length >= 4 ? r.style.openingTransitionShare : NaN),
-    triggers: (s, _ctx, detected) => detected && f(s, SF.OPENS_TRANSITION) > 0,
+    triggers: (s, _ctx, detected) => detected && COUNT.opensWithTransition(s) > 0,
   },
   {
     id: 'formal_register',
@@ -119,7 +117,9 @@ export const DIMENSIONS: Dimension[] = [
         ? r.style.contractionRate + r.style.personalRate + r.style.informalRate + r.style.questionExclaimRate
         : NaN,
     triggers: (s, _ctx, detected) =>
-      detected && s.words >= 12 && f(s, SF.CONTRACTION) + f(s, SF.PERSONAL) + f(s, SF.INFORMAL) + f(s, SF.QUESTION_EXCLAIM) === 0,
+      detected &&
+      s.words >= 12 &&
+      COUNT.contractions(s) + COUNT.firstPerson(s) + COUNT.informalMarkers(s) + COUNT.questionsOrExclamations(s) === 0,
   },
   {
     id: 'repetitive_openings',
@@ -131,7 +131,7 @@ export const DIMENSIONS: Dimension[] = [
     id: 'chat_formatting',
     direction: 'high',
     measure: (r) => r.style.markdownPerParagraph,
-    triggers: (s, _ctx, detected) => detected && (s.flags & (SentFlag.HEADING | SentFlag.LIST)) !== 0,
+    triggers: (s, _ctx, detected) => detected && isHeadingOrList(s),
   },
   {
     id: 'uniform_paragraphs',
@@ -143,13 +143,13 @@ export const DIMENSIONS: Dimension[] = [
     id: 'low_specificity',
     direction: 'low',
     measure: (r) => (r.style.words >= MIN_WORDS_FOR_RATES ? r.style.numberRate + r.style.properRate : NaN),
-    triggers: (s, _ctx, detected) => detected && s.words >= 12 && f(s, SF.NUMBERS) + f(s, SF.PROPER) === 0,
+    triggers: (s, _ctx, detected) => detected && s.words >= 12 && COUNT.numbers(s) + COUNT.properNames(s) === 0,
   },
   {
     id: 'hedged_framing',
     direction: 'high',
     measure: (r) => r.style.hedgeRate,
-    triggers: (s, _ctx, detected) => detected && f(s, SF.HEDGE) > 0,
+    triggers: (s, _ctx, detected) => detected && COUNT.hedges(s) > 0,
   },
   {
     id: 'obfuscation',

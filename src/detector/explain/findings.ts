@@ -4,7 +4,7 @@
  * them), so a bullet's count and example can always be checked against the text.
  */
 import type { EngineResult, ScoredSentence } from '../score/engine';
-import { SF } from '../score/layout';
+import { COUNT, type SentenceCount } from '../score/counts';
 import type { BulletLeaning } from '../types';
 import { CONTRACTIONS, PERSONAL } from '../score/lexicons';
 import { MIN_TRIGGER_WORDS } from './dimensions';
@@ -37,7 +37,6 @@ export function strongest(xs: readonly ScoredSentence[], rank: (s: ScoredSentenc
   return best;
 }
 
-const count = (s: ScoredSentence, k: number) => s.f[k];
 /** Rate-based human signals need this many words to mean anything. */
 const MIN_WORDS_FOR_HUMAN_SIGNALS = 40;
 /** Personal voice: first-person words plus real contractions per 100 words. */
@@ -80,13 +79,13 @@ export function humanFindings(r: EngineResult, text: string, cvThreshold: number
     if (voice >= VOICE_RATE) {
       // The example must show the voice in the words it quotes (a long sentence is cut; "/-iː/" is not an "I").
       const shown = (s: ScoredSentence) => showsVoice(passage(text, s).example);
-      out.push(...countedFinding(r, 'personal_voice', [SF.PERSONAL, SF.CONTRACTION], voice / 3, shown));
+      out.push(...countedFinding(r, 'personal_voice', [COUNT.firstPerson, COUNT.contractions], voice / 3, shown));
     }
     const specific = r.style.numberRate + r.style.properRate;
-    if (specific >= SPECIFIC_RATE) out.push(...countedFinding(r, 'concrete_details', [SF.NUMBERS, SF.PROPER], specific / 8));
-    const markers = r.sentences.reduce((n, s) => n + count(s, SF.INFORMAL), 0);
+    if (specific >= SPECIFIC_RATE) out.push(...countedFinding(r, 'concrete_details', [COUNT.numbers, COUNT.properNames], specific / 8));
+    const markers = r.sentences.reduce((n, s) => n + COUNT.informalMarkers(s), 0);
     if (markers >= MIN_INFORMAL_MARKERS && r.style.informalRate >= INFORMAL_RATE) {
-      out.push(...countedFinding(r, 'informal_register', [SF.INFORMAL], r.style.informalRate));
+      out.push(...countedFinding(r, 'informal_register', [COUNT.informalMarkers], r.style.informalRate));
     }
   }
   return out;
@@ -99,11 +98,11 @@ export function humanFindings(r: EngineResult, text: string, cvThreshold: number
 function countedFinding(
   r: EngineResult,
   id: string,
-  features: readonly number[],
+  features: readonly SentenceCount[],
   strength: number,
   citable: (s: ScoredSentence) => boolean = () => true,
 ): Finding[] {
-  const total = (s: ScoredSentence) => features.reduce((n, k) => n + count(s, k), 0);
+  const total = (s: ScoredSentence) => features.reduce((n, read) => n + read(s), 0);
   const sentences = r.sentences.filter((s) => total(s) > 0);
   const cite = strongest(
     sentences.filter((s) => citable(s)),
