@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import type { Detector } from '../src/engine/types';
+import type { Detector } from '../src/detector/types';
 import { extractPoolFor } from '../src/modules/batch';
 import { createKey } from '../src/modules/keys';
 import { openSqliteStore } from '../src/store/sqlite';

@@ -1,6 +1,6 @@
 /** Engine section: in-process latency of detector.analyze and of the raw engine, per text size. */
 import { createDetector } from '../src/detector';
-import { loadEngine } from '../src/engine/load';
+import { loadEngine } from '../src/detector/score/load';
 import { corpusText } from './corpus';
 import { percentile } from './stats';
 

@@ -6,7 +6,7 @@
  * it is skipped when the shared data is absent.
  */
 import { hasData, loadRows, splitFiles } from '../scripts/lib/data';
-import { countWords } from '../src/engine/words';
+import { countWords } from '../src/contract';
 import { engineFunctions, type EngineRow } from './engine';
 import { percentile } from './stats';
 

@@ -3,7 +3,7 @@
  * into one executable (default dist/ai-detector) with `bun build --compile`.
  *
  * What ends up inside, and how (nothing is read from beside the binary at run time):
- * - wasm core + model weights: `with { type: 'file' }` imports in src/engine/load.ts;
+ * - wasm core + model weights: `with { type: 'file' }` imports in src/detector/score/load.ts;
  * - Drizzle migrations: `with { type: 'text' }` imports in src/store/{sqlite,postgres}/migrate.ts;
  * - Swagger UI bundle/CSS/icon: `with { type: 'file' }` in src/modules/docs/ui.ts;
  * - playground page, CSS and script: `with { type: 'text' }` in src/modules/web/index.ts;

@@ -1,16 +1,16 @@
 /**
  * bun run docs:examples: sends the OpenAPI document's example requests through the app (real
  * detector, in-memory database, default configuration) and writes what it answered to
- * src/modules/detect/examples.json, which the document reads. Run it after retraining the model
+ * src/modules/docs/examples.json, which the document reads. Run it after retraining the model
  * or changing a message; test/docs/examples.test.ts fails while the committed file is stale.
  */
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createDetector } from '../src/detector';
-import type { Detector } from '../src/engine/types';
+import type { Detector } from '../src/detector/types';
 import type { ErrorBody, ErrorCode } from '../src/http/errors';
 import type { BatchLine } from '../src/modules/batch/model';
-import type { DetectExamples, ErrorExample } from '../src/modules/detect/examples';
+import type { DetectExamples, ErrorExample } from '../src/modules/docs/examples';
 import type { DetectResponse } from '../src/modules/detect/model';
 import { createKey } from '../src/modules/keys';
 import type { PlanId } from '../src/plans';
@@ -19,7 +19,7 @@ import { openSqliteStore } from '../src/store/sqlite';
 import type { Store } from '../src/store/types';
 
 /** Where the examples are committed. */
-export const EXAMPLES_PATH = new URL('../src/modules/detect/examples.json', import.meta.url).pathname;
+export const EXAMPLES_PATH = new URL('../src/modules/docs/examples.json', import.meta.url).pathname;
 
 /** The single-mode example (150+ words, where a conservative verdict can be AI): stock phrases and transitions, typical of generated prose. */
 const ESSAY =

@@ -11,16 +11,14 @@
  * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
  */
 import { parseArgs } from 'node:util';
-import { loadEngine } from '../src/engine/load';
-import { countWords } from '../src/engine/words';
-import { explain } from '../src/explain';
-import { SENSITIVITIES } from '../src/engine/types';
+import { createDetector } from '../src/detector';
+import { countWords, SENSITIVITIES } from '../src/contract';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
 import { confusion } from './lib/eval-loso';
-import type { DocType } from '../src/engine/doctype';
-import { MIN_STYLE_WORDS } from '../src/explain/dimensions';
+import type { DocType } from '../src/detector/score/doctype';
+import { MIN_STYLE_WORDS } from '../src/detector/explain/dimensions';
 
 const { values: opt, positionals } = parseArgs({
   options: {
@@ -44,7 +42,7 @@ if (!positionals.length && !hasData()) {
   process.exit(2);
 }
 const rows = loadRows(positionals.length ? positionals : splitFiles('dev'));
-const engine = await loadEngine();
+const detector = await createDetector();
 
 interface Item {
   row: Row;
@@ -57,8 +55,8 @@ interface Item {
 }
 // One analysis per text; only the explanation depends on the mode.
 const items: Item[] = rows.map((row) => {
-  const r = engine.analyze(row.text);
-  const byMode = SENSITIVITIES.map((m) => explain(engine.model, engine.docTypes, row.text, r, m, 'en'));
+  const r = detector.score(row.text);
+  const byMode = SENSITIVITIES.map((m) => detector.explain(row.text, r, detector.decide(row.text, r, m), 'en'));
   const a = byMode[SENSITIVITIES.indexOf('conservative')];
   const ai: Record<string, boolean> = {};
   SENSITIVITIES.forEach((m, k) => (ai[m] = byMode[k].ai));

@@ -5,8 +5,8 @@
  * Used to check that the model does not lean on dataset artifacts (see model/README.md).
  */
 import { parseArgs } from 'node:util';
-import { loadEngine, MODEL } from '../src/engine/load';
-import { decodeWeights } from '../src/engine/model';
+import { loadEngine, MODEL } from '../src/detector/score/load';
+import { decodeWeights } from '../src/detector/score/model';
 
 const { values: opt } = parseArgs({ options: { lang: { type: 'string', default: 'en' }, top: { type: 'string', default: '25' } } });
 const lang = opt.lang === 'es' ? 'es' : 'en';

@@ -1,7 +1,7 @@
 /** createApp(deps): mounts the modules on one Elysia app with one error mapper. No globals. */
 import { Elysia } from 'elysia';
 import type { Config } from './config';
-import type { Detector } from './engine/types';
+import type { Detector } from './detector/types';
 import type { RouteEntry } from './http/routes';
 import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, requestIdPlugin, silentLogger, type Logger } from './http';
 import { localView, type MetricsView } from './metrics/cluster';
@@ -10,6 +10,7 @@ import type { ServiceMetrics } from './metrics/types';
 import { createBatchHandler, extractPoolFor } from './modules/batch';
 import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
+import { detectAliasOperation, detectOperation, usageOperation } from './modules/docs/openapi';
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
@@ -74,7 +75,7 @@ export function createApp(deps: AppDeps) {
     .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health() }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
-    .use(usageModule({ quota }))
+    .use(usageModule({ quota, operation: usageOperation }))
     .use(webRoutes)
     .use(
       detectModule({
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
         }),
         handleBatch: deps.handleBatch ?? createBatchHandler(),
         metrics,
+        operations: { detect: detectOperation, alias: detectAliasOperation },
       }),
     );
   table.routes = app.routes;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import wasmPath from '../model/detector.wasm' with { type: 'file' };
 import docTypePath from '../model/doctype.bin' with { type: 'file' };
-// Imported as JSON, as src/engine/load.ts does: one file imported with two attribute types breaks the compiled binary.
+// Imported as JSON, as src/detector/score/load.ts does: one file imported with two attribute types breaks the compiled binary.
 import modelJson from '../model/model.json' with { type: 'json' };
 import weightsPath from '../model/weights.bin' with { type: 'file' };
 

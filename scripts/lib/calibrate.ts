@@ -5,12 +5,12 @@
  * scores (scripts/lib/loso.ts), never on scores of texts the model was trained on: thresholds
  * fitted in-distribution do not transfer (DETECTION_NOTES.md, second round).
  */
-import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/engine/calibration';
-import { sigmoid } from '../../src/engine/model';
-import { SENSITIVITIES, type Sensitivity } from '../../src/engine/types';
+import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/detector/score/calibration';
+import { sigmoid } from '../../src/detector/score/logistic';
+import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { Doc } from './featurize';
 import { fitPlatt } from './lr';
-import { auroc } from './metrics';
+import { auroc, round6 } from './metrics';
 
 /** One held-out score with what calibration needs to know about its text. */
 export interface HeldOutScore {
@@ -31,9 +31,6 @@ export interface HeldOutScore {
 export function heldOutScore(d: Doc, z: number): HeldOutScore {
   return { lang: d.lang, words: d.words, z, y: d.y, source: d.row.source, family: d.family, excerpt: d.excerpt };
 }
-
-/** The false-positive rate each mode promises on human texts (README, model card). */
-export const MODE_FPR: Record<Sensitivity, number> = { conservative: 0.01, balanced: 0.03, aggressive: 0.1 };
 
 /**
  * A family guards the thresholds of a language when it has at least this many human texts there
@@ -146,9 +143,4 @@ export function calibrateCells(heldOut: HeldOutScore[], shipped: HeldOutScore[])
   const cells = (lang: 0 | 1) =>
     LENGTH_BUCKETS.map((_, b) => calibrateCell(inCell(heldOut, lang, b), inCell(shipped, lang, b), thresholds[lang]));
   return { en: cells(0), es: cells(1) };
-}
-
-/** Model files keep 6 decimals: enough for the thresholds, and diffs stay readable. */
-export function round6(v: number): number {
-  return Math.round(v * 1e6) / 1e6;
 }

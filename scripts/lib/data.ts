@@ -1,4 +1,5 @@
 /** The shared labelled data: discovery, loading, source families and the training-time clean-up of known artifacts. */
+import type { ModelLang } from '../../src/contract';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -16,7 +17,7 @@ export interface MixInfo {
 export interface Row {
   text: string;
   label: 'human' | 'ai';
-  lang: 'en' | 'es';
+  lang: ModelLang;
   source: string;
   domain: string;
   model: string | null;

@@ -1,11 +1,11 @@
 /**
- * Thresholds of the explanation dimensions (src/explain/dimensions.ts), per language: the value only
+ * Thresholds of the explanation dimensions (src/detector/explain/dimensions.ts), per language: the value only
  * DIMENSION_HUMAN_RATE of human training texts (of MIN_STYLE_WORDS+) go beyond. A dimension that
  * then fires on AI training texts less than DIMENSION_MIN_LIFT times as often as on human ones
  * carries no evidence in that language and is switched off there (threshold null).
  */
-import { DIMENSIONS, MIN_STYLE_WORDS, beyond } from '../../src/explain/dimensions';
-import type { ModelFile } from '../../src/engine/model';
+import { DIMENSIONS, MIN_STYLE_WORDS, beyond } from '../../src/detector/explain/dimensions';
+import type { ModelFile } from '../../src/detector/score/model';
 import type { Doc } from './featurize';
 
 /** Share of human training texts allowed beyond a dimension's threshold (its false-alarm budget). */

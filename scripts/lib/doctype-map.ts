@@ -1,12 +1,12 @@
 /**
- * How the data's `domain` labels map to the document types (src/engine/doctype.ts). Published in
+ * How the data's `domain` labels map to the document types (src/detector/score/doctype.ts). Published in
  * the model card. A domain that does not name one genre is left out of doc-type training and of
  * its accuracy: `unknown` and `mixed` sources, L2R's `other` (dialogues, religious and
  * environmental texts) and `legal` (no legal type), MixSet's speeches, the Write & Improve
  * learner texts (letters, stories and essays under one label), AlpacaEval's instruction answers
  * (an instruction can ask for any genre) and forum questions (not answers).
  */
-import type { DocType } from '../../src/engine/doctype';
+import type { DocType } from '../../src/detector/score/doctype';
 import type { Row } from './data';
 
 export const DOMAIN_TO_DOCTYPE: Record<string, DocType> = {

@@ -1,13 +1,12 @@
 /**
- * Train the document-type classifier (src/engine/doctype.ts): a softmax regression over the
+ * Train the document-type classifier (src/detector/score/doctype.ts): a softmax regression over the
  * distinct feature buckets of each text (words and layout tokens, binary, L2-normalised), by
  * AdaGrad. Every type weighs the same in total, and within a type every source weighs the same,
  * so one large source cannot make its topic the type's signature (leave-one-source-out accuracy
  * 0.55 with 1/sqrt(n) source weights, 0.61 with 1/n; see the model card).
  */
-import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/engine/doctype';
-import { round6 } from './calibrate';
-import { rng } from './metrics';
+import { forEachDocTypeFeature, type DocType, type DocTypeInput, type DocTypeModel } from '../../src/detector/score/doctype';
+import { rng, round6 } from './metrics';
 
 /** One training text: its feature buckets, its type and its source. */
 export interface DocTypeSample {
@@ -84,7 +83,7 @@ export function trainDocTypes(samples: DocTypeSample[], seed: number, minConfide
   let max = 0;
   for (let i = 0; i < w.length; i++) max = Math.max(max, Math.abs(w[i]));
   const scale = max > 0 ? max / 127 : 1;
-  // Stored bucket-major (src/engine/doctype.ts reads a bucket's weights for every type at once).
+  // Stored bucket-major (src/detector/score/doctype.ts reads a bucket's weights for every type at once).
   const table = new Int8Array(w.length);
   for (let c = 0; c < C; c++) for (let b = 0; b < size; b++) table[b * C + c] = Math.round(w[c * size + b] / scale);
   return { types, bits: DOCTYPE_BITS, scale, bias: Array.from(bias, round6), minConfidence, table };

@@ -1,5 +1,5 @@
 /** `bun run eval --loso` (see scripts/lib/eval-loso.ts): prints the held-out tables the model card quotes. */
-import { MODEL } from '../../src/engine/load';
+import { MODEL } from '../../src/detector/score/load';
 import { dataDir, hasData } from './data';
 import { docTypeLoso, heldOutScores, losoReport } from './eval-loso';
 import { prepare } from './pipeline';

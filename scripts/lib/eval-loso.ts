@@ -5,10 +5,10 @@
  * (nested), so a family never sets its own bar. The document-type classifier is held out the same
  * way, one source at a time.
  */
-import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
-import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/engine/doctype';
-import type { ModelFile } from '../../src/engine/model';
-import { SENSITIVITIES, type Sensitivity } from '../../src/engine/types';
+import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/detector/score/doctype';
+import type { ModelFile } from '../../src/detector/score/model';
+import { SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import { heldOutScore, languageThresholds, MIN_FAMILY_HUMAN_TEXTS, type HeldOutScore } from './calibrate';
 import { isFormalHuman, UNTRAINED_FAMILIES } from './data';
 import { trainDocTypeClassifier } from './doctype-train';

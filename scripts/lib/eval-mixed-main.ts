@@ -3,9 +3,9 @@
  * the dev split with another seed than the fit's, on the data's own LLM continuations of human
  * openings (dev), and on wholly human and wholly AI dev texts (issue 13's targets).
  */
-import { loadEngine, MODEL } from '../../src/engine/load';
+import { type ModelLang, SENSITIVITIES } from '../../src/contract';
+import { loadEngine, MODEL } from '../../src/detector/score/load';
 import { detectorFor } from '../../src/detector';
-import { SENSITIVITIES } from '../../src/engine/types';
 import { dataDir, hasData, loadRows, splitFiles } from './data';
 import { buildMixes, continuationMixes } from './mixes';
 import { EVAL_SEED, MIXES_PER_LANG, measureSegments, prepareCases, type SegmentCase } from './segments-fit';
@@ -23,7 +23,7 @@ console.log(
   '| set | lang | mixes | AI-part recall | precision | aiShare MAE | human texts with aiShare >= 0.3 | AI texts with aiShare >= 0.7 |',
 );
 console.log('|---|---|---|---|---|---|---|---|');
-const row = (name: string, lang: 'en' | 'es', xs: SegmentCase[]) => {
+const row = (name: string, lang: ModelLang, xs: SegmentCase[]) => {
   const params = MODEL.segments[lang];
   if (!params) return console.log(`| ${name} | ${lang} | no decoder for this language |`);
   const m = measureSegments(xs, params);

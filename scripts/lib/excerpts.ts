@@ -4,7 +4,7 @@
  * calibrating on excerpts of held-out human texts is how the short-text promise is measured
  * (DETECTION_NOTES.md, second round: Spanish 25-word false positives 17.7% -> 5.3%).
  */
-import { tokenHash } from '../../src/engine/doctype';
+import { tokenHash } from '../../src/detector/score/doctype';
 import { rng } from './metrics';
 
 /** Shortest and longest excerpt, in whitespace-separated words. */

@@ -1,13 +1,13 @@
 /** Turn labelled rows into training documents with the real engine (so training and scoring share every step). */
-import type { Engine } from '../../src/engine/engine';
-import { LENGTH_BUCKETS } from '../../src/engine/calibration';
-import type { ModelFile } from '../../src/engine/model';
+import type { Engine } from '../../src/detector/score/engine';
+import { LENGTH_BUCKETS } from '../../src/detector/score/calibration';
+import type { ModelFile } from '../../src/detector/score/model';
 import { docTypeBuckets } from './doctype-train';
 import { docTypeOf } from './doctype-map';
 import { cleanForTraining, familyOf, type Row } from './data';
 import { excerptsOf } from './excerpts';
-import { dimensionMeasures } from '../../src/explain/dimensions';
-import { ruleDocType, type DocType } from '../../src/engine/doctype';
+import { dimensionMeasures } from '../../src/detector/explain/dimensions';
+import { ruleDocType, type DocType } from '../../src/detector/score/doctype';
 
 /**
  * The text an AI training row teaches: without a chat preamble, and for a human opening continued

@@ -19,7 +19,7 @@ export interface SparseOptions {
 
 /**
  * Train score = bias[lang] + sum(w[idx]) / sqrt(n) over a doc's n distinct n-grams (binary features,
- * L2-normalised; src/engine/engine.ts lexicalLogit) by AdaGrad on weighted log loss. Binary features
+ * L2-normalised; src/detector/score/engine.ts lexicalLogit) by AdaGrad on weighted log loss. Binary features
  * beat counts by 0.008 dev AUROC.
  */
 export function trainSparse(docs: SparseDoc[], o: SparseOptions): { w: Float32Array; bias: [number, number] } {

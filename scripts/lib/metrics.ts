@@ -59,3 +59,8 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Model files keep 6 decimals: enough for the thresholds, and diffs stay readable. */
+export function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}

@@ -5,13 +5,14 @@
  * plus the data's own LLM continuations of human openings (round 3, `mix.human_end_word`).
  * The mixed-authorship decoder is fitted on one set of them and `bun run eval --mixed` measures another.
  */
+import type { ModelLang } from '../../src/contract';
 import { rng } from './metrics';
 import type { Row } from './data';
 
 /** A mixed text and where its AI part is. */
 export interface Mix {
   text: string;
-  lang: 'en' | 'es';
+  lang: ModelLang;
   /** [start, end) UTF-16 offsets of the AI-written part. */
   ai: [number, number];
   /** Share of the words that are AI-written. */
@@ -22,7 +23,7 @@ export interface Mix {
 /** AI shares of the built mixes. */
 const SHARES = [0.25, 0.5, 0.75];
 /** Mixes get between these many words in all: a student essay, not a tweet or a book. */
-const MIN_WORDS = 120;
+const MIX_MIN_WORDS = 120;
 const MAX_WORDS = 500;
 /** The two parts are joined as paragraphs (a pasted section) or inside one paragraph. */
 const JOINERS = ['\n\n', ' '];
@@ -61,7 +62,7 @@ export function buildMixes(rows: Row[], seed: number, perLang: number): Mix[] {
       const sameDomain = ais.filter((r) => r.domain === human.domain);
       const ai = pick(sameSource.length ? sameSource : sameDomain.length ? sameDomain : ais);
       const share = SHARES[k % SHARES.length];
-      const total = MIN_WORDS + Math.floor(rand() * (MAX_WORDS - MIN_WORDS));
+      const total = MIX_MIN_WORDS + Math.floor(rand() * (MAX_WORDS - MIX_MIN_WORDS));
       const humanPart = openingOf(human.text, Math.round(total * (1 - share)));
       const aiPart = openingOf(ai.text, Math.round(total * share));
       const joiner = JOINERS[k % JOINERS.length];

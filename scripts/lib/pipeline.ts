@@ -4,8 +4,8 @@
  * blank engine. Sharing them is what makes the held-out numbers in the model card the model's own.
  */
 import { join } from 'node:path';
-import { Engine } from '../../src/engine/engine';
-import type { ModelFile } from '../../src/engine/model';
+import { Engine } from '../../src/detector/score/engine';
+import type { ModelFile } from '../../src/detector/score/model';
 import { loadRows, splitFiles, UNTRAINED_FAMILIES } from './data';
 import { measureEdits } from './edits';
 import { blankModel, featurize, type Doc, type SplitRow } from './featurize';

@@ -1,19 +1,20 @@
 /**
- * Fitting and measuring the mixed-authorship decoder (src/engine/segments.ts). Each text is
+ * Fitting and measuring the mixed-authorship decoder (src/detector/score/segments.ts). Each text is
  * analysed once by the shipped engine; then every candidate setting only re-decodes the sentence
  * scores, so a grid of a few hundred settings takes seconds. The chosen setting keeps the issue's
  * promises on the fitting mixes (human texts with aiShare >= 0.3 at most 3%, AI-part precision at
  * least 85%) and, among those, finds the most of the AI parts and of the pure AI texts.
  */
-import { segmentInput, type Engine } from '../../src/engine/engine';
-import type { ModelFile } from '../../src/engine/model';
-import { aiShareOf, segmentText, type SegmentInput, type SegmentParams } from '../../src/engine/segments';
+import type { ModelLang } from '../../src/contract';
+import { segmentInput, type Engine } from '../../src/detector/score/engine';
+import type { ModelFile } from '../../src/detector/score/model';
+import { aiShareOf, segmentText, type SegmentInput, type SegmentParams } from '../../src/detector/score/segments';
 import type { Row } from './data';
 import { buildMixes, type Mix } from './mixes';
 
 /** One text ready to decode: its sentences' inputs, its document logit and the truth. */
 export interface SegmentCase {
-  lang: 'en' | 'es';
+  lang: ModelLang;
   inputs: SegmentInput[];
   docLogit: number;
   /** [start, end) of the AI part; null for a wholly human text; the whole text for a wholly AI one. */
@@ -52,7 +53,7 @@ const MIN_PRECISION = 0.85;
 /** Analyse texts once into decodable cases. */
 export function prepareCases(engine: Engine, mixes: Mix[], pure: Row[]): SegmentCase[] {
   const cases: SegmentCase[] = [];
-  const add = (text: string, lang: 'en' | 'es', ai: [number, number] | null, aiShare: number, kind: SegmentCase['kind']) => {
+  const add = (text: string, lang: ModelLang, ai: [number, number] | null, aiShare: number, kind: SegmentCase['kind']) => {
     const r = engine.analyze(text, lang);
     if (r.style.words < MIN_CASE_WORDS) return;
     cases.push({ lang, inputs: r.sentences.map(segmentInput), docLogit: r.lexicalLogit, ai, aiShare, kind });

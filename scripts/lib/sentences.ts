@@ -2,13 +2,14 @@
  * Sentence calibration: each dev sentence of 5+ words scored on its own n-grams by the shipped
  * engine, labelled with its text's label; Platt scaling per language and, per mode, the sentence
  * probability that the same share of human sentences reaches as the mode's promise for texts.
- * It decides which sentences the lexical fingerprint highlights (src/explain).
+ * It decides which sentences the lexical fingerprint highlights (src/detector/explain).
  */
-import type { Engine } from '../../src/engine/engine';
-import type { ModelFile } from '../../src/engine/model';
-import { SENSITIVITIES } from '../../src/engine/types';
-import { sigmoid } from '../../src/engine/model';
-import { balancedPlatt, MODE_FPR, round6, thresholdAt } from './calibrate';
+import type { Engine } from '../../src/detector/score/engine';
+import type { ModelFile } from '../../src/detector/score/model';
+import { MODE_FPR, SENSITIVITIES } from '../../src/contract';
+import { sigmoid } from '../../src/detector/score/logistic';
+import { balancedPlatt, thresholdAt } from './calibrate';
+import { round6 } from './metrics';
 import type { Row } from './data';
 
 /** Sentences shorter than this are not used to calibrate sentence scores. */

@@ -4,7 +4,8 @@
  * of one source ("beer" in a brewing forum, "hotel" in one set of AI reviews) cannot become a
  * label cue. Style-lexicon words are added on purpose: they are style, not topic.
  */
-import { styleWords } from '../../src/engine/lexicons';
+import type { ModelLang } from '../../src/contract';
+import { styleWords } from '../../src/detector/score/lexicons';
 import type { Row } from './data';
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
@@ -20,7 +21,7 @@ function wordsOf(text: string): Set<string> {
 }
 
 /** Top `k` words of `lang` by document frequency among words used across most sources (ties alphabetical). */
-export function topHumanWords(rows: Row[], lang: 'en' | 'es', k: number): string[] {
+export function topHumanWords(rows: Row[], lang: ModelLang, k: number): string[] {
   const bySource = new Map<string, { docs: number; df: Map<string, number> }>();
   const total = new Map<string, number>();
   for (const r of rows) {
@@ -44,7 +45,7 @@ export function topHumanWords(rows: Row[], lang: 'en' | 'es', k: number): string
 
 /** The vocabulary the scorer keeps unmasked. */
 export function buildVocab(rows: Row[], k: number, withStyle: boolean): { en: string[]; es: string[] } {
-  const make = (lang: 'en' | 'es') => {
+  const make = (lang: ModelLang) => {
     const set = new Set(topHumanWords(rows, lang, k));
     if (withStyle) for (const w of styleWords(lang)) set.add(w);
     return [...set].sort();

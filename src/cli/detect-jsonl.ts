@@ -1,9 +1,9 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
-import type { Detector, LabelLang, Sensitivity } from '../engine/types';
+import type { Detector } from '../detector/types';
+import { type LabelLang, MIN_WORDS, type Sensitivity } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';
 import { validateDetectBody } from '../modules/detect/model';
-import { MIN_WORDS } from '../modules/detect/service';
 
 /** Output is handed to the writer once this many characters are buffered (and after every input chunk). */
 export const OUT_BUFFER_CHARS = 64 * 1024;

@@ -1,14 +1,21 @@
 /** The `detect` subcommand: score files (TXT, MD, DOCX, PDF) or JSON lines from stdin, offline (no server, no key). */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SENSITIVITY, SENSITIVITIES, type Analysis, type Detector, type LabelLang, type Sensitivity } from '../engine/types';
+import type { Analysis, Detector } from '../detector/types';
+import {
+  DEFAULT_LABEL_LANG,
+  DEFAULT_SENSITIVITY,
+  type LabelLang,
+  MIN_WORDS,
+  SENSITIVITIES,
+  type Sensitivity,
+  sensitivityOrDefault,
+} from '../contract';
 import { loadConfig } from '../config';
 import { ExtractError, type FileFormat } from '../extract';
 import type { ExtractPool } from '../extract/pool';
 import { errorMessage, matchLang } from '../i18n';
 import { extractPoolFor } from '../modules/batch/pool';
-import { isSensitivity } from '../modules/detect/model';
-import { MIN_WORDS } from '../modules/detect/service';
 import { modelVersion } from '../model-version';
 import { runJsonl } from './detect-jsonl';
 
@@ -84,19 +91,18 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
     await (deps.out ?? stdoutWriter())(`${DETECT_USAGE}\n`);
     return 0;
   }
-  const sensitivity = values.sensitivity ?? DEFAULT_SENSITIVITY;
-  if (!isSensitivity(sensitivity)) {
-    err(`detect: --sensitivity must be one of ${SENSITIVITIES.join(', ')}, got "${sensitivity}"`);
+  const mode = sensitivityOrDefault(values.sensitivity);
+  if (!mode) {
+    err(`detect: --sensitivity must be one of ${SENSITIVITIES.join(', ')}, got "${values.sensitivity}"`);
     return 2;
   }
-  const lang = matchLang(values.lang) ?? 'en';
+  const lang = matchLang(values.lang) ?? DEFAULT_LABEL_LANG;
   if (values.jsonl ? positionals.length > 0 : positionals.length === 0) {
     err(values.jsonl ? 'detect --jsonl reads stdin: give no file names' : DETECT_USAGE);
     return 2;
   }
   const detector = deps.detector ?? (await defaultDetector());
   const out = deps.out ?? stdoutWriter();
-  const mode = sensitivity as Sensitivity;
   if (values.jsonl) {
     const input = deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>);
     await runJsonl({ detector, modelVersion: deps.modelVersion ?? modelVersion(), sensitivity: mode, lang, input, write: out });

@@ -1,3 +1,4 @@
+import { CodedError, type ErrorParams } from '../contract/errors';
 import type { ExtractLimitKind } from './limits.ts';
 
 /** Stable extraction error codes: the batch route copies `code` into its NDJSON error line. */
@@ -34,20 +35,14 @@ export const EXTRACT_ERROR_CODES = Object.keys(EXTRACT_ERROR_STATUS) as readonly
  * Values a localized message quotes: file_too_large has `limit` (bytes); extract_limit has
  * `kind` (which limit, also the message key), `limit` and, where known, `page` or `actual`.
  */
-export type ExtractErrorParams = Record<string, string | number>;
+export type ExtractErrorParams = ErrorParams;
 
 /** The one error type extraction throws; branch on `code`, never on `message`. */
-export class ExtractError extends Error {
-  readonly code: ExtractErrorCode;
-  readonly status: number;
-  readonly params: ExtractErrorParams;
+export class ExtractError extends CodedError<ExtractErrorCode> {
+  override name = 'ExtractError';
 
   constructor(code: ExtractErrorCode, message: string, params: ExtractErrorParams = {}) {
-    super(message);
-    this.name = 'ExtractError';
-    this.code = code;
-    this.status = EXTRACT_ERROR_STATUS[code];
-    this.params = params;
+    super(code, EXTRACT_ERROR_STATUS[code], message, params);
   }
 }
 

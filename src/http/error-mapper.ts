@@ -1,6 +1,6 @@
 /** The one error mapper: every failure becomes `{ success:false, error:{code,message} }`, localized. */
 import { Elysia } from 'elysia';
-import type { LabelLang } from '../engine/types';
+import type { LabelLang } from '../contract';
 import { t } from '../i18n';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store/errors';
 import type { ApiKey, UsageSink } from '../store/types';

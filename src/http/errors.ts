@@ -1,5 +1,6 @@
 /** The one error hierarchy of the API: a stable snake_case `code`, an HTTP `status`, message params. */
 import { t, type Static } from 'elysia';
+import { CodedError, type ErrorParams } from '../contract/errors';
 import { keysOf, StringEnum } from './schema';
 
 /** Every error code a client can receive, with its HTTP status. */
@@ -34,22 +35,19 @@ export const ERROR_STATUS = {
 /** A stable, documented error code. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** Values substituted into the localized message (`{count}` etc.). */
-export type ErrorParams = Record<string, string | number>;
+export type { ErrorParams } from '../contract/errors';
 
 /** An error a client caused (or 500): mapped once to `{ success:false, error:{code,message} }`. */
-export class ApiError extends Error {
+export class ApiError extends CodedError<ErrorCode> {
   override name = 'ApiError';
-  readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
-    readonly params: ErrorParams = {},
+    code: ErrorCode,
+    params: ErrorParams = {},
     /** Extra response headers (e.g. Retry-After on 429, Allow on 405). */
     readonly headers: Record<string, string> = {},
   ) {
-    super(code);
-    this.status = ERROR_STATUS[code];
+    super(code, ERROR_STATUS[code], code, params);
   }
 }
 

@@ -1,6 +1,6 @@
 /** The label language of a request, negotiated once and put into Elysia's context (`lang`), with Content-Language and Vary. */
 import { Elysia } from 'elysia';
-import type { LabelLang } from '../engine/types';
+import type { LabelLang } from '../contract';
 import { negotiateLang } from '../i18n';
 import { addVary } from './vary';
 

@@ -34,3 +34,6 @@ export function keysOf<K extends string>(record: Readonly<Record<K, unknown>>): 
 export function compileSchema<T extends TSchema>(schema: T): TypeCheck<T> {
   return TypeCompiler.Compile(schema);
 }
+
+/** Reference to the shared `default` response of every operation (components.responses.Error, src/modules/docs/openapi.ts). */
+export const DEFAULT_ERROR_RESPONSE = { $ref: '#/components/responses/Error' } as const;

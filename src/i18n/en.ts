@@ -103,6 +103,7 @@ export const en = {
     concrete_details: 'Concrete details such as numbers and names point toward a human writer.',
     informal_register: 'Casual, informal wording points toward a human writer.',
     short_text: 'With {words, plural, one {# word} other {# words}}, the text is too short to call either way at this sensitivity.',
+    ai_passage: 'One long passage reads strongly as AI-written, as here: the text as a whole is not called human.',
     uncertain_score: 'The score ({percent}/100) leans toward AI but stays below what this sensitivity needs to call it AI.',
     no_style_signals: 'No style signal stands out: rhythm, vocabulary and register are within the usual range of human writing.',
   },

@@ -109,6 +109,7 @@ export const es: Catalogue = {
     concrete_details: 'Los detalles concretos, como cifras y nombres, apuntan a un autor humano.',
     informal_register: 'Un lenguaje coloquial e informal apunta a un autor humano.',
     short_text: 'Con {words, plural, one {# palabra} other {# palabras}}, el texto es demasiado corto para decidir con esta sensibilidad.',
+    ai_passage: 'Un pasaje largo se lee claramente como escrito por IA, como este: el texto en conjunto no se considera humano.',
     uncertain_score:
       'La puntuación ({percent}/100) se inclina hacia la IA, pero no llega a lo que esta sensibilidad exige para atribuirlo a la IA.',
     no_style_signals:

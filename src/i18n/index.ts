@@ -1,5 +1,5 @@
 /** Message catalogues and lookup: `t(lang, 'errors.quota_exceeded', { words: 10 })`. */
-import type { LabelLang } from '../engine/types';
+import type { LabelLang } from '../contract';
 import { en, type Catalogue } from './en';
 import { es } from './es';
 

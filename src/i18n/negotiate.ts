@@ -1,10 +1,10 @@
 /** Picks the label language from `?lang=` or the Accept-Language header (RFC 9110 §12.5.4). */
-import type { LabelLang } from '../engine/types';
+import { DEFAULT_LABEL_LANG, LABEL_LANGS, type LabelLang } from '../contract';
 
-/** Languages the catalogues cover. */
-export const SUPPORTED_LANGS: readonly LabelLang[] = ['en', 'es'];
+/** Languages the catalogues cover (src/contract: one catalogue per label language). */
+export const SUPPORTED_LANGS: readonly LabelLang[] = LABEL_LANGS;
 /** Used when nothing the caller asks for is supported. */
-export const DEFAULT_LANG: LabelLang = 'en';
+export const DEFAULT_LANG: LabelLang = DEFAULT_LABEL_LANG;
 
 /** Maps a language tag ("es", "es-ES", "es-419", "EN_us") to a supported language, or null. */
 export function matchLang(tag: string | null | undefined): LabelLang | null {

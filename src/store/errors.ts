@@ -1,4 +1,5 @@
 /** Failures of the store, as the rest of the service sees them. */
+import { CodedError } from '../contract/errors';
 
 /**
  * The store cannot answer now (SQLite locked by another process past the deadline, PostgreSQL
@@ -6,14 +7,14 @@
  * was charged. `reason` is a driver code such as SQLITE_BUSY or ERR_POSTGRES_CONNECTION_REFUSED,
  * or `timeout`; never a message (it could quote data).
  */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends CodedError<'store_unavailable'> {
   override name = 'StoreUnavailableError';
 
   constructor(
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`store unavailable: ${reason}`, options);
+    super('store_unavailable', 503, `store unavailable: ${reason}`, {}, options);
   }
 }
 

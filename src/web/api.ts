@@ -1,6 +1,7 @@
 /** Browser-side client of POST /v1/detect: single JSON mode, multipart batch mode, error messages. */
 import type { DetectResponse } from '../modules/detect/service.ts';
 import type { Usage } from '../modules/usage/model.ts';
+import { CodedError } from '../contract/errors.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
@@ -9,14 +10,16 @@ export const DETECT_PATH = '/v1/detect';
 export const USAGE_PATH = '/v1/usage';
 
 /** An error answered by the API in its `{ success: false, error: { code, message } }` body. */
-export class ApiError extends Error {
+export class ApiError extends CodedError {
+  override name = 'ApiError';
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
     readonly headers: Headers,
   ) {
-    super(message);
+    super(code, status, message);
   }
 }
 

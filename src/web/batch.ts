@@ -1,5 +1,5 @@
 /** The Files tab: posts files as files[], renders the NDJSON stream as it arrives, exports CSV. */
-import { VERDICT_KEYS, type VerdictKey } from '../engine/types.ts';
+import { VERDICT_KEYS, type VerdictKey } from '../contract/index.ts';
 import { detectFiles, readNdjson } from './api.ts';
 import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';

@@ -29,12 +29,17 @@ function renderDimensions(result: DetectResult, lang: UiLang): void {
   byId('active-dims').textContent = tr(lang, 'activeDims', { a: result.activeDimensions, t: result.totalDimensions });
   const list = byId('dimensions');
   list.replaceChildren();
-  const ordered = [...result.dimensions].sort((a, b) => Number(b.detected) - Number(a.detected));
+  // Detected first, then not detected, then those that cannot fire for the text's language.
+  const rank = (d: DetectResult['dimensions'][number]) => (d.detected ? 0 : d.enabled ? 1 : 2);
+  const ordered = [...result.dimensions].sort((a, b) => rank(a) - rank(b));
   for (const dim of ordered) {
-    const item = el('li', dim.detected ? 'dim on' : 'dim off');
+    const item = el('li', dim.detected ? 'dim on' : dim.enabled ? 'dim off' : 'dim unavailable');
     item.dataset.dim = dim.id;
-    item.append(el('span', 'dim-icon', dim.detected ? '✔' : '–'), el('span', 'dim-label', dim.label));
-    item.append(el('span', 'dim-state', dim.detected ? tr(lang, 'detected') : tr(lang, 'notDetected')));
+    item.append(el('span', 'dim-icon', dim.detected ? '✔' : dim.enabled ? '–' : '∅'), el('span', 'dim-label', dim.label));
+    const state = dim.detected ? 'detected' : dim.enabled ? 'notDetected' : 'unavailable';
+    const stateEl = el('span', 'dim-state', tr(lang, state));
+    if (!dim.enabled) stateEl.title = tr(lang, 'unavailableHelp');
+    item.append(stateEl);
     list.appendChild(item);
   }
 }

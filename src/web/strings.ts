@@ -1,4 +1,5 @@
 /** Interface strings of the playground page, English and Spanish, same keys. */
+import type { LabelLang } from '../contract/languages.ts';
 
 const en = {
   title: 'AI text detector playground',
@@ -49,6 +50,8 @@ const en = {
   dimsHeading: 'Dimensions',
   detected: 'Detected',
   notDetected: 'Not detected',
+  unavailable: 'Not available in this language',
+  unavailableHelp: 'This signal does not tell human from AI writing in the language of this text, so it is not checked or counted.',
   bulletsHeading: 'Why',
   showPassage: 'Show passage',
   noBullets: 'Nothing notable to explain.',
@@ -133,6 +136,9 @@ const es: Record<StringKey, string> = {
   dimsHeading: 'Dimensiones',
   detected: 'Detectada',
   notDetected: 'No detectada',
+  unavailable: 'No disponible en este idioma',
+  unavailableHelp:
+    'Esta señal no distingue la escritura humana de la de una IA en el idioma de este texto, así que no se evalúa ni se cuenta.',
   bulletsHeading: 'Por qué',
   showPassage: 'Ver pasaje',
   noBullets: 'Nada destacable que explicar.',
@@ -166,7 +172,7 @@ const es: Record<StringKey, string> = {
 };
 
 /** Languages the interface is available in. */
-export type UiLang = 'en' | 'es';
+export type UiLang = LabelLang;
 
 /** Every interface string, by language. */
 export const STRINGS: Record<UiLang, Record<StringKey, string>> = { en, es };

@@ -3,7 +3,7 @@
  * verdict keys has its own badge (styles.css: an icon on a scale from ○ human to ● AI, `?` for
  * inconclusive, and a colour); the localized label is always written out, so colour is never alone.
  */
-import { isAiVerdict, type VerdictKey } from '../engine/types.ts';
+import { isAiVerdict, type VerdictKey } from '../contract/index.ts';
 import type { UiLang } from './strings.ts';
 
 /** Shows `label` as the badge of `key` inside `target` (its text stays exactly the label). */

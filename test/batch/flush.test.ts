@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'bun:test';
 import { batchStream, type StreamEnd } from '../../src/modules/batch/stream';
 import type { PlannedFile } from '../../src/modules/batch/plan';
 import { silentLogger } from '../../src/http';
-import type { Detector } from '../../src/engine/types';
+import type { Detector } from '../../src/detector/types';
 import { detector, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
 

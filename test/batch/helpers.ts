@@ -1,7 +1,7 @@
 /** Batch test helpers: multipart bodies, NDJSON reading, the sample batch and its expected texts. */
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import type { Analysis, AnalyzeOptions, Detector } from '../../src/engine/types';
+import type { Analysis, AnalyzeOptions, Detector } from '../../src/detector/types';
 import { createJsonLogger } from '../../src/http/logger';
 import { extractPoolFor } from '../../src/modules/batch';
 import type { PlanId } from '../../src/plans';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import type { LabelLang, Sensitivity } from '../../src/engine/types';
+import type { LabelLang, Sensitivity } from '../../src/contract';
 import { extractText } from '../../src/extract';
 import { t } from '../../src/i18n';
 import { detector } from '../http/helpers';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { VERDICT_KEYS } from '../../src/engine/types';
+import { VERDICT_KEYS } from '../../src/contract';
 import { SENT_ERROR_CODES } from '../../src/http/errors';
 import { FILE_ERROR_CODES } from '../../src/modules/batch/model';
 import { call, makeApp } from '../http/helpers';

@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ErrorBodySchema, ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/errors';
 import { compileSchema } from '../../src/http/schema';
 import { BATCH_LINE_SCHEMAS } from '../../src/modules/batch/model';
-import { EXAMPLES } from '../../src/modules/detect/examples';
+import { EXAMPLES } from '../../src/modules/docs/examples';
 import { DetectRequestSchema, DetectResponseSchema } from '../../src/modules/detect/model';
 import { generateExamples } from '../../scripts/docs-examples';
 

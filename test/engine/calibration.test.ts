@@ -2,15 +2,14 @@
  * Calibration and decision (issue 11): the probability rises with the lexical logit in every
  * (language, length) cell, the score is round(100 p), the mode never changes the score, thresholds
  * are ordered conservative >= balanced >= aggressive per cell, and the verdict mapping in
- * src/engine/verdict.ts is monotone in p and in the mode, with `inconclusive` where a cell cannot
+ * src/detector/decide/verdict.ts is monotone in p and in the mode, with `inconclusive` where a cell cannot
  * keep the mode's promise.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import { LENGTH_BUCKETS, lengthBucket } from '../../src/engine/calibration';
-import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, modelLang, proseWordCount, type Engine } from '../../src/engine/engine';
-import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } from '../../src/engine/verdict';
-import { isAiVerdict } from '../../src/engine/types';
-import { SENSITIVITIES, VERDICT_KEYS, type TextLang } from '../../src/engine/types';
+import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, proseWordCount, type Engine } from '../../src/detector/score/engine';
+import { isAiVerdict, modelLang, SENSITIVITIES, type TextLang, VERDICT_KEYS } from '../../src/contract';
+import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } from '../../src/detector/decide/verdict';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';

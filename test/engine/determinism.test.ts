@@ -1,6 +1,6 @@
 /** The same input always gives the same output: twice on one engine, across engines, and after other texts. */
 import { describe, expect, it } from 'bun:test';
-import { loadEngine } from '../../src/engine/load';
+import { loadEngine } from '../../src/detector/score/load';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_ES } from './texts';

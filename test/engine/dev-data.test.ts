@@ -6,10 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { dataDir, familyOf, hasData, loadRows, splitFiles, UNTRAINED_FAMILIES, type Row } from '../../scripts/lib/data';
-import type { Engine } from '../../src/engine/engine';
-import { decideVerdict } from '../../src/engine/verdict';
-import { isAiVerdict } from '../../src/engine/types';
-import { SENSITIVITIES, type Sensitivity, type TextLang } from '../../src/engine/types';
+import type { Engine } from '../../src/detector/score/engine';
+import { decideVerdict } from '../../src/detector/decide/verdict';
+import { isAiVerdict, SENSITIVITIES, type Sensitivity, type TextLang } from '../../src/contract';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 

@@ -1,8 +1,8 @@
 /** One engine per test process: loading the wasm core and the 2 MB weight table is done once. */
-import { loadEngine } from '../../src/engine/load';
+import { loadEngine } from '../../src/detector/score/load';
 import { detectorFor } from '../../src/detector';
-import type { Engine } from '../../src/engine/engine';
-import type { Detector } from '../../src/engine/types';
+import type { Engine } from '../../src/detector/score/engine';
+import type { Detector } from '../../src/detector/types';
 
 let engine: Promise<Engine> | null = null;
 

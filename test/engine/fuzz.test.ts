@@ -5,8 +5,8 @@
  * paragraph, annotation and bullet must be a well-formed span of the submitted text.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
-import type { Detector } from '../../src/engine/types';
+import type { Engine } from '../../src/detector/score/engine';
+import type { Detector } from '../../src/detector/types';
 import { sharedDetector, sharedEngine } from './fixture';
 
 let engine: Engine;

@@ -3,7 +3,7 @@
  * core; it picks the scoring model and the lexicons. The caller's label language never changes it.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
+import type { Engine } from '../../src/detector/score/engine';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
 
@@ -60,7 +60,7 @@ describe('language detection', () => {
   });
 
   // Portuguese, Italian and Catalan share "de", "la", "que", "el" with Spanish; their own function
-  // words (NEIGHBOUR_STOP in src/engine/lexicons.ts) keep them from being scored as Spanish.
+  // words (NEIGHBOUR_STOP in src/detector/score/lexicons.ts) keep them from being scored as Spanish.
   it('does not call Portuguese, Italian or Catalan Spanish', () => {
     const texts = [
       'O gato está sentado no tapete. Hoje está um belo dia e nós vamos ao mercado com as crianças para comprar frutas e legumes.',

@@ -3,9 +3,9 @@
  * analyses of a ~100-word text keep process RSS flat and linear memory never grows after warm-up.
  */
 import { describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
-import { LANG_ID } from '../../src/engine/layout';
-import { loadEngine } from '../../src/engine/load';
+import type { Engine } from '../../src/detector/score/engine';
+import { LANG_ID } from '../../src/contract';
+import { loadEngine } from '../../src/detector/score/load';
 import { AI_EN, HUMAN_EN } from './texts';
 
 const CALLS = 100_000;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDocTypeModel } from '../../src/engine/doctype';
+import { parseDocTypeModel } from '../../src/detector/score/doctype';
 import { dataDir, hasData } from '../../scripts/lib/data';
 
 const DATA = hasData();

@@ -4,8 +4,8 @@
  * clean text), and they trigger the obfuscation dimension while the clean text does not.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Detector } from '../../src/engine/types';
-import type { Engine } from '../../src/engine/engine';
+import type { Detector } from '../../src/detector/types';
+import type { Engine } from '../../src/detector/score/engine';
 import { sharedDetector, sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
 

@@ -4,15 +4,8 @@
  * with no margin on top; families too small to measure a rate do not set it.
  */
 import { describe, expect, it } from 'bun:test';
-import {
-  calibrateCell,
-  languageThreshold,
-  MIN_FAMILY_HUMAN_TEXTS,
-  MODE_FPR,
-  thresholdAt,
-  type HeldOutScore,
-} from '../../scripts/lib/calibrate';
-import { SENSITIVITIES } from '../../src/engine/types';
+import { calibrateCell, languageThreshold, MIN_FAMILY_HUMAN_TEXTS, thresholdAt, type HeldOutScore } from '../../scripts/lib/calibrate';
+import { MODE_FPR, SENSITIVITIES } from '../../src/contract';
 
 /** `n` human held-out scores of a family, evenly spread from `lo` to `hi`. */
 function family(name: string, n: number, lo: number, hi: number, excerpt = false): HeldOutScore[] {

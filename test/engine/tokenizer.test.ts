@@ -3,7 +3,7 @@
  * exclusive: for every sentence, text.slice(start, end) must be exactly the sentence written below.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
+import type { Engine } from '../../src/detector/score/engine';
 import { paragraphTexts, sentenceTexts, sharedEngine } from './fixture';
 
 let engine: Engine;
@@ -77,7 +77,7 @@ describe('sentence offsets', () => {
       expectSentences('今日は晴れです。明日は雨です。', ['今日は晴れです。', '明日は雨です。']);
     });
 
-    // BUG (reported to the lead): NFKC (src/engine/normalize.ts) turns the fullwidth ！ and ？ into
+    // BUG (reported to the lead): NFKC (src/detector/score/normalize.ts) turns the fullwidth ！ and ？ into
     // ASCII ! and ?, and the tokenizer's "CJK stops end a sentence without a space" rule
     // (assembly/tokenize.ts, FW_EXCL/FW_QMARK) only sees the ASCII marks, so "雨！本当？" stays one
     // sentence. 。 works because NFKC leaves it alone.

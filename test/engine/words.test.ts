@@ -1,10 +1,10 @@
 /**
- * countWords: the project's one word definition (src/engine/words.ts), used for the 20-word minimum,
+ * countWords: the project's one word definition (src/contract/words.ts), used for the 20-word minimum,
  * metering and the batch `words` field: a run of Unicode letters, marks or digits; ' ’ ‐ - between
  * two such characters stay inside the word; anything else separates words.
  */
 import { describe, expect, it } from 'bun:test';
-import { countWords } from '../../src/engine/words';
+import { countWords } from '../../src/contract';
 import { sharedDetector } from './fixture';
 
 const CASES: Array<[string, string, number]> = [
@@ -92,7 +92,7 @@ describe('countWords', () => {
 
 describe('countWords scanner', () => {
   it('counts exactly what WORD_PATTERN matches (the rule written as a regular expression)', async () => {
-    const { WORD_PATTERN } = await import('../../src/engine/words');
+    const { WORD_PATTERN } = await import('../../src/contract/words');
     const texts = [
       'I ❤️ it',
       "don't -x- a--b 'quoted' x'",

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VERDICT_KEYS } from '../../src/engine/types';
+import { VERDICT_KEYS } from '../../src/contract';
 import { modelVersion } from '../../src/model-version';
 import { EXAMPLE_TYPES_PATH, generateExampleTypes } from '../../scripts/example-types';
 import { bootstrapKeyOf, startServerProcess, type ServerProcess } from '../fixtures/server-process';

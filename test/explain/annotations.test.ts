@@ -5,10 +5,11 @@
  * conservative ⊆ balanced ⊆ aggressive.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Engine } from '../../src/engine/engine';
-import type { Analysis, Detector, Sensitivity } from '../../src/engine/types';
-import { MAX_SENTENCE_CHARS, shorten } from '../../src/explain/annotations';
-import { DIMENSIONS } from '../../src/explain';
+import type { Engine } from '../../src/detector/score/engine';
+import type { Analysis, Detector } from '../../src/detector/types';
+import type { Sensitivity } from '../../src/contract';
+import { MAX_SENTENCE_CHARS, shorten } from '../../src/detector/explain/annotations';
+import { DIMENSIONS } from '../../src/detector/explain';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';

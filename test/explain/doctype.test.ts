@@ -4,8 +4,8 @@
  * the data's domains) is measured by `bun run eval`, not pinned here.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Detector } from '../../src/engine/types';
-import { DOC_TYPES } from '../../src/explain';
+import type { Detector } from '../../src/detector/types';
+import { DOC_TYPES } from '../../src/detector/explain';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
 import { sharedDetector } from '../engine/fixture';

@@ -5,8 +5,8 @@
  * retrained model with somewhat different thresholds still agrees.
  */
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
-import { countWords } from '../../src/engine/words';
-import { MIN_STYLE_WORDS } from '../../src/explain/dimensions';
+import { countWords } from '../../src/contract';
+import { MIN_STYLE_WORDS } from '../../src/detector/explain/dimensions';
 
 export type Lang = 'en' | 'es';
 

@@ -5,8 +5,9 @@
  * own language is independent of the label language.
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Analysis, Detector, LabelLang } from '../../src/engine/types';
-import { DOC_TYPES } from '../../src/explain';
+import type { Analysis, Detector } from '../../src/detector/types';
+import type { LabelLang } from '../../src/contract';
+import { DOC_TYPES } from '../../src/detector/explain';
 import { messages, t } from '../../src/i18n';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';

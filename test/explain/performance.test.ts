@@ -4,7 +4,7 @@
  * (regular expressions with \s* after a line start backtrack quadratically).
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
-import type { Detector } from '../../src/engine/types';
+import type { Detector } from '../../src/detector/types';
 import { sharedDetector } from '../engine/fixture';
 
 let detector: Detector;

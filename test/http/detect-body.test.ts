@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
-import { SENSITIVITIES } from '../../src/engine/types';
+import { isSensitivity, SENSITIVITIES } from '../../src/contract';
 import type { ApiError } from '../../src/http/errors';
-import { isSensitivity, validateDetectBody } from '../../src/modules/detect/model';
+import { validateDetectBody } from '../../src/modules/detect/model';
 
 function codeOf(body: unknown): string {
   try {

@@ -47,9 +47,9 @@ describe('POST /api/detect (single mode)', () => {
     expect(body.words).toBe(60);
     expect(body.rate_limit).toBe(10_000);
     expect(body.rate_remaining).toBe(10_000 - 60);
-    expect(body.dimensions.length).toBe(body.totalDimensions);
+    expect(body.dimensions.filter((d: { enabled: boolean }) => d.enabled).length).toBe(body.totalDimensions);
     expect(body.dimensions.filter((d: { detected: boolean }) => d.detected).length).toBe(body.activeDimensions);
-    for (const d of body.dimensions) expect(Object.keys(d).sort()).toEqual(['detected', 'id', 'label']);
+    for (const d of body.dimensions) expect(Object.keys(d).sort()).toEqual(['detected', 'enabled', 'id', 'label']);
     for (const a of body.textAnnotations) {
       expect(typeof a.sentence).toBe('string');
       expect(Number.isInteger(a.start) && Number.isInteger(a.end)).toBe(true);

@@ -1,5 +1,5 @@
-/** TEMPORARY: a throwaway detector until src/detector.ts (createDetector) lands; tests then use the real one. */
-import type { Analysis, AnalyzeOptions, Detector } from '../../src/engine/types';
+/** A stand-in detector for HTTP tests that need fixed answers (the real one is src/detector, createDetector). */
+import type { Analysis, AnalyzeOptions, Detector } from '../../src/detector/types';
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
@@ -22,7 +22,7 @@ export function testDetector(): Detector {
         docTypeLabel: es ? 'Ensayo' : 'Essay',
         totalDimensions: 1,
         activeDimensions: 1,
-        dimensions: [{ id: 'x', label: es ? 'equis' : 'ex', detected: true }],
+        dimensions: [{ id: 'x', label: es ? 'equis' : 'ex', detected: true, enabled: true }],
         textAnnotations: [{ sentence: text.slice(0, 10), start: 0, end: 10, dims: [{ id: 'x', label: 'ex' }] }],
         bullets: [{ id: 'x', leaning: 'neutral', text: 'b', example: text.slice(0, 5), start: 0, end: 5 }],
         segments: [],

@@ -1,7 +1,7 @@
 /** Test helpers: an in-memory app with the real detector, keys, and request shortcuts. */
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import type { Detector } from '../../src/engine/types';
+import type { Detector } from '../../src/detector/types';
 import { createJsonLogger } from '../../src/http/logger';
 import { createKey, findActiveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';

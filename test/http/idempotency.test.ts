@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import type { Detector } from '../../src/engine/types';
+import type { Detector } from '../../src/detector/types';
 import { createJsonLogger } from '../../src/http/logger';
 import { IDEMPOTENCY_TTL_MS, jsonFingerprint, recordId, recordKeys } from '../../src/modules/idempotency';
 import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import type { Detector } from '../../src/engine/types';
+import type { Detector } from '../../src/detector/types';
 import { StoreUnavailableError } from '../../src/store/errors';
 import type { Store } from '../../src/store/types';
 import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { VERDICT_KEYS } from '../../src/engine/types';
-import { EXAMPLES } from '../../src/modules/detect/examples';
+import { VERDICT_KEYS } from '../../src/contract';
+import { EXAMPLES } from '../../src/modules/docs/examples';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
 import { detector, freshStore, keyOn } from './helpers';
 

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createDetector } from '../../src/detector.ts';
+import { createDetector } from '../../src/detector/index.ts';
 import { createKey, findActiveKey } from '../../src/modules/keys/index.ts';
 import { chargeWords } from '../../src/modules/quota/index.ts';
 import { PLANS } from '../../src/plans.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { ApiKey } from '../../src/store/types.ts';
-import type { Detector } from '../../src/engine/types.ts';
+import type { Detector } from '../../src/detector/types.ts';
 
 /** Time for a browser hook (launching chromium, first page load) on a loaded 2-core machine. */
 export const BROWSER_TIMEOUT_MS = 30_000;

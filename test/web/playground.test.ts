@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { VERDICT_KEYS } from '../../src/engine/types.ts';
+import { VERDICT_KEYS } from '../../src/contract/index.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
 import { csvFields, ESSAY, HUMAN_PARAGRAPH, MIXED, NOTES_MD, percent, SHORT_AI } from './texts.ts';
@@ -93,6 +93,12 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       // Detected dimensions come first in the checklist.
       const states = await page.locator('#dimensions li').evaluateAll((items) => items.map((li) => li.classList.contains('on')));
       expect(states).toEqual([...states].sort((a, b) => Number(b) - Number(a)));
+      // A dimension that cannot fire for the text's language is shown as unavailable, last (issue 20).
+      const unavailable = body.dimensions.filter((d: { enabled: boolean }) => !d.enabled).length;
+      expect(unavailable).toBeGreaterThan(0);
+      expect(await page.locator('#dimensions li.unavailable').count()).toBe(unavailable);
+      expect(await page.locator('#dimensions li.unavailable .dim-state').first().textContent()).toBe('Not available in this language');
+      expect(await page.textContent('#active-dims')).toContain(`of ${body.totalDimensions}`);
       await page.screenshot({ path: join(ARTIFACTS, 'playground-result.png'), fullPage: true });
       expect(await contrastFailures(page)).toEqual([]);
     },

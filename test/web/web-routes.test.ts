@@ -8,8 +8,8 @@ import { toCsv } from '../../src/web/batch.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import stylesCss from '../../src/web/styles.css' with { type: 'text' };
 import { formatShare } from '../../src/web/verdict.ts';
-import { BULLET_LEANINGS, VERDICT_KEYS } from '../../src/engine/types.ts';
-import { MIN_WORDS as SERVICE_MIN_WORDS } from '../../src/modules/detect/service.ts';
+import { BULLET_LEANINGS } from '../../src/detector/types.ts';
+import { MIN_WORDS as SERVICE_MIN_WORDS, VERDICT_KEYS } from '../../src/contract/index.ts';
 import { countWords, MIN_WORDS } from '../../src/web/words.ts';
 
 const app = new Elysia().use(webRoutes);

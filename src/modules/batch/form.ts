@@ -1,9 +1,8 @@
 /** Reads a multipart/form-data batch request: files in upload order plus the optional form fields. */
-import { DEFAULT_SENSITIVITY, type LabelLang, type Sensitivity } from '../../engine/types';
+import { sensitivityOrDefault, type LabelLang, type Sensitivity } from '../../contract';
 import { ApiError } from '../../http/errors';
 import { readBodyBytes } from '../../http/body';
 import { matchLang } from '../../i18n';
-import { isSensitivity } from '../detect/model';
 
 /** Part names accepted for files: PHP/Rails style `files[]` and plain `files`. */
 export const FILE_FIELDS: ReadonlySet<string> = new Set(['files[]', 'files']);
@@ -32,9 +31,8 @@ export interface FormLimits {
 }
 
 function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
-  if (value === null || value === '') return DEFAULT_SENSITIVITY;
-  const mode = typeof value === 'string' ? value.trim() : value;
-  if (!isSensitivity(mode)) throw new ApiError('invalid_sensitivity');
+  const mode = sensitivityOrDefault(typeof value === 'string' && value !== '' ? value.trim() || value : value);
+  if (!mode) throw new ApiError('invalid_sensitivity');
   return mode;
 }
 

@@ -1,5 +1,6 @@
 /** Builders of the NDJSON lines of a batch response (their schemas and types: ./model.ts). */
-import type { Analysis, LabelLang } from '../../engine/types';
+import type { Analysis } from '../../detector/types';
+import type { LabelLang } from '../../contract';
 import type { FileFormat } from '../../extract';
 import { errorMessage } from '../../i18n';
 import type { BatchLine, CompleteLine, ErrorLine, ProgressLine, ResultLine } from './model';

@@ -5,7 +5,7 @@
  * codes, VERDICT_KEYS, the sensitivity schema), so a new per-file code is documented with no edit.
  */
 import { t, type Static } from 'elysia';
-import { VERDICT_KEYS } from '../../engine/types';
+import { VERDICT_KEYS } from '../../contract';
 import type { FileFormat } from '../../extract';
 import { EXTRACT_ERROR_STATUS } from '../../extract/errors';
 import { Int, keysOf, StringEnum } from '../../http/schema';

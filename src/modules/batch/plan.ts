@@ -1,9 +1,9 @@
 /** The batch before its stream starts: every file extracted (or failed) and its words counted. */
-import type { Detector } from '../../engine/types';
+import type { Detector } from '../../detector/types';
 import { ExtractError, type ExtractLimits, type FileFormat } from '../../extract';
 import type { ExtractPool } from '../../extract/pool';
 import type { Logger } from '../../http/logger';
-import { MIN_WORDS } from '../detect/service';
+import { MIN_WORDS } from '../../contract';
 import type { UploadedFile } from './form';
 import type { FileErrorCode } from './model';
 

@@ -1,10 +1,9 @@
 /** Batch mode: check the quota, read the form, extract and count, charge once, then stream the scores as NDJSON. */
-import type { LabelLang } from '../../engine/types';
+import { type LabelLang, MIN_WORDS } from '../../contract';
 import type { ExtractPool } from '../../extract/pool';
 import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
-import { MIN_WORDS } from '../detect/service';
 import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
 import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';

@@ -1,5 +1,6 @@
 /** The NDJSON body: one line per pull, each file scored only when its turn comes. */
-import type { Detector, LabelLang, Sensitivity } from '../../engine/types';
+import type { Detector } from '../../detector/types';
+import type { LabelLang, Sensitivity } from '../../contract';
 import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
 import type { BatchLine } from './model';

@@ -1,6 +1,7 @@
 /** The contract between POST /api/detect and batch mode (src/modules/batch, issue 5). */
 import type { Config } from '../../config';
-import type { Detector, LabelLang } from '../../engine/types';
+import type { Detector } from '../../detector/types';
+import type { LabelLang } from '../../contract';
 import type { Logger } from '../../http/logger';
 import type { RequestFacts } from '../../http/observe';
 import type { ServiceMetrics } from '../../metrics/types';

@@ -1,7 +1,8 @@
 /** Detect module: POST /api/detect (JSON single mode; multipart goes to the batch handler app.ts injects). */
 import { Elysia } from 'elysia';
 import type { Config } from '../../config';
-import type { Detector, LabelLang } from '../../engine/types';
+import type { Detector } from '../../detector/types';
+import type { LabelLang } from '../../contract';
 import {
   ApiError,
   isJsonType,
@@ -20,12 +21,14 @@ import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
 import { idempotencyKeyOf, jsonFingerprint, multipartFingerprint, type Idempotency } from '../idempotency';
 import { rateLimitHeaders } from '../quota';
 import type { HandleBatch } from './batch-contract';
-import { detectAliasOperation, detectOperation } from './openapi';
+import type { DocumentDecoration } from 'elysia';
 import { validateDetectBody } from './model';
 import { detectText } from './service';
 
-export { MIN_WORDS, detectText, toDetectResponse } from './service';
-export { isSensitivity, validateDetectBody, type DetectInput, type DetectResponse } from './model';
+export { detectText, toDetectResponse } from './service';
+export { MIN_WORDS } from '../../contract';
+export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
+export { isSensitivity } from '../../contract';
 export type { BatchRequest, HandleBatch } from './batch-contract';
 
 /** The versioned path of detection (issue 22): the contract integrators build on. */
@@ -50,6 +53,8 @@ export interface DetectModuleOptions {
   metrics?: ServiceMetrics;
   /** Idempotency-Key handling (src/modules/idempotency). */
   idempotency: Idempotency;
+  /** How the two routes appear in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
+  operations?: { detect: DocumentDecoration; alias: DocumentDecoration };
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
@@ -65,7 +70,7 @@ function batchComplete(body: string): boolean {
 
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency } = deps;
+  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, operations } = deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
 
@@ -156,6 +161,6 @@ export function detectModule(deps: DetectModuleOptions) {
     });
   };
   return new Elysia({ name: 'detect' })
-    .post(DETECT_PATH, detect, { parse: 'none', detail: detectOperation })
-    .post(DETECT_ALIAS_PATH, detect, { parse: 'none', detail: detectAliasOperation });
+    .post(DETECT_PATH, detect, { parse: 'none', detail: operations?.detect })
+    .post(DETECT_ALIAS_PATH, detect, { parse: 'none', detail: operations?.alias });
 }

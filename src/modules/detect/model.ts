@@ -1,21 +1,18 @@
 /**
  * The contract of single mode (POST /api/detect, application/json), written once in TypeBox: the
  * same schemas validate the request (validateDetectBody), type the code (`Static<>`) and are the
- * OpenAPI document's components (src/modules/docs/components.ts). Enumerations are the engine's
+ * OpenAPI document's components (src/modules/docs/openapi.ts). Enumerations are the engine's
  * and explain's own constants, so a new verdict key, dimension or document type shows up here
  * with no second edit. A new response field is one property in DetectResponseSchema (then set
  * it in toDetectResponse, which the type checker asks for, and run `bun run docs:examples`).
  */
 import { t, type Static } from 'elysia';
-import { DEFAULT_SENSITIVITY, SENSITIVITIES, VERDICT_KEYS, BULLET_LEANINGS, type Sensitivity, type TextLang } from '../../engine/types';
-import { DIMENSIONS } from '../../explain/dimensions';
-import { DOC_TYPES } from '../../engine/doctype';
+import { BULLET_LEANINGS } from '../../detector/types';
+import { DEFAULT_SENSITIVITY, LABEL_LANGS, SENSITIVITIES, TEXT_LANGS, VERDICT_KEYS, type Sensitivity } from '../../contract';
+import { DIMENSIONS } from '../../detector/explain/dimensions';
+import { DOC_TYPES } from '../../detector/score/doctype';
 import { ApiError } from '../../http/errors';
-import { compileSchema, Int, keysOf, StringEnum } from '../../http/schema';
-import { SUPPORTED_LANGS } from '../../i18n/negotiate';
-
-/** Languages a text can be detected as; a Record so the type checker demands every TextLang. */
-const TEXT_LANGS: Record<TextLang, true> = { en: true, es: true, other: true };
+import { compileSchema, Int, StringEnum } from '../../http/schema';
 
 /** How readily the verdict calls a text AI: the one schema of the mode, for JSON and form fields. */
 export const SensitivitySchema = StringEnum(SENSITIVITIES, {
@@ -23,7 +20,7 @@ export const SensitivitySchema = StringEnum(SENSITIVITIES, {
 });
 
 /** Label and message language (`?lang=`, the batch `lang` field). */
-export const LabelLangSchema = StringEnum(SUPPORTED_LANGS as readonly string[] as [string, ...string[]], {
+export const LabelLangSchema = StringEnum(LABEL_LANGS, {
   description: 'Language of labels and messages; overrides Accept-Language.',
 });
 
@@ -53,6 +50,10 @@ const DimensionSchema = t.Object({
   id: DimensionIdSchema,
   label: t.String({ description: 'Localized name of the dimension.' }),
   detected: t.Boolean({ description: 'True when this signal is present in the text.' }),
+  enabled: t.Boolean({
+    description:
+      "False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions.",
+  }),
 });
 
 const DimensionRefSchema = t.Object({ id: DimensionIdSchema, label: t.String({ description: 'Localized name.' }) });
@@ -69,7 +70,7 @@ const TextAnnotationSchema = t.Object({
 const BulletSchema = t.Object({
   id: t.String({
     description:
-      'The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`).',
+      "The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension.",
   }),
   leaning: StringEnum(BULLET_LEANINGS, {
     description:
@@ -98,12 +99,15 @@ export const DetectResponseSchema = t.Object({
   }),
   verdict: t.String({ description: 'Localized verdict label.' }),
   docTypeLabel: t.String({ description: 'Localized document type.' }),
-  totalDimensions: Int({ minimum: 0, description: 'Number of dimensions evaluated.' }),
-  activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected.' }),
+  totalDimensions: Int({
+    minimum: 0,
+    description: "Number of dimensions that can fire for the text's language (`enabled`), out of those listed in `dimensions`.",
+  }),
+  activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected (all of them enabled).' }),
   ms_cost: t.Number({ minimum: 0, description: 'Processing time of the analysis in milliseconds, to 3 decimals.' }),
   rate_limit: Int({ minimum: 0, description: "Words per month of the key's plan." }),
   rate_remaining: Int({ minimum: 0, description: 'Words left this month after this request.' }),
-  dimensions: t.Array(DimensionSchema, { description: 'Every dimension, in display order.' }),
+  dimensions: t.Array(DimensionSchema, { description: "Every dimension, in display order, enabled or not for the text's language." }),
   textAnnotations: t.Array(TextAnnotationSchema, { description: 'Flagged sentences.' }),
   bullets: t.Array(BulletSchema, { description: 'Plain-language explanations.' }),
   verdictKey: StringEnum(VERDICT_KEYS, {
@@ -112,7 +116,7 @@ export const DetectResponseSchema = t.Object({
   }),
   // Widened to string for the code (Analysis.docType is a string); the document still lists the ids.
   docType: StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]], { description: 'Stable document type id.' }),
-  language: StringEnum(keysOf(TEXT_LANGS), { description: 'Detected language of the text.' }),
+  language: StringEnum(TEXT_LANGS, { description: 'Detected language of the text.' }),
   sensitivity: SensitivitySchema,
   probability: t.Number({ minimum: 0, maximum: 1, description: 'Calibrated probability (0-1) that the text is AI-generated.' }),
   words: Int({ minimum: 0, description: 'Words counted and charged (the one word definition).' }),
@@ -134,13 +138,6 @@ export interface DetectInput {
 export type DetectResponse = Static<typeof DetectResponseSchema>;
 
 const checkDetectRequest = compileSchema(DetectRequestSchema);
-const checkSensitivity = compileSchema(SensitivitySchema);
-
-/** True when `value` is one of the sensitivity modes (the guard of JSON bodies, form fields and the CLI). */
-export function isSensitivity(value: unknown): value is Sensitivity {
-  return checkSensitivity.Check(value);
-}
-
 /**
  * Checks a parsed JSON body against DetectRequestSchema. Any failure about the body's shape or
  * `text` is 400 text_required (checked first, as a client fixes `text` first); otherwise a bad

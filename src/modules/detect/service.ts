@@ -1,14 +1,12 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
-import type { Analysis, Detector, LabelLang } from '../../engine/types';
+import type { Analysis, Detector } from '../../detector/types';
+import { MIN_WORDS, type LabelLang } from '../../contract';
 import { ApiError } from '../../http/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import { chargeWords, quotaError, refundOrRetry, type QuotaState, type RefundReport } from '../quota';
 import type { DetectInput, DetectResponse } from './model';
 
 export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
-
-/** Fewer words than this cannot be scored reliably (issue 4: the 20-word minimum). */
-export const MIN_WORDS = 20;
 
 /** Decimals of `ms_cost`: milliseconds to the microsecond; more would be timer noise. */
 const MS_COST_DECIMALS = 3;

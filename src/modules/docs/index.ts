@@ -8,7 +8,7 @@
 import { swagger } from '@elysiajs/swagger';
 import { Elysia } from 'elysia';
 import { ApiError } from '../../http/errors';
-import { DETECT_RESPONSES, DETECT_SCHEMAS } from '../detect/openapi';
+import { DETECT_RESPONSES, DETECT_SCHEMAS } from './openapi';
 import { VERSION } from '../health';
 import { USAGE_SCHEMAS } from '../usage';
 import { SWAGGER_ASSETS, swaggerPage } from './ui';

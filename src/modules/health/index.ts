@@ -1,5 +1,5 @@
 /** Health module: GET /health, no key needed; reports whether the key and quota store answers. */
-import { DEFAULT_ERROR_RESPONSE } from '../detect/openapi';
+import { DEFAULT_ERROR_RESPONSE } from '../../http/schema';
 import { Elysia, t, type Static } from 'elysia';
 import pkg from '../../../package.json';
 import type { StoreHealth } from '../../store/types';
@@ -65,7 +65,7 @@ export function healthModule({ modelVersion, storeHealth = async () => 'up' }: H
               },
             },
           },
-          // 404/405/500, documented once in the docs module's components (src/modules/detect/openapi.ts).
+          // 404/405/500, documented once in the docs module's components (src/modules/docs/openapi.ts).
           default: DEFAULT_ERROR_RESPONSE,
         },
       },

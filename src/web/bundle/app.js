@@ -1,3 +1,17 @@
+// src/contract/errors.ts
+class CodedError extends Error {
+  code;
+  status;
+  params;
+  constructor(code, status, message = code, params = {}, options) {
+    super(message, options);
+    this.code = code;
+    this.status = status;
+    this.params = params;
+    this.name = new.target.name;
+  }
+}
+
 // src/web/strings.ts
 var en = {
   title: "AI text detector playground",
@@ -48,6 +62,8 @@ var en = {
   dimsHeading: "Dimensions",
   detected: "Detected",
   notDetected: "Not detected",
+  unavailable: "Not available in this language",
+  unavailableHelp: "This signal does not tell human from AI writing in the language of this text, so it is not checked or counted.",
   bulletsHeading: "Why",
   showPassage: "Show passage",
   noBullets: "Nothing notable to explain.",
@@ -128,6 +144,8 @@ var es = {
   dimsHeading: "Dimensiones",
   detected: "Detectada",
   notDetected: "No detectada",
+  unavailable: "No disponible en este idioma",
+  unavailableHelp: "Esta señal no distingue la escritura humana de la de una IA en el idioma de este texto, así que no se evalúa ni se cuenta.",
   bulletsHeading: "Por qué",
   showPassage: "Ver pasaje",
   noBullets: "Nada destacable que explicar.",
@@ -168,14 +186,11 @@ function tr(lang, key, vars = {}) {
 var DETECT_PATH = "/v1/detect";
 var USAGE_PATH = "/v1/usage";
 
-class ApiError extends Error {
-  status;
-  code;
+class ApiError extends CodedError {
   headers;
+  name = "ApiError";
   constructor(status, code, message, headers) {
-    super(message);
-    this.status = status;
-    this.code = code;
+    super(code, status, message);
     this.headers = headers;
   }
 }
@@ -282,13 +297,60 @@ function describeError(err, lang) {
   }
   return parts.join(" ");
 }
-
-// src/engine/types.ts
+// src/contract/languages.ts
+var MODEL_LANGS = ["en", "es"];
+var TEXT_LANGS = [...MODEL_LANGS, "other"];
+// src/contract/verdicts.ts
 var VERDICT_KEYS = ["human", "likely_human", "inconclusive", "mixed", "likely_ai", "ai"];
 function isAiVerdict(v) {
   return v === "ai" || v === "likely_ai" || v === "mixed";
 }
-
+// src/contract/words.ts
+var OTHER = 1;
+var LETTER_OR_DIGIT = 2;
+var MARK = 3;
+var bmpClass = new Uint8Array(65536);
+var IS_LN = /^[\p{L}\p{N}]$/u;
+var IS_M = /^\p{M}$/u;
+function classOf(cp) {
+  if (cp < 65536) {
+    const known = bmpClass[cp];
+    if (known !== 0)
+      return known;
+  }
+  const ch = String.fromCodePoint(cp);
+  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : OTHER;
+  if (cp < 65536)
+    bmpClass[cp] = c;
+  return c;
+}
+var isJoiner = (c) => c === 39 || c === 8217 || c === 8208 || c === 45;
+function countWords(text) {
+  let n = 0;
+  let inWord = false;
+  const len = text.length;
+  for (let i = 0;i < len; ) {
+    let cp = text.charCodeAt(i);
+    let size = 1;
+    let c = bmpClass[cp];
+    if (cp >= 55296 && cp <= 56319) {
+      cp = text.codePointAt(i);
+      size = cp > 65535 ? 2 : 1;
+      c = classOf(cp);
+    } else if (c === 0)
+      c = classOf(cp);
+    if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
+      if (!inWord)
+        n++;
+      inWord = true;
+    } else if (inWord && isJoiner(cp) && i + size < len && classOf(text.codePointAt(i + size)) !== OTHER) {} else {
+      inWord = false;
+    }
+    i += size;
+  }
+  return n;
+}
+var MIN_WORDS = 20;
 // src/web/dom.ts
 function byId(id) {
   return document.getElementById(id);
@@ -629,12 +691,17 @@ function renderDimensions(result, lang) {
   byId("active-dims").textContent = tr(lang, "activeDims", { a: result.activeDimensions, t: result.totalDimensions });
   const list = byId("dimensions");
   list.replaceChildren();
-  const ordered = [...result.dimensions].sort((a, b) => Number(b.detected) - Number(a.detected));
+  const rank = (d) => d.detected ? 0 : d.enabled ? 1 : 2;
+  const ordered = [...result.dimensions].sort((a, b) => rank(a) - rank(b));
   for (const dim of ordered) {
-    const item = el("li", dim.detected ? "dim on" : "dim off");
+    const item = el("li", dim.detected ? "dim on" : dim.enabled ? "dim off" : "dim unavailable");
     item.dataset.dim = dim.id;
-    item.append(el("span", "dim-icon", dim.detected ? "✔" : "–"), el("span", "dim-label", dim.label));
-    item.append(el("span", "dim-state", dim.detected ? tr(lang, "detected") : tr(lang, "notDetected")));
+    item.append(el("span", "dim-icon", dim.detected ? "✔" : dim.enabled ? "–" : "∅"), el("span", "dim-label", dim.label));
+    const state = dim.detected ? "detected" : dim.enabled ? "notDetected" : "unavailable";
+    const stateEl = el("span", "dim-state", tr(lang, state));
+    if (!dim.enabled)
+      stateEl.title = tr(lang, "unavailableHelp");
+    item.append(stateEl);
     list.appendChild(item);
   }
 }
@@ -703,62 +770,12 @@ function renderResult(text, result, headers, lang) {
   renderBullets(result, pieces, lang);
   byId("result").hidden = false;
 }
-
-// src/engine/words.ts
-var OTHER = 1;
-var LETTER_OR_DIGIT = 2;
-var MARK = 3;
-var bmpClass = new Uint8Array(65536);
-var IS_LN = /^[\p{L}\p{N}]$/u;
-var IS_M = /^\p{M}$/u;
-function classOf(cp) {
-  if (cp < 65536) {
-    const known = bmpClass[cp];
-    if (known !== 0)
-      return known;
-  }
-  const ch = String.fromCodePoint(cp);
-  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : OTHER;
-  if (cp < 65536)
-    bmpClass[cp] = c;
-  return c;
-}
-var isJoiner = (c) => c === 39 || c === 8217 || c === 8208 || c === 45;
-function countWords(text) {
-  let n = 0;
-  let inWord = false;
-  const len = text.length;
-  for (let i = 0;i < len; ) {
-    let cp = text.charCodeAt(i);
-    let size = 1;
-    let c = bmpClass[cp];
-    if (cp >= 55296 && cp <= 56319) {
-      cp = text.codePointAt(i);
-      size = cp > 65535 ? 2 : 1;
-      c = classOf(cp);
-    } else if (c === 0)
-      c = classOf(cp);
-    if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
-      if (!inWord)
-        n++;
-      inWord = true;
-    } else if (inWord && isJoiner(cp) && i + size < len && classOf(text.codePointAt(i + size)) !== OTHER) {} else {
-      inWord = false;
-    }
-    i += size;
-  }
-  return n;
-}
-
-// src/web/words.ts
-var MIN_WORDS = 20;
-
 // src/web/app.ts
 var KEY_STORAGE = "playground.apiKey";
 var LANG_STORAGE = "playground.lang";
 var $ = (id) => document.getElementById(id);
 var keyInput = $("api-key");
-var sensitivity = $("sensitivity");
+var sensitivity2 = $("sensitivity");
 var textArea = $("text");
 var analyzeButton = $("analyze");
 var fileInput = $("files");
@@ -872,7 +889,7 @@ async function analyzeText(e) {
   updateWordCount();
   try {
     const text = textArea.value;
-    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity2.value);
     lastResult = { text, data, headers };
     renderResult(text, data, headers, lang);
     $("result-heading").focus({ preventScroll: true });
@@ -895,7 +912,7 @@ async function analyzeFiles(e) {
   filesButton.disabled = true;
   csvButton.disabled = true;
   try {
-    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity.value });
+    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity2.value });
     csvButton.disabled = batchRows.length === 0;
   } catch (err) {
     showError("files-error", err);

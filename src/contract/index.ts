@@ -1,0 +1,6 @@
+/** The shared vocabulary of the server, the detector, the CLI and the playground: each concept defined once. */
+export * from './errors';
+export * from './languages';
+export * from './sensitivity';
+export * from './verdicts';
+export * from './words';

@@ -1,0 +1,71 @@
+/**
+ * The decision stage: from a score (src/detector/score) and a mode, the verdict (mixed passages,
+ * the whole-text thresholds, the obfuscation and strong-passage guards) and the document type.
+ * The explanations read this decision and never decide again.
+ */
+import { isHumanVerdict, type Sensitivity, type VerdictKey } from '../../contract';
+import type { CellCalibration } from '../score/calibration';
+import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
+import { changedLetters, type EngineResult } from '../score/engine';
+import type { ModelFile } from '../score/model';
+import type { Segment } from '../score/segments';
+import { mixedPassage } from './mixed';
+import { aiThreshold, cellOf, decideVerdict, EVEN_ODDS } from './verdict';
+
+/**
+ * A passage the decoder reads as AI this strongly (segment score out of 100), over at least this many
+ * words, is evidence no human-side verdict may stand on: the verdict is at most `inconclusive`.
+ */
+export const STRONG_PASSAGE_SCORE = 95;
+export const STRONG_PASSAGE_WORDS = 100;
+
+/** What the decision stage hands to the explanations. */
+export interface Decision {
+  mode: Sensitivity;
+  verdictKey: VerdictKey;
+  /** The AI passage that makes the text `mixed` (the most AI-like one), or null. */
+  mixedPassage: Segment | null;
+  /** The (language, length) calibration cell of the text. */
+  cell: CellCalibration;
+  /** The smallest probability called AI in that cell at this mode. */
+  aiThreshold: number;
+  /** The score leans AI but the cell cannot give an AI verdict at this mode (too short to keep the mode's promise). */
+  short: boolean;
+  /** The strongest long AI passage (STRONG_PASSAGE_*), or null: it keeps the verdict off the human side. */
+  strongAiPassage: Segment | null;
+  /** Letters were changed inside words: the reading cannot clear the text. */
+  obfuscated: boolean;
+  docType: DocType;
+}
+
+/** The passage read as AI most strongly among those read so strongly and at such length (STRONG_PASSAGE_*), or null. */
+export function strongAiPassage(r: Pick<EngineResult, 'segments'>): Segment | null {
+  let best: Segment | null = null;
+  for (const s of r.segments) {
+    if (s.label === 'ai' && s.score >= STRONG_PASSAGE_SCORE && s.words >= STRONG_PASSAGE_WORDS && (!best || s.score > best.score)) best = s;
+  }
+  return best;
+}
+
+/** Decide a scored text at a mode. */
+export function decide(model: ModelFile, docTypes: DocTypeModel | null, text: string, r: EngineResult, mode: Sensitivity): Decision {
+  const cell = cellOf(model, r.language, r.style.words);
+  const passage = mixedPassage(model, r, mode);
+  let verdictKey: VerdictKey = passage ? 'mixed' : decideVerdict(model, r.probability, r.language, r.style.words, mode);
+  const obfuscated = changedLetters(r) > 0;
+  const strong = strongAiPassage(r);
+  // Changed letters mean the reading cannot be trusted to clear the text: never plainly human. Nor
+  // can a text with a long passage that reads strongly as AI be called human as a whole.
+  if (isHumanVerdict(verdictKey) && (obfuscated || strong)) verdictKey = 'inconclusive';
+  return {
+    mode,
+    verdictKey,
+    mixedPassage: passage,
+    cell,
+    aiThreshold: aiThreshold(cell, mode),
+    short: !cell.conclusive[mode] && r.probability >= EVEN_ODDS,
+    strongAiPassage: strong,
+    obfuscated,
+    docType: detectDocType(docTypes, text, r).type,
+  };
+}

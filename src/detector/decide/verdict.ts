@@ -1,0 +1,43 @@
+/**
+ * Deciding, kept apart from scoring: the calibrated probability p does not depend on the mode; the
+ * mode only picks the threshold T of the text's (language, length) cell, set on held-out sources
+ * so that at most 1% / 3% / 10% of human texts reach it (src/detector/score/calibration.ts). p is
+ * calibrated at even odds, so p < 0.5 means "more likely human than AI":
+ *
+ *   p >= max(T, 0.5), cell conclusive at the mode, p >= AI_FLOOR  -> ai
+ *   p >= max(T, 0.5), cell conclusive at the mode                 -> likely_ai
+ *   p >= 0.5 (AI-leaning, but the mode cannot keep its promise)    -> inconclusive
+ *   p >= HUMAN_BELOW                                                -> likely_human
+ *   otherwise                                                       -> human
+ *
+ * `mixed` (human and AI passages) is decided from the segments (./mixed.ts); ./index.ts puts the rules together.
+ */
+import { cellFor, type CellCalibration } from '../score/calibration';
+import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';
+import type { ModelFile } from '../score/model';
+
+/** Above the mode threshold, a probability this high is called plainly AI. */
+export const AI_FLOOR = 0.9;
+/** Even odds: from here up the evidence leans AI. */
+export const EVEN_ODDS = 0.5;
+/** Below this probability the text is called plainly human (4:1 odds for a person). */
+export const HUMAN_BELOW = 0.2;
+
+/** The calibration cell a text falls in. */
+export function cellOf(model: ModelFile, lang: TextLang, words: number): CellCalibration {
+  return cellFor(model.cells[modelLang(lang)], words);
+}
+
+/** The smallest probability called AI in a cell at a mode (never below even odds). */
+export function aiThreshold(cell: CellCalibration, mode: Sensitivity): number {
+  return Math.max(cell.thresholds[mode], EVEN_ODDS);
+}
+
+/** Verdict for a calibrated probability of a text of `words` words at a sensitivity. */
+export function decideVerdict(model: ModelFile, probability: number, lang: TextLang, words: number, mode: Sensitivity): VerdictKey {
+  const cell = cellOf(model, lang, words);
+  if (probability >= aiThreshold(cell, mode) && cell.conclusive[mode]) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
+  if (probability >= EVEN_ODDS) return 'inconclusive';
+  if (probability >= HUMAN_BELOW) return 'likely_human';
+  return 'human';
+}

@@ -1,0 +1,181 @@
+/**
+ * Explanations of a score (src/detector/score) and its decision (src/detector/decide): dimensions,
+ * sentence annotations, segments and bullets, in the caller's label language. They read the verdict,
+ * the mixed passage and the document type from the decision and never decide again. Pure: no wasm, no I/O. The rules that make
+ * them trustworthy (test/explain/invariants.test.ts checks them on every dev text): no highlight
+ * cites a dimension that was not detected; an AI-side verdict highlights at least one sentence and
+ * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is the number of
+ * sentences highlighted with its dimension, and its example one of those sentences.
+ */
+import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type VerdictKey } from '../../contract';
+import { t } from '../../i18n';
+import type { Decision } from '../decide';
+import { EVEN_ODDS } from '../decide/verdict';
+import type { EngineResult, ScoredSentence } from '../score/engine';
+import type { ModelFile } from '../score/model';
+import type { Analysis, DimensionRef, DimensionResult, TextAnnotation } from '../types';
+import { buildAnnotations } from './annotations';
+import { leaningOf, renderBullets, strongestWith } from './bullets';
+import { dimensionFindings } from './dimension-findings';
+import { MIN_STYLE_WORDS } from './dimensions';
+import { finding, humanFindings, strongest, type Finding } from './findings';
+
+export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
+export { DOC_TYPES } from '../score/doctype';
+
+/** The part of an Analysis the explanations produce. */
+export type Explanation = Pick<
+  Analysis,
+  | 'verdictKey'
+  | 'verdict'
+  | 'ai'
+  | 'docType'
+  | 'docTypeLabel'
+  | 'totalDimensions'
+  | 'activeDimensions'
+  | 'dimensions'
+  | 'textAnnotations'
+  | 'bullets'
+  | 'segments'
+  | 'aiShare'
+>;
+
+/** Explain a scored text and its decision, with labels in `lang`: never deciding again. */
+export function explain(model: ModelFile, text: string, r: EngineResult, decision: Decision, lang: LabelLang): Explanation {
+  const { mode, verdictKey } = decision;
+  const ml = modelLang(r.language);
+  const passage = decision.mixedPassage;
+  const dims = dimensionFindings(model, text, r, decision, lang);
+  const annotations = isHumanVerdict(verdictKey)
+    ? []
+    : buildAnnotations(
+        text,
+        r.sentences,
+        dims.triggered,
+        mode,
+        isAiVerdict(verdictKey) ? fallbackHighlight(r, dims.inAiPassage, dims.fingerprint) : null,
+        dims.inAiPassage,
+      );
+  const findings: Finding[] = [
+    ...dims.findings.flatMap((f) => countAnnotated(f, annotations)),
+    ...humanFindings(r, text, model.dimensionThresholds[ml].low_burstiness ?? NaN),
+  ];
+  const fingerprintDetected = dims.dimensions.some((d) => d.id === 'lexical_fingerprint' && d.detected);
+  const lexical = lexicalFinding(r, fingerprintDetected);
+  findings.push(lexical);
+  const words = r.style.words;
+  const lead = leadFinding(verdictKey, findings, lexical, passage ? { share: r.aiShare, start: passage.start, end: passage.end } : null, {
+    percent: Math.round(r.probability * 100),
+    words,
+    short: decision.short,
+    obfuscated: decision.obfuscated,
+    strongAiPassage: r.probability < EVEN_ODDS ? decision.strongAiPassage : null,
+    sentences: r.sentences,
+  });
+  const filler =
+    words < MIN_STYLE_WORDS
+      ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
+      : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
+  const enabled = dims.dimensions.filter((d) => d.enabled);
+  return {
+    verdictKey,
+    verdict: t(lang, `verdicts.${verdictKey}`),
+    ai: isAiVerdict(verdictKey),
+    docType: decision.docType,
+    docTypeLabel: t(lang, `docTypes.${decision.docType}`),
+    totalDimensions: enabled.length,
+    activeDimensions: enabled.filter((d) => d.detected).length,
+    dimensions: dims.dimensions,
+    textAnnotations: annotations,
+    bullets: renderBullets(text, lead, findings, filler, lang),
+    segments: r.segments.map(({ start, end, label, score }) => ({ start, end, label, score })),
+    aiShare: Math.round(r.aiShare * 1000) / 1000,
+  };
+}
+
+/**
+ * Count what is annotated: a finding that counts sentences (its `count` param) counts, and cites,
+ * the sentences highlighted with its dimension in this answer; with none highlighted it is not shown.
+ */
+function countAnnotated(f: Finding, annotations: readonly TextAnnotation[]): Finding[] {
+  if (f.params.count === undefined) return [f];
+  const starts = new Set(annotations.filter((a) => a.dims.some((d) => d.id === f.id)).map((a) => a.start));
+  const sentences = f.sentences.filter((s) => starts.has(s.start));
+  if (!sentences.length) return [];
+  const cite = strongest(sentences, f.rank ?? ((s) => s.words));
+  return [{ ...f, params: { ...f.params, count: sentences.length }, sentences, cite: cite && { start: cite.start, end: cite.end } }];
+}
+
+/** The learned model's overall reading, pointing either way, with its most telling sentence. */
+function lexicalFinding(r: EngineResult, fingerprintDetected: boolean): Finding {
+  const aiSide = r.probability >= EVEN_ODDS;
+  const counted = r.sentences.filter((s) => s.words >= 5);
+  const pick = strongest(counted.length ? counted : r.sentences, (s) => (aiSide ? s.probability : -s.probability));
+  // Named after the dimension only when the dimension is detected; otherwise it is the model's reading, either way.
+  return finding(
+    fingerprintDetected ? 'lexical_fingerprint' : 'lexical_reading',
+    aiSide ? 'ai' : 'human',
+    { percent: Math.round(r.probability * 100) },
+    1 + Math.abs(r.probability - 0.5) * 2,
+    pick ? [pick] : [],
+    pick,
+    aiSide ? 'lexical_ai' : 'lexical_human',
+  );
+}
+
+/** Facts the lead bullet may quote. */
+interface LeadFacts {
+  percent: number;
+  words: number;
+  /** The cell cannot give an AI verdict at this mode although the score leans AI. */
+  short: boolean;
+  obfuscated: boolean;
+  /** A long passage read strongly as AI in a text scored human-side: why the verdict is inconclusive. */
+  strongAiPassage: { start: number; end: number } | null;
+  sentences: ScoredSentence[];
+}
+
+/** The finding that supports the verdict: it becomes the first bullet. */
+function leadFinding(
+  verdict: VerdictKey,
+  findings: Finding[],
+  lexical: Finding,
+  mixed: { share: number; start: number; end: number } | null,
+  facts: LeadFacts,
+): Finding {
+  const leaning = leaningOf(verdict);
+  if (verdict === 'mixed' && mixed) {
+    return finding('mixed_authorship', 'ai', { percent: Math.round(mixed.share * 100) }, Infinity, [], {
+      start: mixed.start,
+      end: mixed.end,
+    });
+  }
+  if (leaning === 'neutral') {
+    const first = facts.sentences[0] ?? null;
+    if (facts.obfuscated)
+      return finding(
+        'obfuscation',
+        'neutral',
+        {},
+        Infinity,
+        [],
+        findings.find((f) => f.id === 'obfuscation')?.cite ?? first,
+        'obfuscation_unsure',
+      );
+    if (facts.strongAiPassage) return finding('ai_passage', 'neutral', {}, Infinity, [], facts.strongAiPassage);
+    if (facts.short) return finding('short_text', 'neutral', { words: facts.words }, Infinity, [], first);
+    return finding('uncertain_score', 'neutral', { percent: facts.percent }, Infinity, [], lexical.cite);
+  }
+  // The lexical reading always points the verdict's way (AI verdicts need p >= 0.5, human ones p < 0.5).
+  return lexical.leaning === leaning ? lexical : (strongestWith(findings, leaning) ?? lexical);
+}
+
+/** The sentence to highlight when an AI-side verdict's triggers highlighted none: the most AI-like one. */
+function fallbackHighlight(r: EngineResult, inAiPassage: (s: ScoredSentence) => boolean, fingerprint: DimensionRef) {
+  const candidates = r.sentences.filter((s) => inAiPassage(s));
+  const long = candidates.filter((s) => s.words >= 5);
+  const pick = strongest(long.length ? long : candidates, (s) => s.probability);
+  return pick ? { sentence: pick, dims: [fingerprint] } : null;
+}
+
+export type { DimensionResult };

@@ -1,0 +1,91 @@
+/** Public types of the detection engine and of the full analysis the HTTP layer returns. */
+
+import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
+
+/** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface DimensionResult {
+  id: string;
+  label: string;
+  detected: boolean;
+  /** False when the dimension cannot fire for the text's language (the model switched it off there): not counted in totalDimensions. */
+  enabled: boolean;
+}
+
+export interface DimensionRef {
+  id: string;
+  label: string;
+}
+
+export interface TextAnnotation extends Span {
+  /** The sentence, shortened to at most 200 characters with "…" when longer. */
+  sentence: string;
+  dims: DimensionRef[];
+}
+
+/** Which way a bullet's signal points. */
+export const BULLET_LEANINGS = ['ai', 'human', 'neutral'] as const;
+export type BulletLeaning = (typeof BULLET_LEANINGS)[number];
+
+export interface Bullet extends Span {
+  /** The signal: a dimension id, or a human-side or neutral signal (`personal_voice`, `short_text`...). */
+  id: string;
+  leaning: BulletLeaning;
+  text: string;
+  /** A passage of the submitted text: text.slice(start, end) === example. */
+  example: string;
+}
+
+/** A passage of one author (mixed authorship), in text order; UTF-16 offsets like the annotations. */
+export interface TextSegment extends Span {
+  label: 'ai' | 'human';
+  /** 0-100: the passage's mean AI probability. */
+  score: number;
+}
+
+/** Everything the HTTP response and the CLI need about one text. */
+export interface Analysis {
+  /** 0-100, calibrated: does not depend on the sensitivity mode. */
+  score: number;
+  /** Calibrated probability that the text is AI-generated. */
+  probability: number;
+  verdictKey: VerdictKey;
+  verdict: string;
+  /** True when the verdict at this sensitivity says the text is, or contains, AI writing (ai, likely_ai, mixed). */
+  ai: boolean;
+  language: TextLang;
+  sensitivity: Sensitivity;
+  docType: string;
+  docTypeLabel: string;
+  totalDimensions: number;
+  activeDimensions: number;
+  dimensions: DimensionResult[];
+  textAnnotations: TextAnnotation[];
+  bullets: Bullet[];
+  /** Human and AI passages covering the text from its first word to its last. */
+  segments: TextSegment[];
+  /** Words in AI passages over all words, 0 to 1. */
+  aiShare: number;
+  /** Words by the project's one word definition (see countWords). */
+  words: number;
+  /** Processing time in milliseconds (decimal). */
+  msCost: number;
+}
+
+export interface AnalyzeOptions {
+  sensitivity?: Sensitivity;
+  labelLang?: LabelLang;
+  /** countWords(text), when the caller already has it (single mode counts for the quota first): not counted twice. */
+  words?: number;
+}
+
+/** What the service, the batch mode and the CLI depend on. */
+export interface Detector {
+  /** The one word definition: runs of Unicode letters/digits, inner apostrophes and hyphens kept. */
+  countWords(text: string): number;
+  analyze(text: string, options?: AnalyzeOptions): Analysis;
+}

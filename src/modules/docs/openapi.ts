@@ -1,0 +1,259 @@
+/**
+ * How POST /api/detect appears in the OpenAPI document: the operation (the route's `detail`) and
+ * the components it references. Nothing here restates a field: bodies are the TypeBox schemas of
+ * ../detect/model.ts and ../batch/model.ts, error codes and statuses are ERROR_STATUS's, and examples are
+ * real outputs (./examples.json).
+ */
+import type { DocumentDecoration } from 'elysia';
+import { ERROR_STATUS, ErrorBodySchema, SENT_ERROR_CODES, type ErrorCode } from '../../http/errors';
+import { DEFAULT_ERROR_RESPONSE } from '../../http/schema';
+import { BATCH_LINE_SCHEMAS, BatchFormSchema } from '../batch/model';
+import { EXAMPLES } from './examples';
+import { DetectRequestSchema, DetectResponseSchema, LabelLangSchema } from '../detect/model';
+
+/** Names of the document's component schemas, as `#/components/schemas/<name>`. */
+const LINE_COMPONENTS = {
+  progress: 'BatchProgressLine',
+  result: 'BatchResultLine',
+  error: 'BatchErrorLine',
+  complete: 'BatchCompleteLine',
+} as const satisfies Record<keyof typeof BATCH_LINE_SCHEMAS, string>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Errors any request can get, documented once as the `default` response of every operation. */
+const GENERIC_CODES: readonly ErrorCode[] = ['not_found', 'method_not_allowed', 'internal_error'];
+
+const BATCH_STREAM =
+  'Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. ' +
+  'Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line ' +
+  '(absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`.';
+
+/** The discriminated union of NDJSON lines, referencing one component per line type. */
+const batchLineSchema = {
+  description: 'One line of a batch NDJSON stream.',
+  oneOf: Object.values(LINE_COMPONENTS).map(ref),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(Object.entries(LINE_COMPONENTS).map(([type, name]) => [type, ref(name).$ref])),
+  },
+};
+
+/** Component schemas of POST /api/detect, by name. */
+export const DETECT_SCHEMAS = {
+  DetectRequest: DetectRequestSchema,
+  DetectResponse: DetectResponseSchema,
+  ErrorBody: ErrorBodySchema,
+  BatchForm: BatchFormSchema,
+  BatchLine: batchLineSchema,
+  ...Object.fromEntries(
+    Object.entries(LINE_COMPONENTS).map(([type, name]) => [name, BATCH_LINE_SCHEMAS[type as keyof typeof LINE_COMPONENTS]]),
+  ),
+};
+
+const integerHeader = (description: string, example?: number) => ({
+  description,
+  schema: { type: 'integer' },
+  ...(example === undefined ? {} : { example }),
+});
+
+const single = EXAMPLES.single.response;
+export const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': integerHeader("Words per month of the key's plan.", single.rate_limit),
+  'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
+  'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
+};
+/** Headers of every answer: the label language and the request id. */
+export const CONTENT_LANGUAGE = {
+  'Content-Language': { description: 'Language of labels and messages.', schema: LabelLangSchema, example: 'en' },
+  'X-Request-Id': {
+    description: 'The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line.',
+    schema: { type: 'string' },
+    example: 'support-ticket-42',
+  },
+};
+
+/** The X-Request-Id request header, shared by every operation. */
+export const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+  description: 'Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID.',
+};
+
+/** What each error status means on this operation, and the headers it carries. */
+const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
+  400: { description: 'The body is not valid.', headers: RATE_LIMIT_HEADERS },
+  401: { description: 'No key, or an unknown or revoked key. Checked before the body is read.' },
+  413: { description: 'The body is larger than MAX_BODY_BYTES (single) or the batch limits.', headers: RATE_LIMIT_HEADERS },
+  415: { description: 'Content-Type is neither application/json nor multipart/form-data.', headers: RATE_LIMIT_HEADERS },
+  429: {
+    description: 'The month’s words are used up or this request needs more than remain (trial keys: 500 calls in total).',
+    headers: {
+      ...RATE_LIMIT_HEADERS,
+      'Retry-After': integerHeader('Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).'),
+    },
+  },
+  503: {
+    description: 'The key and quota store is locked or unreachable; nothing was charged.',
+    headers: { 'Retry-After': integerHeader('Seconds to wait before trying again.') },
+  },
+  409: {
+    description: 'The first request with this Idempotency-Key is still running (after waiting up to 10 s for it). Retry to get its answer.',
+    headers: { 'Retry-After': integerHeader('Seconds to wait before retrying.') },
+  },
+  422: {
+    description: 'This Idempotency-Key was already used by this API key with another body (within 24 hours).',
+    headers: RATE_LIMIT_HEADERS,
+  },
+  405: {
+    description: 'The path exists but not with this method.',
+    headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' }, example: 'POST' } },
+  },
+};
+
+/** An error response listing its codes, each with its real example when one was recorded. */
+export function errorResponse(codes: readonly ErrorCode[], description: string, headers: object = {}) {
+  const examples = codes.flatMap((code) => {
+    const example = EXAMPLES.errors[code];
+    return example ? [[code, { summary: example.request, value: example.body }] as const] : [];
+  });
+  return {
+    description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
+    headers: { ...CONTENT_LANGUAGE, ...headers },
+    content: { 'application/json': { schema: ref('ErrorBody'), examples: Object.fromEntries(examples) } },
+  };
+}
+
+/** Error responses of POST /api/detect by status, from ERROR_STATUS (a new code or status appears here by itself). */
+function detectErrorResponses() {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of SENT_ERROR_CODES) {
+    if (GENERIC_CODES.includes(code)) continue;
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => {
+      const docs = STATUS_DOCS[status] ?? { description: 'The request could not be served.' };
+      return [String(status), errorResponse(codes, docs.description, docs.headers)];
+    }),
+  );
+}
+
+/** Shared responses (components.responses). */
+export const DETECT_RESPONSES = {
+  Error: errorResponse(
+    GENERIC_CODES,
+    'Any route: 404 for an unknown path, 405 (with `Allow`) for a known path and another method, 500 for a bug.',
+    STATUS_DOCS[405].headers,
+  ),
+};
+
+const batchExamples = Object.fromEntries(
+  EXAMPLES.batch.lines.map((line, i) => [`${line.type}_${i}`, { summary: `Line ${i + 1} (${line.type})`, value: line }]),
+);
+
+/** The `detail` of the route: Elysia's swagger plugin spreads it into the operation. */
+export const detectOperation = {
+  operationId: 'detect',
+  tags: ['Detection'],
+  summary: 'Detect AI-generated text',
+  description:
+    'Single mode (application/json): scores one text and explains the score. Batch mode (multipart/form-data, parts `files[]`) streams NDJSON. ' +
+    'Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. ' +
+    'Labels and messages follow `?lang=` or Accept-Language (en, es).\n\n' +
+    BATCH_STREAM,
+  security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+  parameters: [
+    { name: 'lang', in: 'query', required: false, schema: LabelLangSchema, description: 'Label language; overrides Accept-Language.' },
+    {
+      name: 'Accept-Language',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      example: 'en',
+      description: 'Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en.',
+    },
+    REQUEST_ID_PARAMETER,
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+      example: '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c',
+      description:
+        'Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md).',
+    },
+  ],
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': { schema: ref('DetectRequest'), example: EXAMPLES.single.request },
+      'multipart/form-data': { schema: ref('BatchForm') },
+    },
+  },
+  responses: {
+    200: {
+      description: `Analysis of the text (single mode), or an NDJSON stream (batch mode). ${BATCH_STREAM}`,
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        ...CONTENT_LANGUAGE,
+        'Idempotent-Replayed': {
+          description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key (nothing was charged).',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
+      content: {
+        'application/json': { schema: ref('DetectResponse'), example: single },
+        'application/x-ndjson': { schema: ref('BatchLine'), examples: batchExamples },
+      },
+    },
+    ...detectErrorResponses(),
+    default: DEFAULT_ERROR_RESPONSE,
+  },
+  // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
+} as unknown as DocumentDecoration;
+
+/** POST /api/detect: the seed's path, the same handler and contract as POST /v1/detect. */
+export const detectAliasOperation = {
+  ...detectOperation,
+  operationId: 'detectAlias',
+  summary: 'Detect AI-generated text (alias of POST /v1/detect)',
+  description: `The seed's path, kept for existing clients: the same handler, request and answers as \`POST /v1/detect\`. New clients should use /v1.\n\n${detectOperation.description}`,
+} as DocumentDecoration;
+
+/** GET /v1/usage in the document (mounted by src/modules/usage; app.ts hands it over). */
+export const usageOperation = {
+  operationId: 'usage',
+  tags: ['Account'],
+  summary: 'Words and calls used and left',
+  description:
+    'The key’s plan, the current quota period (a UTC calendar month), words used and left, successful calls this period and, for trial keys, lifetime calls left. ' +
+    'Not charged. The numbers are those of the X-RateLimit-* headers, which this answer carries too.',
+  security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+  responses: {
+    200: {
+      description: 'The key’s usage.',
+      headers: { ...RATE_LIMIT_HEADERS, ...CONTENT_LANGUAGE },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Usage' },
+          example: {
+            plan: 'free',
+            period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+            words: { limit: 10000, used: 175, remaining: 9825 },
+            calls: { used: 1 },
+            trial: null,
+          },
+        },
+      },
+    },
+    401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.'),
+    503: errorResponse(['store_unavailable'], 'The key and quota store is locked or unreachable.', {
+      'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+    }),
+    default: DEFAULT_ERROR_RESPONSE,
+  },
+};
