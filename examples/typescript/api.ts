@@ -106,9 +106,9 @@ export interface components {
             verdict: string;
             /** @description Localized document type. */
             docTypeLabel: string;
-            /** @description Number of dimensions evaluated. */
+            /** @description Number of dimensions that can fire for the text's language (`enabled`), out of those listed in `dimensions`. */
             totalDimensions: number;
-            /** @description Number of dimensions detected. */
+            /** @description Number of dimensions detected (all of them enabled). */
             activeDimensions: number;
             /** @description Processing time of the analysis in milliseconds, to 3 decimals. */
             ms_cost: number;
@@ -116,7 +116,7 @@ export interface components {
             rate_limit: number;
             /** @description Words left this month after this request. */
             rate_remaining: number;
-            /** @description Every dimension, in display order. */
+            /** @description Every dimension, in display order, enabled or not for the text's language. */
             dimensions: {
                 /**
                  * @description Stable dimension id.
@@ -127,6 +127,8 @@ export interface components {
                 label: string;
                 /** @description True when this signal is present in the text. */
                 detected: boolean;
+                /** @description False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions. */
+                enabled: boolean;
             }[];
             /** @description Flagged sentences. */
             textAnnotations: {
@@ -149,7 +151,7 @@ export interface components {
             }[];
             /** @description Plain-language explanations. */
             bullets: {
-                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`). */
+                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
                 id: string;
                 /**
                  * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.
@@ -282,7 +284,7 @@ export interface components {
             words: number;
             /** @description Number of flagged sentences. */
             flagged: number;
-            /** @description Number of dimensions evaluated. */
+            /** @description Number of dimensions that can fire for the text's language (`enabled`), out of those listed in `dimensions`. */
             totalDims: number;
             /** @description Localized document type (single mode’s docTypeLabel). */
             docType: string;
@@ -296,7 +298,7 @@ export interface components {
              * @enum {string}
              */
             docTypeKey: "essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other";
-            /** @description Number of dimensions detected. */
+            /** @description Number of dimensions detected (all of them enabled). */
             activeDims: number;
             /** @description Calibrated probability (0-1) that the text is AI-generated. */
             probability: number;
@@ -332,6 +334,8 @@ export interface components {
                 label: string;
                 /** @description True when this signal is present in the text. */
                 detected: boolean;
+                /** @description False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions. */
+                enabled: boolean;
             }[];
             /** @description Flagged sentences. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
             textAnnotations?: {
@@ -354,7 +358,7 @@ export interface components {
             }[];
             /** @description Plain-language explanations. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
             bullets?: {
-                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `no_style_signals`). */
+                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
                 id: string;
                 /**
                  * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.
