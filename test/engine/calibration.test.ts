@@ -234,3 +234,27 @@ describe('non-prose input', () => {
     expect(d.analyze(numbers).ai).toBe(false);
   });
 });
+
+describe('a pasted AI passage', () => {
+  // Issue 21: a human paragraph followed by a stock ChatGPT paragraph (184 words) scored 85 and read
+  // "Not enough evidence" with no AI passage. Passages are held to the language's threshold too.
+  const PERSONAL =
+    "Last spring I finally fixed the leaking tap in our kitchen, which had dripped for about two years. My brother lent me a wrench that was far too big, so I ended up buying a cheap one at the hardware shop on Elm Street. It took me three tries and one flooded cupboard before the washer sat right. I'm still a bit proud of it, honestly, and my mum keeps telling the story at dinner as if I'd rebuilt the house.";
+  const STOCK =
+    "In today's fast-paced digital landscape, effective communication has become more important than ever. Whether you are collaborating with colleagues, engaging with customers, or sharing ideas with a broader audience, the ability to convey your message clearly and concisely can make all the difference. Moreover, strong communication skills foster trust, enhance productivity, and pave the way for meaningful connections. By prioritizing clarity, active listening, and empathy, individuals and organizations alike can navigate challenges more effectively and unlock new opportunities for growth. Ultimately, investing in communication is not just a valuable skill; it is an essential foundation for success in both personal and professional endeavors.";
+  it('makes a human text mixed, with the pasted paragraph as its AI passage, at the default and balanced modes', () => {
+    const d = detectorFor(engine);
+    for (const text of [`${PERSONAL}\n\n${STOCK}`, `${STOCK}\n\n${PERSONAL}`]) {
+      for (const sensitivity of ['conservative', 'balanced'] as const) {
+        const a = d.analyze(text, { sensitivity });
+        expect({ sensitivity, verdict: a.verdictKey }).toEqual({ sensitivity, verdict: 'mixed' });
+        const ai = a.segments.filter((s) => s.label === 'ai');
+        expect(ai.length).toBe(1);
+        expect(text.slice(ai[0].start, ai[0].end)).toContain('Moreover, strong communication skills');
+        expect(text.slice(ai[0].start, ai[0].end)).not.toContain('leaking tap');
+      }
+    }
+    // The personal paragraph alone stays on the human side.
+    expect(isAiVerdict(d.analyze(PERSONAL).verdictKey)).toBe(false);
+  });
+});
