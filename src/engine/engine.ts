@@ -58,7 +58,7 @@ export interface EngineResult {
   sentences: ScoredSentence[];
   paragraphs: ParagraphRecord[];
   style: StyleFeatures;
-  obfuscation: { invisible: number; homoglyphs: number; compatLetters: number };
+  obfuscation: { invisible: number; homoglyphs: number; compatLetters: number; strayMarks: number };
   markdown: { headings: number; listItems: number; bold: number };
   /** Hashed n-gram indexes in sentence order (only when asked for, for training). */
   feats?: Uint32Array;
@@ -175,7 +175,12 @@ export class Engine {
       sentences,
       paragraphs,
       style,
-      obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
+      obfuscation: {
+        invisible: views.doc[Doc.INVISIBLES],
+        homoglyphs: views.doc[Doc.HOMOGLYPHS],
+        compatLetters: norm.compatLetters,
+        strayMarks: norm.strayMarks,
+      },
       markdown,
       feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
       words: this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS)),

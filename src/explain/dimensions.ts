@@ -6,6 +6,7 @@
 import type { EngineResult, ScoredSentence } from '../engine/engine';
 import { SF, SentFlag } from '../engine/layout';
 import type { Sensitivity } from '../engine/types';
+import { STRAY_MARK } from '../engine/normalize';
 
 /** Which side of the threshold points to AI. */
 export type Direction = 'high' | 'low';
@@ -155,14 +156,14 @@ export const DIMENSIONS: Dimension[] = [
     id: 'obfuscation',
     direction: 'high',
     // Only characters changed inside words: look-alike letters in Latin words, invisible characters
-    // between letters, disguised compatibility letters. A stray zero-width space between words (11 of
-    // 300 human Wikipedia texts) is not a trick.
-    measure: (r) => r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters,
+    // between letters, disguised compatibility letters, combining marks no accent composes (t + U+0301).
+    // A stray zero-width space between words (11 of 300 human Wikipedia texts) is not a trick.
+    measure: (r) => r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters + r.obfuscation.strayMarks,
     detect: (v) => v > 0,
     triggers: (s, ctx, detected) => {
       if (!detected) return false;
       const span = ctx.text.slice(s.start, s.end);
-      return INVISIBLE_IN_WORD.test(span) || MIXED_SCRIPT.test(span) || COMPAT_LETTER.test(span);
+      return INVISIBLE_IN_WORD.test(span) || MIXED_SCRIPT.test(span) || COMPAT_LETTER.test(span) || STRAY_MARK.test(span.normalize('NFC'));
     },
   },
 ];
