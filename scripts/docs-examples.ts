@@ -161,6 +161,10 @@ export async function generateExamples(): Promise<DetectExamples> {
     `POST /api/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
     send('/api/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
   );
+  await error(
+    'POST /api/detect {"text": "Go. Go. Go. …"} (30,000 sentences of 2 letters)',
+    send('/api/detect', { key, json: { text: 'Go. '.repeat(30_000) } }),
+  );
   await error(`POST /api/detect with ${config.maxFiles + 1} files`, send('/api/detect', { key, body: tooMany }));
   await error('POST /api/detect with Content-Type: text/plain', send('/api/detect', { key, body: ESSAY, type: 'text/plain' }));
   await error(

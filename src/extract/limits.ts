@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_TEXT_SENTENCES } from './sentences.ts';
+
 /** Per-file extraction limits; the batch route passes its configured values. */
 export type ExtractLimits = {
   /** Largest accepted input file, in bytes. */
@@ -18,6 +20,8 @@ export type ExtractLimits = {
   maxPdfPageChars: number;
   /** Most characters of text one file may yield (PDF and DOCX: counted while extracting). */
   maxTextChars: number;
+  /** Most sentences one file's text may have, fewer for dense text (sentences.ts); checked before it is scored. */
+  maxTextSentences: number;
 };
 
 /** Options of one extraction that concern the thread doing it, not the file. */
@@ -36,6 +40,7 @@ export type ExtractLimitKind =
   | 'pdf_page_chars'
   | 'docx_inflated_bytes'
   | 'text_chars'
+  | 'text_sentences'
   | 'memory';
 
 const MB = 1024 * 1024;
@@ -85,4 +90,5 @@ export const DEFAULT_EXTRACT_LIMITS: Readonly<ExtractLimits> = Object.freeze({
   maxPdfPageForms: DEFAULT_MAX_PDF_PAGE_FORMS,
   maxPdfPageChars: DEFAULT_MAX_PDF_PAGE_CHARS,
   maxTextChars: DEFAULT_MAX_TEXT_CHARS,
+  maxTextSentences: DEFAULT_MAX_TEXT_SENTENCES,
 });

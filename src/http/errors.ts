@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   payload_too_large: 413,
   too_many_files: 413,
+  /** More sentences than a text of its length may have (src/extract/sentences.ts): too costly to score. */
+  too_many_sentences: 413,
   unsupported_media_type: 415,
   quota_exceeded: 429,
   trial_calls_exhausted: 429,

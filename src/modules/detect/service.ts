@@ -1,5 +1,6 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
 import type { Analysis, Detector, LabelLang } from '../../engine/types';
+import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import { chargeWords, oweRefund, quotaError, refundOrRetry, type QuotaState, type RefundReport } from '../quota';
@@ -82,6 +83,9 @@ export async function detectText(
   const words = deps.detector.countWords(input.text);
   onWords?.(words);
   if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
+  // Scoring costs memory and time per sentence: 1 MiB of "Go. " is 262k of them (~3 s, ~390 MB).
+  const excess = excessSentences(input.text);
+  if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
   if (deps.signal?.aborted) throw new ApiError('client_closed');
   // From the moment the client hangs up, its refund is owed: the key's next charge waits for it (quota/owed.ts).
   const settled = Promise.withResolvers<void>();
