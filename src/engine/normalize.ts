@@ -30,6 +30,7 @@ function isDisguisedLetter(cp: number): boolean {
  * invisible; the extended and supplement blocks; marks for symbols; half marks).
  */
 const DIACRITICS = /[\u0300-\u034E\u0350-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/gu;
+const HAS_DIACRITIC = /[\u0300-\u034E\u0350-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/;
 const LATIN_LETTER = /^\p{Script=Latin}$/u;
 /** A Latin letter still followed by a diacritic: in NFKC text, a mark that no composition absorbed. */
 export const STRAY_MARK = /\p{Script=Latin}[\u0300-\u034E\u0350-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/u;
@@ -47,7 +48,8 @@ export const STRAY_MARK = /\p{Script=Latin}[\u0300-\u034E\u0350-\u036F\u1AB0-\u1
 export function normalizeText(text: string): NormalizedText {
   if (ASCII_ONLY.test(text)) return { text, map: null, compatLetters: 0, strayMarks: 0 };
   const nfkc = text.normalize('NFKC');
-  const strayMarks = STRAY_MARK.test(nfkc) ? disguisingMarks(text) : 0;
+  // The plain class first: most non-ASCII text has no combining diacritic left after NFKC at all.
+  const strayMarks = HAS_DIACRITIC.test(nfkc) && STRAY_MARK.test(nfkc) ? disguisingMarks(text) : 0;
   if (nfkc === text && strayMarks === 0) return { text, map: null, compatLetters: 0, strayMarks: 0 };
   const out: string[] = [];
   const map: number[] = [];

@@ -21,45 +21,47 @@ export const DENSE_SENTENCES_FROM = 20_000;
  */
 export const MIN_CHARS_PER_SENTENCE = 25;
 
-enum C {
-  TAB = 9,
-  LF = 10,
-  CR = 13,
-  SPACE = 32,
-  BANG = 33,
-  DOT = 46,
-  QMARK = 63,
-  NBSP = 0xa0,
-  ELLIPSIS = 0x2026,
-  IDEO_STOP = 0x3002,
-  FW_EXCL = 0xff01,
-  FW_QMARK = 0xff1f,
+// Code points, as literals: the loop below reads every character of texts up to 10 MiB.
+const DOT = 0x2e;
+const BANG = 0x21;
+const QMARK = 0x3f;
+const ELLIPSIS = 0x2026;
+const IDEO_STOP = 0x3002;
+const FW_BANG = 0xff01;
+const FW_QMARK = 0xff1f;
+const LF = 0x0a;
+const CR = 0x0d;
+const LINE_SEP = 0x2028;
+const PARA_SEP = 0x2029;
+
+function isTerminal(c: number): boolean {
+  return c === DOT || c === BANG || c === QMARK || c === ELLIPSIS || c === IDEO_STOP || c === FW_BANG || c === FW_QMARK;
+}
+function isLineBreak(c: number): boolean {
+  return c === LF || c === CR || c === LINE_SEP || c === PARA_SEP;
+}
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0xa0 || isLineBreak(c);
 }
 
-const isTerminal = (c: number) =>
-  c === C.DOT || c === C.BANG || c === C.QMARK || c === C.ELLIPSIS || c === C.IDEO_STOP || c === C.FW_EXCL || c === C.FW_QMARK;
-const isLineBreak = (c: number) => c === C.LF || c === C.CR || c === 0x2028 || c === 0x2029;
-const isSpace = (c: number) => c === C.SPACE || c === C.TAB || c === C.NBSP || isLineBreak(c);
-
 /**
- * Sentence ends of `text`, counted as the module comment says (linear, no allocation); the count
- * stops just past `stopAbove`, so a dense text is refused after reading only its start.
+ * Sentence ends of `text`, counted as the module comment says: one pass, each character read once
+ * (a regular expression with a lookahead after a run of dots went quadratic on 20k dots: 2 s), no
+ * allocation; the count stops just past `stopAbove`, so a dense text is refused after reading only
+ * its start. ~10 ms a MB here.
  */
 export function countSentenceEnds(text: string, stopAbove = Number.POSITIVE_INFINITY): number {
   let ends = 0;
   const n = text.length;
-  for (let i = 0; i < n && ends <= stopAbove; i++) {
-    const c = text.charCodeAt(i);
+  let i = 0;
+  while (i < n && ends <= stopAbove) {
+    const c = text.charCodeAt(i++);
     if (isTerminal(c)) {
-      let j = i + 1;
-      while (j < n && isTerminal(text.charCodeAt(j))) j++;
-      if (j === n || isSpace(text.charCodeAt(j))) ends++;
-      i = j - 1;
+      while (i < n && isTerminal(text.charCodeAt(i))) i++;
+      if (i === n || isSpace(text.charCodeAt(i))) ends++;
     } else if (isLineBreak(c)) {
-      let j = i + 1;
-      while (j < n && isLineBreak(text.charCodeAt(j))) j++;
+      while (i < n && isLineBreak(text.charCodeAt(i))) i++;
       ends++;
-      i = j - 1;
     }
   }
   return ends;

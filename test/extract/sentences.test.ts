@@ -13,6 +13,14 @@ describe('countSentenceEnds', () => {
     expect(countSentenceEnds('Go. '.repeat(1000))).toBe(1000);
   });
 
+  it('reads each character once: runs of dots without a space after them stay linear', () => {
+    const t0 = performance.now();
+    expect(countSentenceEnds(`${'.'.repeat(1_000_000)}x`)).toBe(0);
+    expect(countSentenceEnds('.x'.repeat(500_000))).toBe(0);
+    // Generous for a loaded machine: ~20 ms here; a backtracking pattern took 2 s on 20k dots.
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
   it('stops counting just past the given cap', () => {
     expect(countSentenceEnds('Go. '.repeat(1000), 10)).toBe(11);
   });
