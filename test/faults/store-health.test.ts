@@ -104,6 +104,7 @@ describe('GET /health and failing writes', () => {
       expect(down.body).toMatchObject({ status: 'degraded', store: 'down', reason: 'writes_failing' });
       expect(String(down.body.code)).toMatch(/^SQLITE_(FULL|IOERR)/);
       expect(down.ms).toBeLessThan(HEALTH_MAX_MS);
+      console.log(`[store-health] disk full: /health ${down.status} ${String(down.body.code)} in ${down.ms.toFixed(0)} ms`);
 
       // Space again: the kept usage events are retried (at most 1 s apart) and health follows.
       free();
@@ -115,6 +116,7 @@ describe('GET /health and failing writes', () => {
       }
       expect(up.status).toBe(200);
       expect(up.body).toMatchObject({ status: 'ok', store: 'up' });
+      console.log(`[store-health] space freed: /health 200 again after ${(performance.now() - t0).toFixed(0)} ms`);
       expect((await detect(server, key)).status).toBe(200);
       expect(server.lines.some((l) => l.includes('"status":500') || l.includes('"event":"unhandled_error"'))).toBe(false);
     },
@@ -140,6 +142,7 @@ describe('GET /health under a foreign write lock', () => {
     expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
     expect(answers[0].body).toMatchObject({ status: 'degraded', store: 'down', reason: 'locked', code: 'SQLITE_BUSY' });
     expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(HEALTH_MAX_MS);
+    console.log(`[store-health] foreign lock: /health 503 locked in ${answers.map((a) => a.ms.toFixed(0)).join(', ')} ms`);
     holder.stdin.write('release\n');
     holder.stdin.end();
     expect(new TextDecoder().decode((await out.read()).value)).toContain('released');
