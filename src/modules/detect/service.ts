@@ -93,7 +93,7 @@ export async function detectText(
   deps.signal?.addEventListener('abort', owe, { once: true });
   try {
     const chargedAt = Date.now();
-    const charge = await chargeWords(deps.quota, key, words, chargedAt);
+    const charge = await chargeWords(deps.quota, key, words, chargedAt, deps.signal);
     if (!charge.ok) throw quotaError(charge.code, charge.state, words);
     let analysis: Analysis;
     try {

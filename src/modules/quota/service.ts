@@ -64,15 +64,22 @@ export async function getQuotaState(quota: QuotaStore, key: ApiKey, now: number 
  * Charges `words` and one call to the key's current month in one conditional statement of the
  * store (exact under races between processes and machines); nothing is charged on failure. Single
  * and batch mode both charge through here. A refusal while a refund to the key is owed (owed.ts)
- * is judged once more after it.
+ * is judged once more after it, unless `signal` (the caller's client) has aborted.
  */
-export async function chargeWords(quota: QuotaStore, key: ApiKey, words: number, now: number = Date.now()): Promise<ChargeResult> {
+export async function chargeWords(
+  quota: QuotaStore,
+  key: ApiKey,
+  words: number,
+  now: number = Date.now(),
+  signal?: AbortSignal,
+): Promise<ChargeResult> {
   const plan = planFor(key.plan);
   const request = { keyId: key.id, period: periodOf(now), words, wordLimit: plan.wordsPerMonth, callLimit: plan.callLimit };
   let counters = await quota.charge(request);
   // Refused while this process still owes the key a refund (a client that just hung up): judge
-  // again once it is written.
-  if (!counters && (await refundsOwed(quota, key.id))) counters = await quota.charge(request);
+  // again once it is written. A request whose own client is gone never waits: the refund it would
+  // wait for may be its own, settled only when it returns.
+  if (!counters && !signal?.aborted && (await refundsOwed(quota, key.id))) counters = await quota.charge(request);
   if (counters) return { ok: true, state: buildState(key, counters.wordsUsed, counters.calls, now) };
   const state = await getQuotaState(quota, key, now);
   return { ok: false, code: callsExhausted(state) ? 'trial_calls_exhausted' : 'quota_exceeded', state };
