@@ -164,6 +164,10 @@ export async function generateExamples(): Promise<DetectExamples> {
     `POST /v1/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
     send('/v1/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
   );
+  await error(
+    'POST /v1/detect {"text": "Go. Go. Go. …"} (30,000 sentences of 2 letters)',
+    send('/v1/detect', { key, json: { text: 'Go. '.repeat(30_000) } }),
+  );
   await error(`POST /v1/detect with ${config.maxFiles + 1} files`, send('/v1/detect', { key, body: tooMany }));
   await error('POST /v1/detect with Content-Type: text/plain', send('/v1/detect', { key, body: ESSAY, type: 'text/plain' }));
   await error(

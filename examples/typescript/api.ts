@@ -218,7 +218,7 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "payload_too_large" | "too_many_files" | "unsupported_media_type" | "idempotency_key_reused" | "quota_exceeded" | "trial_calls_exhausted" | "internal_error" | "store_unavailable";
+                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "unsupported_media_type" | "idempotency_key_reused" | "quota_exceeded" | "trial_calls_exhausted" | "internal_error" | "store_unavailable";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
             };
@@ -257,7 +257,7 @@ export interface components {
             type: "progress";
             /** @description Position of the file in the upload, from 0. */
             index: number;
-            /** @description The part’s file name. */
+            /** @description The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension. */
             fileName: string;
             /** @description Files in the batch. */
             total: number;
@@ -274,7 +274,7 @@ export interface components {
             type: "result";
             /** @description Position of the file in the upload, from 0. */
             index: number;
-            /** @description The part’s file name. */
+            /** @description The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension. */
             fileName: string;
             /** @description Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity. */
             score: number;
@@ -401,7 +401,7 @@ export interface components {
             type: "error";
             /** @description Position of the file in the upload, from 0. */
             index: number;
-            /** @description The part’s file name. */
+            /** @description The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension. */
             fileName: string;
             /**
              * @description Stable snake_case code: branch on this, never on the message.
@@ -518,7 +518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The process is up but its store is locked or unreachable: detection requests get 503 store_unavailable. */
+            /** @description The process is up but its store fails writes, is locked or is unreachable: detection requests get 503 store_unavailable. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -529,6 +529,10 @@ export interface operations {
                         status: "degraded";
                         /** @constant */
                         store: "down";
+                        /** @description `writes_failing`: the latest write failed (disk full, read-only file system, I/O error); `locked`: another process holds the SQLite write lock; `unreachable`: the store did not answer its probe. */
+                        reason: string;
+                        /** @description The driver’s code, e.g. `SQLITE_FULL`, `SQLITE_READONLY`, `SQLITE_BUSY`, `timeout`. */
+                        code: string;
                         /** @description Package version. */
                         version: string;
                         /** @description The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it). */
@@ -691,7 +695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits. Codes: `payload_too_large`, `too_many_files`. */
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`. */
             413: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -880,7 +884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits. Codes: `payload_too_large`, `too_many_files`. */
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`. */
             413: {
                 headers: {
                     /** @description Language of labels and messages. */

@@ -5,6 +5,7 @@ import { extractTxt } from './txt.ts';
 import { extractMd } from './md.ts';
 import { extractDocx } from './docx.ts';
 import { extractPdf } from './pdf.ts';
+import { checkSentences } from './sentences.ts';
 
 export { ExtractError, EXTRACT_ERROR_CODES, EXTRACT_ERROR_STATUS, type ExtractErrorCode, type ExtractErrorParams } from './errors.ts';
 export { DEFAULT_EXTRACT_LIMITS, type ExtractLimitKind, type ExtractLimits, type ExtractRunOptions } from './limits.ts';
@@ -35,7 +36,7 @@ export async function extractText(
 ): Promise<ExtractResult> {
   const format = checkAndSniff(bytes, fileName, limits);
   const text = await extractFormat(format, bytes, limits);
-  return finish(format, text);
+  return finish(format, text, limits);
 }
 
 /** Size check + format sniffing, the cheap part done before a task is queued. */
@@ -70,9 +71,10 @@ export async function extractFormat(
   }
 }
 
-/** Trims the text and turns whitespace-only results into no_text. */
-export function finish(format: FileFormat, text: string): ExtractResult {
+/** Trims the text, turns whitespace-only results into no_text and refuses too many sentences (`text_sentences`). */
+export function finish(format: FileFormat, text: string, limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS): ExtractResult {
   const trimmed = text.trim();
   if (trimmed === '') throw new ExtractError('no_text', `the ${format.toUpperCase()} file has no text layer or no text`);
+  checkSentences(trimmed, limits.maxTextSentences);
   return { format, text: trimmed };
 }

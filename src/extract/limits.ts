@@ -18,6 +18,8 @@ export type ExtractLimits = {
   maxPdfPageChars: number;
   /** Most characters of text one file may yield (PDF and DOCX: counted while extracting). */
   maxTextChars: number;
+  /** Most sentences one file's text may have, fewer for dense text (sentences.ts); checked before it is scored. */
+  maxTextSentences: number;
 };
 
 /** Options of one extraction that concern the thread doing it, not the file. */
@@ -36,6 +38,7 @@ export type ExtractLimitKind =
   | 'pdf_page_chars'
   | 'docx_inflated_bytes'
   | 'text_chars'
+  | 'text_sentences'
   | 'memory';
 
 const MB = 1024 * 1024;
@@ -73,6 +76,8 @@ export const DEFAULT_MAX_PDF_PAGE_FORMS = 5_000;
 export const DEFAULT_MAX_PDF_PAGE_CHARS = 100_000;
 /** 10M characters per file: as much as the largest accepted plain-text file can hold. */
 export const DEFAULT_MAX_TEXT_CHARS = 10 * MB;
+/** Most sentence ends one file's text may have: 2.5x ordinary prose at the 10 MiB text limit (~390 MB RSS to score; src/extract/sentences.ts counts them). */
+export const DEFAULT_MAX_TEXT_SENTENCES = 250_000;
 
 /** The defaults issues 5 and 16 ask for. */
 export const DEFAULT_EXTRACT_LIMITS: Readonly<ExtractLimits> = Object.freeze({
@@ -85,4 +90,5 @@ export const DEFAULT_EXTRACT_LIMITS: Readonly<ExtractLimits> = Object.freeze({
   maxPdfPageForms: DEFAULT_MAX_PDF_PAGE_FORMS,
   maxPdfPageChars: DEFAULT_MAX_PDF_PAGE_CHARS,
   maxTextChars: DEFAULT_MAX_TEXT_CHARS,
+  maxTextSentences: DEFAULT_MAX_TEXT_SENTENCES,
 });

@@ -111,7 +111,7 @@ export class ExtractPool {
     const text = INLINE_FORMATS.has(format)
       ? await extractFormat(format, bytes, limits)
       : await this.runInWorker(format, options.transfer && ownsWholeBuffer(bytes) ? bytes : bytes.slice(), limits, options.signal);
-    return finish(format, text);
+    return finish(format, text, limits);
   }
 
   /** Spawns every worker now (each starts loading pdf.js), e.g. at server start-up. */

@@ -29,7 +29,7 @@ const BINARY_SIGNATURES: ReadonlyArray<readonly [string, readonly number[]]> = [
 ];
 
 /** Text encoding a sniffed text file uses. */
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
 
 /** Format by content (magic bytes); the file name's extension only picks md vs txt. Throws unsupported_format. */
 export function sniffFormat(bytes: Uint8Array, fileName: string): FileFormat {
@@ -51,6 +51,9 @@ export function sniffFormat(bytes: Uint8Array, fileName: string): FileFormat {
 /** Encoding of a text file (BOM first, then a NUL-pattern guess for BOM-less UTF-16), or null if binary. */
 export function sniffTextEncoding(bytes: Uint8Array): TextEncodingName | null {
   if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return 'utf-8';
+  // UTF-32 before UTF-16: FF FE 00 00 also starts like a UTF-16LE BOM (followed by a NUL, never text).
+  if (startsWith(bytes, [0xff, 0xfe, 0x00, 0x00])) return 'utf-32le';
+  if (startsWith(bytes, [0x00, 0x00, 0xfe, 0xff])) return 'utf-32be';
   if (startsWith(bytes, [0xff, 0xfe])) return 'utf-16le';
   if (startsWith(bytes, [0xfe, 0xff])) return 'utf-16be';
   const probe = bytes.subarray(0, TEXT_PROBE_BYTES);

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   idempotency_request_in_progress: 409,
   payload_too_large: 413,
   too_many_files: 413,
+  /** More sentences than a text of its length may have (src/extract/sentences.ts): too costly to score. */
+  too_many_sentences: 413,
   unsupported_media_type: 415,
   /** The Idempotency-Key was used with another body (RFC draft httpapi-idempotency-key-header: 422). */
   idempotency_key_reused: 422,

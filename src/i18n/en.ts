@@ -22,6 +22,7 @@ export const en = {
     client_closed: 'The client closed the connection before the answer.',
     store_unavailable: 'The key and quota store cannot be reached right now. Nothing was charged; try again in a few seconds.',
     too_many_files: 'Too many files: at most {limit} per request.',
+    too_many_sentences: 'The text has more than the {limit} sentences a text of its length may have.',
     file_too_large: 'The file is larger than the limit of {limit} bytes.',
     extract_limit: 'Reading the file went past one of the extraction limits ({limit}).',
     unsupported_format: 'Unsupported file format: send TXT, MD, DOCX or PDF.',
@@ -42,6 +43,7 @@ export const en = {
     pdf_page_chars: 'Page {page} of the PDF has more than {limit} characters of text.',
     docx_inflated_bytes: 'The DOCX unpacks to more than {limit} bytes.',
     text_chars: 'The file has more than {limit} characters of text.',
+    text_sentences: 'The text has more than {limit} sentences for its length: too many to score.',
     memory: 'Reading the file needed more than {limit} MB of memory.',
   },
   verdicts: {

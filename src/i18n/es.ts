@@ -27,6 +27,7 @@ export const es: Catalogue = {
     store_unavailable:
       'Ahora mismo no se puede acceder al almacén de claves y cuotas. No se ha cobrado nada; inténtalo de nuevo en unos segundos.',
     too_many_files: 'Demasiados archivos: como máximo {limit} por petición.',
+    too_many_sentences: 'El texto tiene más de las {limit} frases que puede tener un texto de su longitud.',
     file_too_large: 'El archivo supera el límite de {limit} bytes.',
     extract_limit: 'La lectura del archivo ha superado uno de los límites de extracción ({limit}).',
     unsupported_format: 'Formato de archivo no admitido: envía TXT, MD, DOCX o PDF.',
@@ -46,6 +47,7 @@ export const es: Catalogue = {
     pdf_page_chars: 'La página {page} del PDF tiene más de {limit} caracteres de texto.',
     docx_inflated_bytes: 'El DOCX ocupa más de {limit} bytes al descomprimirlo.',
     text_chars: 'El archivo tiene más de {limit} caracteres de texto.',
+    text_sentences: 'El texto tiene más de {limit} frases para su longitud: demasiadas para analizarlo.',
     memory: 'La lectura del archivo ha necesitado más de {limit} MB de memoria.',
   },
   verdicts: {

@@ -148,8 +148,12 @@ export interface IdempotencyStore {
   purge(now: number): Promise<number>;
 }
 
-/** Whether the store answers right now. */
-export type StoreHealth = 'up' | 'down';
+/**
+ * Whether the store answers and takes writes right now; when not, why: `writes_failing` (the
+ * latest write failed: disk full, read-only, I/O error), `locked` (another process holds SQLite's
+ * write lock), `unreachable` (the probe failed or timed out), with the driver's code.
+ */
+export type StoreHealth = { store: 'up' } | { store: 'down'; reason: 'writes_failing' | 'locked' | 'unreachable'; code: string };
 
 /** An open store: the three interfaces plus health and shutdown. */
 export interface Store {

@@ -168,6 +168,12 @@ describe('detect --jsonl', () => {
     const balanced = detector().analyze(PROSE, { sensitivity: 'balanced' });
     expect(out[5]).toMatchObject({ line: 7, id: 7, verdict: balanced.verdictKey, ai: balanced.ai });
     expect(out.length).toBe(6);
+    // Issue 23: too many tiny sentences, refused before scoring as by the API.
+    const tiny = await detect(['--jsonl'], JSON.stringify({ text: 'Go. '.repeat(30_000) }));
+    expect(JSON.parse(tiny.stdout).error).toEqual({
+      code: 'too_many_sentences',
+      message: 'The text has more than the 20000 sentences a text of its length may have.',
+    });
     const spanish = await detect(['--jsonl', '--lang', 'es'], JSON.stringify({ text: 'dos palabras' }));
     expect(JSON.parse(spanish.stdout).error).toEqual({
       code: 'text_too_short',

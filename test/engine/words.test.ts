@@ -67,9 +67,18 @@ describe('countWords', () => {
     expect(countWords('done ✔️ ☺️')).toBe(1);
   });
 
-  it('counts zero-width characters inside a word as separators (they are not letters or marks)', () => {
-    expect(countWords('wo\u200Brd')).toBe(2);
-    expect(countWords('hy\u00ADphen')).toBe(2);
+  // Issue 23: a zero-width space between every character turned 51 charged words into 346.
+  it('reads through format characters: zero-width, soft hyphen, bidi and tag characters neither make nor split a word', () => {
+    expect(countWords('wo\u200Brd')).toBe(1);
+    expect(countWords('hy\u00ADphen')).toBe(1);
+    expect(countWords('wo\u200Crd wo\u200Drd wo\u2060rd wo\uFEFFrd \u202Eword\u202C wo\u{E0041}rd')).toBe(6);
+    expect(countWords('\u200B \u00AD \u{E0020}\u{E007F} \u2066\u2069')).toBe(0);
+    expect(countWords("don'\u200Bt well-\u00ADknown")).toBe(2);
+    const text = 'The committee approved the new budget after a long debate about schools and roads.';
+    const n = countWords(text);
+    for (const mark of ['\u200B', '\u00AD', '\u200D', '\u2060', '\u{E0041}', '\u202E']) {
+      expect(countWords([...text].join(mark))).toBe(n);
+    }
   });
 
   it('is stateless across calls (global regex lastIndex is reset)', () => {
@@ -92,7 +101,7 @@ describe('countWords', () => {
 
 describe('countWords scanner', () => {
   it('counts exactly what WORD_PATTERN matches (the rule written as a regular expression)', async () => {
-    const { WORD_PATTERN } = await import('../../src/contract/words');
+    const { WORD_PATTERN, withoutFormatChars } = await import('../../src/contract/words');
     const texts = [
       'I ❤️ it',
       "don't -x- a--b 'quoted' x'",
@@ -107,10 +116,12 @@ describe('countWords scanner', () => {
       '1.5 2,000',
       "a'’b",
       'ab\u200Bcd',
+      "a'\u200Bb \u200B\u0301a a\u200B\u0301 x-\u00AD",
+      'w\u200Bo\u200Br\u200Bd \u{E0041}t\u{E0041}a\u{E0041}g',
       '\uD800 lone surrogate \uDC00',
       'Привет, мир! Γειά σου κόσμε. مرحبا بالعالم',
       'tab\tseparated\nlines\r\nand CRLF',
     ];
-    for (const t of texts) expect(countWords(t)).toBe((t.match(WORD_PATTERN) ?? []).length);
+    for (const t of texts) expect(countWords(t)).toBe((withoutFormatChars(t).match(WORD_PATTERN) ?? []).length);
   });
 });

@@ -32,7 +32,32 @@ describe('extractTxt', () => {
     expect(extractTxt(bytes)).toBe('ab\ufffd');
   });
 
-  it('normalises CRLF and CR line ends and drops NUL/control bytes', () => {
-    expect(extractTxt(new TextEncoder().encode('a\r\nb\rc\u0000d\u0007e\tf'))).toBe('a\nb\ncde\tf');
+  it('normalises CRLF and CR line ends and drops control bytes', () => {
+    expect(extractTxt(new TextEncoder().encode('a\r\nb\rcd\u0007e\tf'))).toBe('a\nb\ncde\tf');
+  });
+
+  it('refuses text with a NUL anywhere as unsupported_format (issue 23)', () => {
+    for (const bytes of [
+      new TextEncoder().encode(`${'word '.repeat(4000)}\u0000tail`),
+      makeUtf8Bom('a\u0000b'),
+      makeUtf16('a\u0000b', 'le'),
+    ]) {
+      expect(() => extractTxt(bytes)).toThrow(expect.objectContaining({ code: 'unsupported_format' }));
+    }
+  });
+
+  it('decodes UTF-32 LE and BE with their BOMs (issue 23: read as UTF-16 with NULs before)', () => {
+    const utf32 = (text: string, le: boolean) => {
+      const cps = [0xfeff, ...[...text].map((c) => c.codePointAt(0) as number)];
+      const view = new DataView(new ArrayBuffer(cps.length * 4));
+      cps.forEach((cp, i) => view.setUint32(i * 4, cp, le));
+      return new Uint8Array(view.buffer);
+    };
+    const text = `${SPANISH} 😀 𝐀`;
+    expect(extractTxt(utf32(text, true))).toBe(text);
+    expect(extractTxt(utf32(text, false))).toBe(text);
+    // Surrogates, values past U+10FFFF and a trailing partial unit are U+FFFD.
+    const bad = new Uint8Array([0xff, 0xfe, 0, 0, 0x41, 0, 0, 0, 0x00, 0xd8, 0, 0, 0, 0, 0x11, 0, 0x42]);
+    expect(extractTxt(bad)).toBe('A\ufffd\ufffd\ufffd');
   });
 });

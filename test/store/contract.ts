@@ -249,7 +249,7 @@ export function storeContract(target: ContractTarget | null): void {
 
     it('reports itself up', async () => {
       const { first: store } = await fresh();
-      expect(await store.health()).toBe('up');
+      expect(await store.health()).toEqual({ store: 'up' });
     });
   });
 }

@@ -37,7 +37,7 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
   it('lets several instances start (and migrate) at once on an empty database', async () => {
     const url = await cluster!.createDatabase();
     const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url, { timeoutMs: 5000 })));
-    expect(await Promise.all(stores.map((s) => s.health()))).toEqual(['up', 'up', 'up', 'up']);
+    expect(await Promise.all(stores.map((s) => s.health()))).toEqual([{ store: 'up' }, { store: 'up' }, { store: 'up' }, { store: 'up' }]);
     const rows = await stores[0].db.$client`SELECT count(*)::integer AS n FROM drizzle.__drizzle_migrations`;
     expect(rows[0].n).toBe(journal.entries.length);
     await Promise.all(stores.map((s) => s.close()));
@@ -59,6 +59,54 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
     expect(error.message).toContain('app:***@');
   });
 
+  // Issue 23: SELECT 1 answered while every write failed, so /health said up.
+  it('reports writes_failing while writes fail (a read-only database), and up once they succeed again', async () => {
+    const url = await cluster!.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const admin = new SQL(cluster!.url('postgres'));
+    const store = await openPostgresStore(url, { timeoutMs: 2000 });
+    const created = await createKey(store.keys, { plan: 'free' });
+    const key = (await findActiveKey(store.keys, created.key)) as ApiKey;
+    expect((await chargeWords(store.quota, key, 100)).ok).toBe(true);
+    const reconnectAll = () => admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
+    try {
+      await admin.unsafe(`ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
+      await reconnectAll();
+      let failed = false;
+      for (let i = 0; i < 10 && !failed; i++)
+        failed = await chargeWords(store.quota, key, 100).then(
+          () => false,
+          () => true,
+        );
+      expect(failed).toBe(true);
+      // Reads (and SELECT 1) still work: only the writes tell.
+      expect(await store.health()).toMatchObject({ store: 'down', reason: 'writes_failing' });
+      store.usage.record({
+        keyId: key.id,
+        mode: 'single',
+        words: 1,
+        score: 1,
+        status: 503,
+        errorCode: 'store_unavailable',
+        durationMs: 1,
+        createdAt: Date.now(),
+      });
+    } finally {
+      await admin.unsafe(`ALTER DATABASE "${name}" RESET default_transaction_read_only`);
+      await reconnectAll();
+    }
+    // The kept usage event is retried (at most 1 s apart): health follows without any request.
+    let state = await store.health();
+    for (let i = 0; i < 50 && state.store !== 'up'; i++) {
+      await Bun.sleep(100);
+      state = await store.health();
+    }
+    expect(state).toEqual({ store: 'up' });
+    expect((await chargeWords(store.quota, key, 100)).ok).toBe(true);
+    await store.close();
+    await admin.close();
+  }, 30_000);
+
   it('fails fast with StoreUnavailableError while the server is down, and recovers by itself', async () => {
     const url = await cluster!.createDatabase();
     const store = await openPostgresStore(url, { timeoutMs: 2000 });
@@ -71,7 +119,7 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
       const error = await chargeWords(store.quota, key, 100).catch((e) => e);
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(performance.now() - t0).toBeLessThan(2500);
-      expect(await store.health()).toBe('down');
+      expect(await store.health()).toMatchObject({ store: 'down' });
       store.usage.record({
         keyId: key.id,
         mode: 'single',
@@ -96,7 +144,7 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
       if (!ok) await Bun.sleep(100);
     }
     expect(ok).toBe(true);
-    expect(await store.health()).toBe('up');
+    expect(await store.health()).toEqual({ store: 'up' });
     expect((await store.quota.read(key.id, new Date().toISOString().slice(0, 7), false)).wordsUsed).toBe(200);
     expect(await store.usage.countForKey(key.id)).toBe(1);
     await store.close();

@@ -21,6 +21,42 @@ storeContract({
   },
 });
 
+// Issue 23: a full disk or a read-only file let the lock probe pass, so /health said up while every write failed.
+describe('SQLite writes failing', () => {
+  it('reports writes_failing with the code while writes fail, and up once a write succeeds again', async () => {
+    const path = join(dir, `readonly-${++databases}.sqlite`);
+    const store = openSqliteStore(path, { timeoutMs: 1000 });
+    const key = await store.keys.insert({ name: null, plan: 'free', keyHash: 'h', prefix: 'ak_h', createdAt: 0 });
+    const charge = () => store.quota.charge({ keyId: key.id, period: '2026-11', words: 5, wordLimit: 10_000, callLimit: null });
+    expect(await charge()).not.toBeNull();
+    store.db.$client.exec('PRAGMA query_only = 1'); // every write now fails with SQLITE_READONLY
+    const error = await charge().catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(await store.health()).toEqual({ store: 'down', reason: 'writes_failing', code: 'SQLITE_READONLY' });
+    store.usage.record({
+      keyId: key.id,
+      mode: 'single',
+      words: 5,
+      score: 1,
+      status: 503,
+      errorCode: 'store_unavailable',
+      durationMs: 1,
+      createdAt: 0,
+    });
+    await Bun.sleep(FLUSH_DELAY_MS + 50); // its write fails too and is kept
+    expect(await store.health()).toMatchObject({ store: 'down' });
+    store.db.$client.exec('PRAGMA query_only = 0');
+    let state = await store.health();
+    for (let i = 0; i < 30 && state.store !== 'up'; i++) {
+      await Bun.sleep(100);
+      state = await store.health();
+    }
+    expect(state).toEqual({ store: 'up' });
+    expect(await store.usage.countForKey(key.id)).toBe(1);
+    await store.close();
+  });
+});
+
 describe("SQLite under another process's write lock", () => {
   /** A second connection holding the write lock, as an admin's `sqlite3` would. */
   function lockedStore(timeoutMs: number) {
@@ -63,10 +99,10 @@ describe("SQLite under another process's write lock", () => {
     expect(error.reason).toBe('SQLITE_BUSY');
     expect(performance.now() - t0).toBeGreaterThan(350);
     expect(performance.now() - t0).toBeLessThan(1000);
-    expect(await store.health()).toBe('down');
+    expect(await store.health()).toEqual({ store: 'down', reason: 'locked', code: 'SQLITE_BUSY' });
     await expect(store.quota.refund(key.id, '2026-11', 1, 0)).rejects.toBeInstanceOf(StoreUnavailableError);
     release();
-    expect(await store.health()).toBe('up');
+    expect(await store.health()).toEqual({ store: 'up' });
     expect(await store.quota.read(key.id, '2026-11', true)).toEqual({ wordsUsed: 0, calls: 0 });
     foreign.close();
     await store.close();

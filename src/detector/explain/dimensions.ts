@@ -6,6 +6,7 @@
 import { changedLetters, type EngineResult, type ScoredSentence } from '../score/engine';
 import { COUNT, isHeadingOrList } from '../score/counts';
 import type { Sensitivity } from '../../contract';
+import { STRAY_MARK } from '../score/normalize';
 
 /** Which side of the threshold points to AI. */
 export type Direction = 'high' | 'low';
@@ -155,14 +156,14 @@ export const DIMENSIONS: Dimension[] = [
     id: 'obfuscation',
     direction: 'high',
     // Only characters changed inside words: look-alike letters in Latin words, invisible characters
-    // between letters, disguised compatibility letters. A stray zero-width space between words (11 of
-    // 300 human Wikipedia texts) is not a trick.
+    // between letters, disguised compatibility letters, combining marks no accent composes (t + U+0301).
+    // A stray zero-width space between words (11 of 300 human Wikipedia texts) is not a trick.
     measure: changedLetters,
     detect: (v) => v > 0,
     triggers: (s, ctx, detected) => {
       if (!detected) return false;
       const span = ctx.text.slice(s.start, s.end);
-      return INVISIBLE_IN_WORD.test(span) || MIXED_SCRIPT.test(span) || COMPAT_LETTER.test(span);
+      return INVISIBLE_IN_WORD.test(span) || MIXED_SCRIPT.test(span) || COMPAT_LETTER.test(span) || STRAY_MARK.test(span.normalize('NFC'));
     },
   },
 ];

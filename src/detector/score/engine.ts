@@ -33,7 +33,7 @@ export interface EngineResult {
   sentences: ScoredSentence[];
   paragraphs: ParagraphRecord[];
   style: StyleFeatures;
-  obfuscation: { invisible: number; homoglyphs: number; compatLetters: number };
+  obfuscation: { invisible: number; homoglyphs: number; compatLetters: number; strayMarks: number };
   markdown: { headings: number; listItems: number; bold: number };
   /** Hashed n-gram indexes in sentence order (only when asked for, for training). */
   feats?: Uint32Array;
@@ -147,7 +147,12 @@ export class Engine {
       sentences,
       paragraphs,
       style,
-      obfuscation: { invisible: views.doc[Doc.INVISIBLES], homoglyphs: views.doc[Doc.HOMOGLYPHS], compatLetters: norm.compatLetters },
+      obfuscation: {
+        invisible: views.doc[Doc.INVISIBLES],
+        homoglyphs: views.doc[Doc.HOMOGLYPHS],
+        compatLetters: norm.compatLetters,
+        strayMarks: norm.strayMarks,
+      },
       markdown,
       feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
       words: this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS)),
@@ -182,9 +187,9 @@ export function segmentInput(s: ScoredSentence) {
   return { start: s.start, end: s.end, words: s.words, logit: s.logit, grams: s.f[SF.NGRAMS] };
 }
 
-/** Letters changed inside words (look-alikes, invisible characters between letters, disguised compatibility letters): obfuscation. */
+/** Letters changed inside words (look-alikes, invisible characters between letters, disguised compatibility letters, stray combining marks): obfuscation. */
 export function changedLetters(r: Pick<EngineResult, 'obfuscation'>): number {
-  return r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters;
+  return r.obfuscation.invisible + r.obfuscation.homoglyphs + r.obfuscation.compatLetters + r.obfuscation.strayMarks;
 }
 
 /** Words of a text that are not numbers (letters, CJK). */

@@ -3,6 +3,7 @@ import { sensitivityOrDefault, type LabelLang, type Sensitivity } from '../../co
 import { ApiError } from '../../http/errors';
 import { readBodyBytes } from '../../http/body';
 import { matchLang } from '../../i18n';
+import { safeFileName } from './file-name';
 
 /** Part names accepted for files: PHP/Rails style `files[]` and plain `files`. */
 export const FILE_FIELDS: ReadonlySet<string> = new Set(['files[]', 'files']);
@@ -51,7 +52,7 @@ export async function readBatchForm(request: Request, limits: FormLimits): Promi
   for (const [name, value] of form.entries() as Iterable<[string, unknown]>) {
     if (!FILE_FIELDS.has(name)) continue;
     if (!(value instanceof File)) throw new ApiError('invalid_request', { detail: `every "${name}" part must be a file` });
-    files.push({ index: files.length, fileName: value.name || `file-${files.length + 1}`, file: value });
+    files.push({ index: files.length, fileName: safeFileName(value.name, `file-${files.length + 1}`), file: value });
   }
   if (files.length === 0) throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
   if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });

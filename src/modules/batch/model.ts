@@ -10,6 +10,7 @@ import type { FileFormat } from '../../extract';
 import { EXTRACT_ERROR_STATUS } from '../../extract/errors';
 import { Int, keysOf, StringEnum } from '../../http/schema';
 import { DetectResponseSchema, LabelLangSchema, ModelVersionSchema, SensitivitySchema } from '../detect/model';
+import { MAX_FILE_NAME_CHARS } from './file-name';
 
 /** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
 export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_short', 'batch_timeout', 'internal_error'] as const;
@@ -44,7 +45,11 @@ export const BatchFormSchema = t.Object(
 
 const fileFields = {
   index: Int({ minimum: 0, description: 'Position of the file in the upload, from 0.' }),
-  fileName: t.String({ description: 'The part’s file name.' }),
+  fileName: t.String({
+    maxLength: MAX_FILE_NAME_CHARS,
+    description:
+      'The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension.',
+  }),
 };
 
 /** Sent before each file is processed. */

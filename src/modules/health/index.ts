@@ -16,10 +16,15 @@ export const HealthSchema = t.Object({
   modelVersion: ModelVersionSchema,
 });
 
-/** The 503 body of GET /health: the process answers but its store does not. */
+/** The 503 body of GET /health: the process answers but its store does not take writes. */
 export const DegradedHealthSchema = t.Object({
   status: t.Literal('degraded'),
   store: t.Literal('down'),
+  reason: t.String({
+    description:
+      '`writes_failing`: the latest write failed (disk full, read-only file system, I/O error); `locked`: another process holds the SQLite write lock; `unreachable`: the store did not answer its probe.',
+  }),
+  code: t.String({ description: 'The driver’s code, e.g. `SQLITE_FULL`, `SQLITE_READONLY`, `SQLITE_BUSY`, `timeout`.' }),
   version: t.String({ description: 'Package version.' }),
   modelVersion: ModelVersionSchema,
 });
@@ -30,15 +35,16 @@ export interface HealthOptions {
   storeHealth?: () => Promise<StoreHealth>;
 }
 
-/** Elysia plugin mounting GET /health -> 200 { status: 'ok', store: 'up', version, modelVersion } or 503 { status: 'degraded', store: 'down', ... }. */
-export function healthModule({ modelVersion, storeHealth = async () => 'up' }: HealthOptions) {
+/** Elysia plugin mounting GET /health -> 200 { status: 'ok', store: 'up', version, modelVersion } or 503 { status: 'degraded', store: 'down', reason, code, version, modelVersion }. */
+export function healthModule({ modelVersion, storeHealth = async () => ({ store: 'up' }) }: HealthOptions) {
   return new Elysia({ name: 'health' }).get(
     '/health',
     async function health({ set }): Promise<Static<typeof HealthSchema> | Static<typeof DegradedHealthSchema>> {
-      if ((await storeHealth()) === 'up') return { status: 'ok', store: 'up', version: VERSION, modelVersion };
-      // Load balancers take this instance out until the store answers again.
+      const state = await storeHealth();
+      if (state.store === 'up') return { status: 'ok', store: 'up', version: VERSION, modelVersion };
+      // Load balancers take this instance out until the store takes writes again.
       set.status = 503;
-      return { status: 'degraded', store: 'down', version: VERSION, modelVersion };
+      return { status: 'degraded', store: 'down', reason: state.reason, code: state.code, version: VERSION, modelVersion };
     },
     {
       detail: {
@@ -57,11 +63,19 @@ export function healthModule({ modelVersion, storeHealth = async () => 'up' }: H
             },
           },
           503: {
-            description: 'The process is up but its store is locked or unreachable: detection requests get 503 store_unavailable.',
+            description:
+              'The process is up but its store fails writes, is locked or is unreachable: detection requests get 503 store_unavailable.',
             content: {
               'application/json': {
                 schema: DegradedHealthSchema,
-                example: { status: 'degraded', store: 'down', version: VERSION, modelVersion },
+                example: {
+                  status: 'degraded',
+                  store: 'down',
+                  reason: 'writes_failing',
+                  code: 'SQLITE_FULL',
+                  version: VERSION,
+                  modelVersion,
+                },
               },
             },
           },

@@ -10,4 +10,5 @@ export {
   type QuotaState,
 } from './service';
 export { refundOrRetry, type RefundReport } from './refund';
+export { oweRefund } from './owed';
 export { quotaError, rateLimitHeaders } from './headers';

@@ -6,6 +6,7 @@
 import { driverCode } from '../../store/errors';
 import { keepTrying } from '../../store/retry';
 import type { ApiKey, QuotaStore } from '../../store/types';
+import { oweRefund } from './owed';
 import { refundWords } from './service';
 
 /** How long a failing refund keeps being retried (an outage longer than this needs an operator anyway). */
@@ -27,7 +28,9 @@ export async function refundOrRetry(
 ): Promise<void> {
   const fields = { keyId: key.id, words };
   try {
-    await refundWords(quota, key, words, chargedAt, calls);
+    const attempt = refundWords(quota, key, words, chargedAt, calls);
+    oweRefund(quota, key.id, attempt);
+    await attempt;
     return;
   } catch (error) {
     report('refund_failed', { ...fields, name: driverCode(error) });

@@ -1,6 +1,7 @@
 /** Monthly word quotas over a QuotaStore: read the state, charge words (single and batch alike), give words back. */
 import { planFor, type PlanId } from '../../plans';
 import type { ApiKey, QuotaStore } from '../../store/types';
+import { refundsOwed } from './owed';
 
 /** A key's quota at one instant: words of the current UTC month and lifetime calls. */
 export interface QuotaState {
@@ -62,17 +63,23 @@ export async function getQuotaState(quota: QuotaStore, key: ApiKey, now: number 
 /**
  * Charges `words` and one call to the key's current month in one conditional statement of the
  * store (exact under races between processes and machines); nothing is charged on failure. Single
- * and batch mode both charge through here.
+ * and batch mode both charge through here. A refusal while a refund to the key is owed (owed.ts)
+ * is judged once more after it, unless `signal` (the caller's client) has aborted.
  */
-export async function chargeWords(quota: QuotaStore, key: ApiKey, words: number, now: number = Date.now()): Promise<ChargeResult> {
+export async function chargeWords(
+  quota: QuotaStore,
+  key: ApiKey,
+  words: number,
+  now: number = Date.now(),
+  signal?: AbortSignal,
+): Promise<ChargeResult> {
   const plan = planFor(key.plan);
-  const counters = await quota.charge({
-    keyId: key.id,
-    period: periodOf(now),
-    words,
-    wordLimit: plan.wordsPerMonth,
-    callLimit: plan.callLimit,
-  });
+  const request = { keyId: key.id, period: periodOf(now), words, wordLimit: plan.wordsPerMonth, callLimit: plan.callLimit };
+  let counters = await quota.charge(request);
+  // Refused while this process still owes the key a refund (a client that just hung up): judge
+  // again once it is written. A request whose own client is gone never waits: the refund it would
+  // wait for may be its own, settled only when it returns.
+  if (!counters && !signal?.aborted && (await refundsOwed(quota, key.id))) counters = await quota.charge(request);
   if (counters) return { ok: true, state: buildState(key, counters.wordsUsed, counters.calls, now) };
   const state = await getQuotaState(quota, key, now);
   return { ok: false, code: callsExhausted(state) ? 'trial_calls_exhausted' : 'quota_exceeded', state };

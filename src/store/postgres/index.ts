@@ -4,6 +4,8 @@ import { driverCode, StoreOpenError } from '../errors';
 import { withDeadline } from '../deadline';
 import type { StoreOptions } from '../options';
 import { HEALTH_PROBE_MS, probeHealth } from '../health';
+import { watchQuotaWrites } from '../watch-writes';
+import { WriteHealth } from '../write-health';
 import { keepTrying } from '../retry';
 import type { Store } from '../types';
 import { openPostgres, redactUrl, type PgDb } from './client';
@@ -45,7 +47,8 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     );
   }
   const keys = cachedKeyStore(postgresKeyStore(db, timeoutMs));
-  const usage = postgresUsageSink(db, timeoutMs, onEvent);
+  const writes = new WriteHealth();
+  const usage = postgresUsageSink(db, timeoutMs, onEvent, writes);
   const quota = postgresQuotaStore(db, timeoutMs, (request) => {
     const fields = { keyId: request.keyId, words: request.words };
     onEvent('late_charge_refunding', fields);
@@ -59,10 +62,10 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     db,
     location,
     keys,
-    quota,
+    quota: watchQuotaWrites(quota, writes),
     usage,
     idempotency: postgresIdempotencyStore(db, timeoutMs),
-    health: () => probeHealth(() => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
+    health: () => probeHealth(writes, () => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;
       closed = true;

@@ -7,13 +7,19 @@ import type { StoreEventSink } from '../options';
 import { withDeadline } from '../deadline';
 import type { UsageEvent, UsageSink } from '../types';
 import { bufferedSink, UsageBuffer } from '../usage-buffer';
+import type { WriteHealth } from '../write-health';
 import type { PgDb } from './client';
 
 const INSERT_SQL = `INSERT INTO usage_events (key_id, mode, words, score, status, error_code, duration_ms, created_at)
   SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::text[], $7::float8[], $8::bigint[])`;
 
 /** A UsageSink on `db` with its write-behind buffer, and what closing the pool must do first. */
-export function postgresUsageSink(db: PgDb, timeoutMs: number, report: StoreEventSink): UsageSink & { close(): Promise<void> } {
+export function postgresUsageSink(
+  db: PgDb,
+  timeoutMs: number,
+  report: StoreEventSink,
+  writes?: WriteHealth,
+): UsageSink & { close(): Promise<void> } {
   const sql = db.$client;
   const write = async (events: UsageEvent[]) => {
     const column = <T>(pick: (event: UsageEvent) => T) => events.map(pick);
@@ -29,7 +35,7 @@ export function postgresUsageSink(db: PgDb, timeoutMs: number, report: StoreEven
     ];
     await withDeadline(sql.unsafe(INSERT_SQL, columns) as Promise<unknown>, timeoutMs);
   };
-  const buffer = new UsageBuffer(write, report);
+  const buffer = new UsageBuffer(writes ? (events) => writes.watch(() => write(events)) : write, report);
   const count = async (keyId: number) => {
     const rows = await withDeadline(
       sql`SELECT count(*)::integer AS n FROM usage_events WHERE key_id = ${keyId}` as Promise<Array<{ n: number }>>,

@@ -1,7 +1,9 @@
 /** The SQLite store: one file shared by the WORKERS processes of one machine (the embedded default). */
 import { resolve } from 'node:path';
 import { StoreOpenError, driverCode } from '../errors';
-import { HEALTH_PROBE_MS, probeHealth } from '../health';
+import { HEALTH_LOCK_PROBE_MS, probeHealth } from '../health';
+import { watchQuotaWrites } from '../watch-writes';
+import { WriteHealth } from '../write-health';
 import type { Store } from '../types';
 import type { StoreOptions } from '../options';
 import { retryBusy } from './busy';
@@ -57,23 +59,25 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
   let checkpointer: Checkpointer = { stop() {} };
   if (checkpoints === 'own') checkpointer = startCheckpointer(db, path, { onError: (name) => onEvent('checkpointer_failed', { name }) });
   else if (checkpoints === 'primary') checkpointer = leaveCheckpointsToPrimary(db);
-  const usage = sqliteUsageSink(db, timeoutMs, onEvent);
+  const writes = new WriteHealth();
+  const usage = sqliteUsageSink(db, timeoutMs, onEvent, writes);
   let closed = false;
   return {
     dialect: 'sqlite',
     db,
     location: path === ':memory:' ? path : resolve(path),
     keys: sqliteKeyStore(db, timeoutMs),
-    quota: sqliteQuotaStore(db, timeoutMs),
+    quota: watchQuotaWrites(sqliteQuotaStore(db, timeoutMs), writes),
     usage,
     idempotency: sqliteIdempotencyStore(db, timeoutMs),
-    // Writes are what fail under another process's lock (WAL readers never wait): take the lock and let go.
+    // Writes are what fail under another process's lock (WAL readers never wait): take the lock and
+    // let go, waiting HEALTH_LOCK_PROBE_MS at most. A full disk lets this pass: the writes tell.
     health: () =>
-      probeHealth(() =>
+      probeHealth(writes, () =>
         retryBusy(() => {
           db.$client.exec('BEGIN IMMEDIATE');
           db.$client.exec('ROLLBACK');
-        }, performance.now() + HEALTH_PROBE_MS),
+        }, performance.now() + HEALTH_LOCK_PROBE_MS),
       ),
     async close() {
       if (closed) return;

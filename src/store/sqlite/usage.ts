@@ -6,6 +6,7 @@
 import type { UsageEvent, UsageSink } from '../types';
 import type { StoreEventSink } from '../options';
 import { bufferedSink, UsageBuffer } from '../usage-buffer';
+import type { WriteHealth } from '../write-health';
 import { retryBusy } from './busy';
 import type { Db } from './client';
 import { prepared } from './prepared';
@@ -21,7 +22,12 @@ process.on('exit', () => {
 });
 
 /** A UsageSink on `db` with its write-behind buffer, and what closing the database must do first. */
-export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSink): UsageSink & { close(): Promise<void> } {
+export function sqliteUsageSink(
+  db: Db,
+  timeoutMs: number,
+  report: StoreEventSink,
+  writes?: WriteHealth,
+): UsageSink & { close(): Promise<void> } {
   const insert = prepared(db, INSERT_SQL);
   const insertAll = db.$client.transaction((events: UsageEvent[]) => {
     for (const e of events) {
@@ -38,7 +44,13 @@ export function sqliteUsageSink(db: Db, timeoutMs: number, report: StoreEventSin
     }
   });
   const buffer = new UsageBuffer((events) => {
-    insertAll(events);
+    try {
+      insertAll(events);
+      writes?.ok();
+    } catch (error) {
+      writes?.failed(error);
+      throw error;
+    }
   }, report);
   open.add(buffer);
   const count = (keyId: number) =>
