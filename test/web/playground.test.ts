@@ -6,7 +6,7 @@ import type { Page, Response } from 'playwright-core';
 import { VERDICT_KEYS } from '../../src/contract/index.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
-import { csvFields, ESSAY, HUMAN_PARAGRAPH, MIXED, NOTES_MD, percent, SHORT_AI } from './texts.ts';
+import { csvFields, ESSAY, HUMAN_PARAGRAPH, MIXED, NOTES_MD, percent, SHORT_FORMAL } from './texts.ts';
 import {
   BROWSER_TIMEOUT_MS,
   CHROMIUM_PATH,
@@ -213,10 +213,10 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
   );
 
   it(
-    'says a short AI-style text is inconclusive, in English and Spanish',
+    'says a short text that leans AI without enough evidence is inconclusive, in English and Spanish',
     async () => {
-      await page.fill('#text', SHORT_AI);
-      expect(await page.getAttribute('#word-count', 'data-words')).toBe('25');
+      await page.fill('#text', SHORT_FORMAL);
+      expect(await page.getAttribute('#word-count', 'data-words')).toBe('23');
       for (const lang of ['en', 'es'] as const) {
         await page.check(`#lang-${lang}`);
         const body = await (await analyze(page)).json();

@@ -309,9 +309,11 @@ function isAiVerdict(v) {
 var OTHER = 1;
 var LETTER_OR_DIGIT = 2;
 var MARK = 3;
+var FORMAT = 4;
 var bmpClass = new Uint8Array(65536);
 var IS_LN = /^[\p{L}\p{N}]$/u;
 var IS_M = /^\p{M}$/u;
+var IS_CF = /^\p{Cf}$/u;
 function classOf(cp) {
   if (cp < 65536) {
     const known = bmpClass[cp];
@@ -319,12 +321,22 @@ function classOf(cp) {
       return known;
   }
   const ch = String.fromCodePoint(cp);
-  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : OTHER;
+  const c = IS_LN.test(ch) ? LETTER_OR_DIGIT : IS_M.test(ch) ? MARK : IS_CF.test(ch) ? FORMAT : OTHER;
   if (cp < 65536)
     bmpClass[cp] = c;
   return c;
 }
 var isJoiner = (c) => c === 39 || c === 8217 || c === 8208 || c === 45;
+function nextClass(text, i) {
+  while (i < text.length) {
+    const cp = text.codePointAt(i);
+    const c = classOf(cp);
+    if (c !== FORMAT)
+      return c;
+    i += cp > 65535 ? 2 : 1;
+  }
+  return OTHER;
+}
 function countWords(text) {
   let n = 0;
   let inWord = false;
@@ -339,11 +351,11 @@ function countWords(text) {
       c = classOf(cp);
     } else if (c === 0)
       c = classOf(cp);
-    if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
+    if (c === FORMAT) {} else if (c === LETTER_OR_DIGIT || inWord && c === MARK) {
       if (!inWord)
         n++;
       inWord = true;
-    } else if (inWord && isJoiner(cp) && i + size < len && classOf(text.codePointAt(i + size)) !== OTHER) {} else {
+    } else if (inWord && isJoiner(cp) && nextClass(text, i + size) !== OTHER) {} else {
       inWord = false;
     }
     i += size;
