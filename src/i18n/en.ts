@@ -36,6 +36,7 @@ export const en = {
     pdf_stream_bytes: 'A compressed stream in the PDF unpacks to more than {limit} bytes.',
     pdf_inflated_bytes: 'The compressed streams of the PDF unpack to more than {limit} bytes in total.',
     pdf_page_operators: 'Page {page} of the PDF has more than {limit} drawing instructions.',
+    pdf_operators: 'The PDF has more than {limit} drawing instructions in all.',
     pdf_page_forms: 'Page {page} of the PDF draws more than {limit} reusable graphic objects (form XObjects).',
     pdf_page_chars: 'Page {page} of the PDF has more than {limit} characters of text.',
     docx_inflated_bytes: 'The DOCX unpacks to more than {limit} bytes.',

@@ -39,6 +39,7 @@ export const es: Catalogue = {
     pdf_stream_bytes: 'Un flujo comprimido del PDF ocupa más de {limit} bytes al descomprimirlo.',
     pdf_inflated_bytes: 'Los flujos comprimidos del PDF ocupan más de {limit} bytes en total al descomprimirlos.',
     pdf_page_operators: 'La página {page} del PDF tiene más de {limit} instrucciones de dibujo.',
+    pdf_operators: 'El PDF tiene más de {limit} instrucciones de dibujo en total.',
     pdf_page_forms: 'La página {page} del PDF dibuja más de {limit} objetos gráficos reutilizables (form XObjects).',
     pdf_page_chars: 'La página {page} del PDF tiene más de {limit} caracteres de texto.',
     docx_inflated_bytes: 'El DOCX ocupa más de {limit} bytes al descomprimirlo.',
