@@ -50,7 +50,17 @@ export type ExtractPoolOptions = {
  * `transfer` when the caller will not use `bytes` again: their buffer then moves to the worker
  * (left detached here) instead of being copied.
  */
-export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits; transfer?: boolean; owner?: TaskOwner };
+export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits; transfer?: boolean; owner?: TaskOwner; gate?: TaskGate };
+
+/**
+ * Asked when a worker is free for the task whether it may still run (`admit` returns the error to
+ * fail it with instead, e.g. extract_throttled), and told how every task that ran ended (`ended`,
+ * the error or null), before the next task is admitted.
+ */
+export interface TaskGate {
+  admit(): ExtractError | undefined;
+  ended(error: unknown): void;
+}
 
 /**
  * Whose file it is, for the fair queue: `key` (e.g. the API key's id) and, within it, `request`
@@ -74,6 +84,7 @@ type Task = {
   flowKey: string;
   /** performance.now() when a worker took it. */
   startedAt?: number;
+  gate?: TaskGate;
 };
 type Slot = { worker: Worker; task: Task | null };
 
@@ -141,6 +152,7 @@ export class ExtractPool {
           limits,
           options.signal,
           options.owner ?? ANONYMOUS,
+          options.gate,
         );
     return finish(format, text, limits);
   }
@@ -182,11 +194,12 @@ export class ExtractPool {
     limits: ExtractLimits,
     signal: AbortSignal | undefined,
     owner: TaskOwner,
+    gate?: TaskGate,
   ): Promise<string> {
     if (this.closed) return Promise.reject(new ExtractError('extract_failed', 'the extraction pool was closed'));
     return new Promise<string>((resolve, reject) => {
       const request: WorkerRequest = { id: this.nextId++, format, bytes, limits, heapLimitBytes: this.heapLimitBytes };
-      const task: Task = { request, signal, resolve, reject, tenantKey: owner.key, flowKey: owner.request };
+      const task: Task = { request, signal, resolve, reject, tenantKey: owner.key, flowKey: owner.request, gate };
       if (signal) {
         task.onAbort = () => this.abort(task);
         signal.addEventListener('abort', task.onAbort, { once: true });
@@ -296,6 +309,11 @@ export class ExtractPool {
       if (!slot) return;
       const task = this.next();
       if (!task) return;
+      const refused = task.gate?.admit();
+      if (refused) {
+        this.settle(task, refused, '', false);
+        continue;
+      }
       slot.task = task;
       task.timer = setTimeout(() => this.timeOut(task), this.timeoutMs);
       refWorker(slot.worker, true);
@@ -393,8 +411,11 @@ export class ExtractPool {
     else this.watchRss(false);
   }
 
-  private settle(task: Task, error: unknown, text = ''): void {
+  /** Ends a task; `ran` false when it was refused by its gate before a worker took it. */
+  private settle(task: Task, error: unknown, text = '', ran = true): void {
     clearTimeout(task.timer);
+    // The gate hears before the next task is admitted (dispatch runs after this).
+    if (ran && task.startedAt !== undefined) task.gate?.ended(error);
     this.release(task);
     if (task.onAbort) task.signal?.removeEventListener('abort', task.onAbort);
     if (error) task.reject(error);

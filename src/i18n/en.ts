@@ -28,6 +28,8 @@ export const en = {
     no_text: 'No text could be extracted from the file (is it a scanned image?).',
     extract_timeout: 'Reading the file took too long; it may be damaged or unusually complex.',
     extract_failed: 'The file could not be read because of an internal error; please try again.',
+    extract_throttled:
+      'Too many files from this key hit a reading limit lately ({limit} in {seconds} s): PDF, DOCX and Markdown files are refused for now; try again in a minute.',
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
   },
   /** extract_limit's message per limit (`kind`): it names the limit that was hit. */

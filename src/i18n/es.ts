@@ -32,6 +32,8 @@ export const es: Catalogue = {
     no_text: 'No se ha podido extraer texto del archivo (¿es una imagen escaneada?).',
     extract_timeout: 'La lectura del archivo ha tardado demasiado; puede estar dañado o ser muy complejo.',
     extract_failed: 'No se ha podido leer el archivo por un error interno; inténtalo de nuevo.',
+    extract_throttled:
+      'Demasiados archivos de esta clave han superado un límite de lectura ({limit} en {seconds} s): los archivos PDF, DOCX y Markdown se rechazan por ahora; inténtalo dentro de un minuto.',
     batch_timeout: 'El lote ha agotado su tiempo máximo de {seconds} s antes de procesar este archivo.',
   },
   extractLimits: {

@@ -177,6 +177,31 @@ describe('ExtractPool', () => {
       expect(order.indexOf('b1')).toBe(1);
     });
 
+    it('asks the gate before a worker takes a task, and tells it how every task that ran ended', async () => {
+      const sleepy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/sleep-worker.ts', import.meta.url) });
+      const docx = await makeDocx(['x']);
+      const ended: unknown[] = [];
+      let open = true;
+      const gate = {
+        admit: () => (open ? undefined : new ExtractError('extract_throttled', 'no', { limit: 1, seconds: 60 })),
+        ended: (error: unknown) => {
+          ended.push(error);
+          open = false; // the first task that ends closes the gate for the ones queued behind it
+        },
+      };
+      try {
+        const tasks = [1, 2, 3].map((i) => sleepy.extract(docx, `${i}.docx`, { gate }).catch((e) => e));
+        const [first, second, third] = await Promise.all(tasks);
+        expect(first).toEqual({ format: 'docx', text: 'slept' });
+        expect(second).toMatchObject({ code: 'extract_throttled' });
+        expect(third).toMatchObject({ code: 'extract_throttled' });
+        expect(ended).toEqual([null]);
+        expect(sleepy.pending).toBe(0);
+      } finally {
+        sleepy.close();
+      }
+    });
+
     it('keeps first in, first out for tasks without an owner (the CLI)', async () => {
       const order = await finishOrder([
         ['x1', undefined],

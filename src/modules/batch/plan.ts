@@ -1,7 +1,7 @@
 /** The batch before its stream starts: every file extracted (or failed) and its words counted. */
 import type { Detector } from '../../engine/types';
 import { ExtractError, type ExtractLimits, type FileFormat } from '../../extract';
-import type { ExtractPool, TaskOwner } from '../../extract/pool';
+import type { ExtractPool, TaskGate, TaskOwner } from '../../extract/pool';
 import type { Logger } from '../../http/logger';
 import { MIN_WORDS } from '../detect/service';
 import type { UploadedFile } from './form';
@@ -27,6 +27,8 @@ export interface PlanDeps {
   logger: Logger;
   /** Whose files these are, for the pool's fair queue (the key, and this request within it). */
   owner?: TaskOwner;
+  /** Refuses the key's files while too many of them exhaust a budget (exhausted.ts). */
+  gate?: TaskGate;
 }
 
 /** Thrown when the client went away during extraction: nothing is charged, no stream is built. */
@@ -81,6 +83,7 @@ async function planFile(
       limits: deps.limits,
       transfer: true,
       owner: deps.owner,
+      gate: deps.gate,
     });
     const words = deps.detector.countWords(text);
     if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });

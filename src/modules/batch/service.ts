@@ -8,7 +8,7 @@ import { MIN_WORDS } from '../detect/service';
 import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
 import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';
-import { extractLimitsOf } from './pool';
+import { exhaustedFilesFor, extractLimitsOf } from './pool';
 import { batchStream } from './stream';
 
 /** Content type of the stream (NDJSON, one JSON object per line). */
@@ -59,7 +59,8 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
   try {
     // Fair queue: keys share the workers equally, and a key's requests share its turn.
     const owner = { key: String(key.id), request: String(++batchSequence) };
-    const deps = { pool, limits: extractLimitsOf(config), detector, logger, owner };
+    const gate = exhaustedFilesFor(config).gate(owner.key);
+    const deps = { pool, limits: extractLimitsOf(config), detector, logger, owner, gate };
     plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);
   } catch (error) {
     if (error instanceof OverQuotaError) {
