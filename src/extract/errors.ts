@@ -10,7 +10,8 @@ export type ExtractErrorCode =
   | 'extract_limit'
   | 'no_text'
   | 'extract_timeout'
-  | 'extract_failed';
+  | 'extract_failed'
+  | 'extract_throttled';
 
 /**
  * HTTP status each code maps to when a single file is the whole request; its keys are THE list
@@ -26,6 +27,8 @@ export const EXTRACT_ERROR_STATUS: Record<ExtractErrorCode, number> = {
   no_text: 422,
   extract_timeout: 504,
   extract_failed: 500,
+  // Issue 23: the sender's files hit extraction limits too often lately (see TaskGate in pool.ts).
+  extract_throttled: 429,
 };
 
 /** Every extraction error code, in the order of EXTRACT_ERROR_STATUS. */

@@ -12,6 +12,8 @@ export type ExtractLimits = {
   maxPdfInflatedBytes: number;
   /** Most content-stream tokens (operators and their operands) read for one page, forms and glyph procedures included. */
   maxPdfPageOperators: number;
+  /** Most content-stream tokens read for the whole file (every page, form and glyph procedure): its CPU-time budget. */
+  maxPdfOperators: number;
   /** Most form XObjects drawn while reading one page (each call re-reads the form: forms calling forms multiply). */
   maxPdfPageForms: number;
   /** Most characters of text read from one PDF page. */
@@ -34,6 +36,7 @@ export type ExtractLimitKind =
   | 'pdf_stream_bytes'
   | 'pdf_inflated_bytes'
   | 'pdf_page_operators'
+  | 'pdf_operators'
   | 'pdf_page_forms'
   | 'pdf_page_chars'
   | 'docx_inflated_bytes'
@@ -67,6 +70,16 @@ export const DEFAULT_MAX_PDF_INFLATED_BYTES = 256 * MB;
  */
 export const DEFAULT_MAX_PDF_PAGE_OPERATORS = 2_000_000;
 /**
+ * 1M tokens per file (issue 23), below the page limit: pages were limited one by one, so 300 pages
+ * sharing one stream of 2M `q Q` tokens (a 51 KB file) were each within the page limit and held
+ * the extraction worker ~45 s here (each page re-parses the stream) before the inflated-bytes total
+ * stopped it. A token costs pdf.js ~0.25-0.6 us here, so parsing now holds a worker for well under
+ * a second per file, which bounds how long a small file waits behind another key's file (the fair
+ * queue in pool.ts). The bench's 300-word pages take ~100 tokens (300 pages: ~30k); a generator that
+ * places every word (~10 tokens a word) fits ~200 such pages.
+ */
+export const DEFAULT_MAX_PDF_OPERATORS = 1_000_000;
+/**
  * 5,000 form calls per page: pdf.js spends ~0.5 ms on each (a fresh parse and several promise
  * turns), so 9 levels of forms drawing forms 10 times took 9.6 s for 100k characters; a page
  * rarely calls a form with text more than a few hundred times (forms without text are cached).
@@ -87,6 +100,7 @@ export const DEFAULT_EXTRACT_LIMITS: Readonly<ExtractLimits> = Object.freeze({
   maxPdfStreamBytes: DEFAULT_MAX_PDF_STREAM_BYTES,
   maxPdfInflatedBytes: DEFAULT_MAX_PDF_INFLATED_BYTES,
   maxPdfPageOperators: DEFAULT_MAX_PDF_PAGE_OPERATORS,
+  maxPdfOperators: DEFAULT_MAX_PDF_OPERATORS,
   maxPdfPageForms: DEFAULT_MAX_PDF_PAGE_FORMS,
   maxPdfPageChars: DEFAULT_MAX_PDF_PAGE_CHARS,
   maxTextChars: DEFAULT_MAX_TEXT_CHARS,

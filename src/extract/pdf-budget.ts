@@ -6,7 +6,7 @@
  *   ASCII85/Hex, predictors, a page's concatenated contents) and for each chunk the native
  *   DecompressionStream path yields;
  * - `onToken()` for each object the content-stream preprocessor reads (operators and operands;
- *   pages, forms and Type3 glyph procedures alike);
+ *   pages, forms and Type3 glyph procedures alike), counted per page and for the whole file;
  * - `onForm()` each time a form XObject is drawn (text and operator-list paths).
  * A hook that throws stops the parse; pdf.js may swallow that error (ignoreErrors), so the first
  * limit hit is kept and every later hook call throws it again until extractPdf reports it.
@@ -33,6 +33,7 @@ const HEAP_CHECK_MIN_GROWTH = 1024 * 1024;
 export class PdfBudget implements PdfjsBudgetHooks {
   private inflated = 0;
   private tokens = 0;
+  private fileTokens = 0;
   private forms = 0;
   private page = 0;
   private exceeded: ExtractError | null = null;
@@ -74,6 +75,16 @@ export class PdfBudget implements PdfjsBudgetHooks {
         ),
       );
     }
+    if (++this.fileTokens > this.limits.maxPdfOperators) {
+      this.fail(
+        limitError(
+          'pdf_operators',
+          this.limits.maxPdfOperators,
+          `the PDF has more than ${this.limits.maxPdfOperators} content-stream operators and operands in all (at page ${this.page})`,
+          { page: this.page },
+        ),
+      );
+    }
     if (this.tokens % TOKENS_PER_HEAP_CHECK === 0) this.checkHeap();
   }
 
@@ -93,7 +104,7 @@ export class PdfBudget implements PdfjsBudgetHooks {
     }
   }
 
-  /** Starts counting a page's tokens and forms (1-based page number, for the message). */
+  /** Starts counting a page's tokens and forms (1-based page number, for the message); the file's total goes on. */
   startPage(page: number): void {
     this.page = page;
     this.tokens = 0;

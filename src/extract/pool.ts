@@ -50,7 +50,28 @@ export type ExtractPoolOptions = {
  * `transfer` when the caller will not use `bytes` again: their buffer then moves to the worker
  * (left detached here) instead of being copied.
  */
-export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits; transfer?: boolean };
+export type ExtractTaskOptions = { signal?: AbortSignal; limits?: ExtractLimits; transfer?: boolean; owner?: TaskOwner; gate?: TaskGate };
+
+/**
+ * Asked when a worker is free for the task whether it may still run (`admit` returns the error to
+ * fail it with instead, e.g. extract_throttled), and told how every task that ran ended (`ended`,
+ * the error or null), before the next task is admitted.
+ */
+export interface TaskGate {
+  admit(): ExtractError | undefined;
+  ended(error: unknown): void;
+}
+
+/**
+ * Whose file it is, for the fair queue: `key` (e.g. the API key's id) and, within it, `request`
+ * (one batch). Tasks without an owner share one anonymous owner: first in, first out.
+ */
+export type TaskOwner = { key: string; request: string };
+
+/** What one owner (a key, or a request within a key) has queued and running, and the worker time it has used. */
+type Share = { used: number; started: number; running: number; waiting: number };
+type Flow = Share & { queue: Task[] };
+type Tenant = Share & { flows: Map<string, Flow> };
 
 type Task = {
   request: WorkerRequest;
@@ -59,12 +80,25 @@ type Task = {
   reject(error: unknown): void;
   onAbort?: () => void;
   timer?: ReturnType<typeof setTimeout>;
+  tenantKey: string;
+  flowKey: string;
+  /** performance.now() when a worker took it. */
+  startedAt?: number;
+  gate?: TaskGate;
 };
 type Slot = { worker: Worker; task: Task | null };
 
+const ANONYMOUS: TaskOwner = { key: '', request: '' };
+
 /**
  * A pool of Bun Workers for MD/PDF/DOCX extraction. TXT is decoded inline. Tasks queue when
- * every worker is busy; aborting a queued task drops it, aborting a running one terminates its
+ * every worker is busy, in a fair queue (issue 23): each owner is charged the worker time its
+ * tasks take (running ones included), and a free worker takes the next task of the key that has
+ * used the least, then of that key's request that has used the least; an owner that starts
+ * queueing joins at the least time of those already there (idle time is not banked), ties go to
+ * the owner that has started fewer tasks, then has fewer waiting, then came first. So one key's 20 slow files never
+ * sit ahead of another key's (or request's) single file: it waits for the files already running,
+ * at most. Aborting a queued task drops it, aborting a running one terminates its
  * worker (pdf.js cannot be interrupted) and starts a fresh one. A task over its time budget
  * rejects with extract_timeout; a crashed worker rejects with extract_failed and is replaced.
  * Memory: each worker checks its own heap against heapLimitBytes while it parses (extract_limit
@@ -80,7 +114,9 @@ export class ExtractPool {
   private readonly workerUrl: string | URL;
   private rssTimer: ReturnType<typeof setInterval> | null = null;
   private readonly slots: Slot[] = [];
-  private readonly queue: Task[] = [];
+  /** The fair queue: tenants (keys) in arrival order, each with its flows (requests). Idle owners are dropped. */
+  private readonly tenants = new Map<string, Tenant>();
+  private queued = 0;
   private nextId = 1;
   private closed = false;
   /** Workers terminated and replaced (abort, timeout, crash, memory), for tests and metrics. */
@@ -110,7 +146,14 @@ export class ExtractPool {
     const format = checkAndSniff(bytes, fileName, limits);
     const text = INLINE_FORMATS.has(format)
       ? await extractFormat(format, bytes, limits)
-      : await this.runInWorker(format, options.transfer && ownsWholeBuffer(bytes) ? bytes : bytes.slice(), limits, options.signal);
+      : await this.runInWorker(
+          format,
+          options.transfer && ownsWholeBuffer(bytes) ? bytes : bytes.slice(),
+          limits,
+          options.signal,
+          options.owner ?? ANONYMOUS,
+          options.gate,
+        );
     return finish(format, text, limits);
   }
 
@@ -126,7 +169,7 @@ export class ExtractPool {
 
   /** Queued plus running tasks. */
   get pending(): number {
-    return this.queue.length + this.slots.filter((s) => s.task !== null).length;
+    return this.queued + this.slots.filter((s) => s.task !== null).length;
   }
 
   /** Terminates every worker and rejects whatever is queued or running. */
@@ -134,7 +177,10 @@ export class ExtractPool {
     this.closed = true;
     this.watchRss(false);
     const error = new ExtractError('extract_failed', 'the extraction pool was closed');
-    for (const task of this.queue.splice(0)) this.settle(task, error);
+    for (const tenant of this.tenants.values()) {
+      for (const flow of tenant.flows.values()) for (const task of flow.queue.splice(0)) this.settle(task, error);
+    }
+    this.queued = 0;
     for (const slot of this.slots.splice(0)) {
       if (slot.task) this.settle(slot.task, error);
       slot.worker.terminate();
@@ -142,26 +188,132 @@ export class ExtractPool {
   }
 
   /** `bytes` must be owned by the pool from here on: its buffer is transferred to the worker. */
-  private runInWorker(format: FileFormat, bytes: Uint8Array, limits: ExtractLimits, signal?: AbortSignal): Promise<string> {
+  private runInWorker(
+    format: FileFormat,
+    bytes: Uint8Array,
+    limits: ExtractLimits,
+    signal: AbortSignal | undefined,
+    owner: TaskOwner,
+    gate?: TaskGate,
+  ): Promise<string> {
     if (this.closed) return Promise.reject(new ExtractError('extract_failed', 'the extraction pool was closed'));
     return new Promise<string>((resolve, reject) => {
       const request: WorkerRequest = { id: this.nextId++, format, bytes, limits, heapLimitBytes: this.heapLimitBytes };
-      const task: Task = { request, signal, resolve, reject };
+      const task: Task = { request, signal, resolve, reject, tenantKey: owner.key, flowKey: owner.request, gate };
       if (signal) {
         task.onAbort = () => this.abort(task);
         signal.addEventListener('abort', task.onAbort, { once: true });
       }
-      this.queue.push(task);
+      this.enqueue(task);
       this.dispatch();
     });
   }
 
+  /** Worker time each owner's running tasks have used so far (they are charged in full when they end). */
+  private inProgress(now: number): Map<Share, number> {
+    const busy = new Map<Share, number>();
+    for (const slot of this.slots) {
+      const task = slot.task;
+      if (!task || task.startedAt === undefined) continue;
+      const tenant = this.tenants.get(task.tenantKey);
+      const flow = tenant?.flows.get(task.flowKey);
+      for (const share of [tenant, flow]) if (share) busy.set(share, (busy.get(share) ?? 0) + now - task.startedAt);
+    }
+    return busy;
+  }
+
+  /** The least time used among `shares` (running time included), for an owner that joins them. */
+  private static floor(shares: Iterable<Share>, busy: Map<Share, number>): number {
+    let least = Number.POSITIVE_INFINITY;
+    for (const share of shares) least = Math.min(least, share.used + (busy.get(share) ?? 0));
+    return Number.isFinite(least) ? least : 0;
+  }
+
+  private enqueue(task: Task): void {
+    const busy = this.inProgress(performance.now());
+    let tenant = this.tenants.get(task.tenantKey);
+    if (!tenant) {
+      tenant = { used: ExtractPool.floor(this.tenants.values(), busy), started: 0, running: 0, waiting: 0, flows: new Map() };
+      this.tenants.set(task.tenantKey, tenant);
+    }
+    let flow = tenant.flows.get(task.flowKey);
+    if (!flow) {
+      flow = { used: ExtractPool.floor(tenant.flows.values(), busy), started: 0, running: 0, waiting: 0, queue: [] };
+      tenant.flows.set(task.flowKey, flow);
+    }
+    flow.queue.push(task);
+    tenant.waiting++;
+    flow.waiting++;
+    this.queued++;
+  }
+
+  /** The owner among `shares` that has used the least worker time, then started the fewest tasks, then has the fewest waiting, then came first. */
+  private static least<S extends Share>(shares: Iterable<S>, busy: Map<Share, number>, eligible: (share: S) => boolean): S | undefined {
+    let best: S | undefined;
+    let bestUsed = 0;
+    for (const share of shares) {
+      if (!eligible(share)) continue;
+      const used = share.used + (busy.get(share) ?? 0);
+      const before =
+        !best ||
+        used < bestUsed ||
+        (used === bestUsed && (share.started < best.started || (share.started === best.started && share.waiting < best.waiting)));
+      if (before) {
+        best = share;
+        bestUsed = used;
+      }
+    }
+    return best;
+  }
+
+  /** Takes the next task out of the fair queue (see the class comment). */
+  private next(): Task | undefined {
+    if (this.queued === 0) return undefined;
+    const busy = this.inProgress(performance.now());
+    const hasQueued = (flow: Flow) => flow.queue.length > 0;
+    const tenant = ExtractPool.least(this.tenants.values(), busy, (t) => [...t.flows.values()].some(hasQueued));
+    const flow = tenant && ExtractPool.least(tenant.flows.values(), busy, hasQueued);
+    if (!tenant || !flow) return undefined;
+    const task = flow.queue.shift()!;
+    this.queued--;
+    for (const share of [tenant, flow]) {
+      share.started++;
+      share.running++;
+      share.waiting--;
+    }
+    task.startedAt = performance.now();
+    return task;
+  }
+
+  /** Charges a task that ran to its owners, and drops owners with nothing queued or running. */
+  private release(task: Task): void {
+    const tenant = this.tenants.get(task.tenantKey);
+    const flow = tenant?.flows.get(task.flowKey);
+    if (!tenant || !flow) return;
+    if (task.startedAt !== undefined) {
+      const ms = performance.now() - task.startedAt;
+      for (const share of [tenant, flow]) {
+        share.used += ms;
+        share.running--;
+      }
+      task.startedAt = undefined;
+    }
+    if (flow.queue.length === 0 && flow.running === 0) tenant.flows.delete(task.flowKey);
+    if (tenant.flows.size === 0) this.tenants.delete(task.tenantKey);
+  }
+
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    while (this.queued > 0) {
       let slot = this.slots.find((s) => s.task === null);
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       if (!slot) return;
-      const task = this.queue.shift()!;
+      const task = this.next();
+      if (!task) return;
+      const refused = task.gate?.admit();
+      if (refused) {
+        this.settle(task, refused, '', false);
+        continue;
+      }
       slot.task = task;
       task.timer = setTimeout(() => this.timeOut(task), this.timeoutMs);
       refWorker(slot.worker, true);
@@ -227,9 +379,14 @@ export class ExtractPool {
   }
 
   private abort(task: Task): void {
-    const queued = this.queue.indexOf(task);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
+    const tenant = this.tenants.get(task.tenantKey);
+    const flow = tenant?.flows.get(task.flowKey);
+    const queued = tenant && flow && task.startedAt === undefined ? flow.queue.indexOf(task) : -1;
+    if (tenant && flow && queued >= 0) {
+      flow.queue.splice(queued, 1);
+      tenant.waiting--;
+      flow.waiting--;
+      this.queued--;
       this.settle(task, task.signal?.reason ?? new DOMException('aborted', 'AbortError'));
       return;
     }
@@ -254,8 +411,12 @@ export class ExtractPool {
     else this.watchRss(false);
   }
 
-  private settle(task: Task, error: unknown, text = ''): void {
+  /** Ends a task; `ran` false when it was refused by its gate before a worker took it. */
+  private settle(task: Task, error: unknown, text = '', ran = true): void {
     clearTimeout(task.timer);
+    // The gate hears before the next task is admitted (dispatch runs after this).
+    if (ran && task.startedAt !== undefined) task.gate?.ended(error);
+    this.release(task);
     if (task.onAbort) task.signal?.removeEventListener('abort', task.onAbort);
     if (error) task.reject(error);
     else task.resolve(text);

@@ -31,6 +31,8 @@ export const en = {
     no_text: 'No text could be extracted from the file (is it a scanned image?).',
     extract_timeout: 'Reading the file took too long; it may be damaged or unusually complex.',
     extract_failed: 'The file could not be read because of an internal error; please try again.',
+    extract_throttled:
+      'Too many files from this key hit a reading limit lately ({limit} in {seconds} s): PDF, DOCX and Markdown files are refused for now; try again in a minute.',
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
   },
   /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
@@ -39,6 +41,7 @@ export const en = {
     pdf_stream_bytes: 'A compressed stream in the PDF unpacks to more than {limit} bytes.',
     pdf_inflated_bytes: 'The compressed streams of the PDF unpack to more than {limit} bytes in total.',
     pdf_page_operators: 'Page {page} of the PDF has more than {limit} drawing instructions.',
+    pdf_operators: 'The PDF has more than {limit} drawing instructions in all.',
     pdf_page_forms: 'Page {page} of the PDF draws more than {limit} reusable graphic objects (form XObjects).',
     pdf_page_chars: 'Page {page} of the PDF has more than {limit} characters of text.',
     docx_inflated_bytes: 'The DOCX unpacks to more than {limit} bytes.',

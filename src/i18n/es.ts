@@ -36,6 +36,8 @@ export const es: Catalogue = {
     no_text: 'No se ha podido extraer texto del archivo (¿es una imagen escaneada?).',
     extract_timeout: 'La lectura del archivo ha tardado demasiado; puede estar dañado o ser muy complejo.',
     extract_failed: 'No se ha podido leer el archivo por un error interno; inténtalo de nuevo.',
+    extract_throttled:
+      'Demasiados archivos de esta clave han superado un límite de lectura ({limit} en {seconds} s): los archivos PDF, DOCX y Markdown se rechazan por ahora; inténtalo dentro de un minuto.',
     batch_timeout: 'El lote ha agotado su tiempo máximo de {seconds} s antes de procesar este archivo.',
   },
   extractLimits: {
@@ -43,6 +45,7 @@ export const es: Catalogue = {
     pdf_stream_bytes: 'Un flujo comprimido del PDF ocupa más de {limit} bytes al descomprimirlo.',
     pdf_inflated_bytes: 'Los flujos comprimidos del PDF ocupan más de {limit} bytes en total al descomprimirlos.',
     pdf_page_operators: 'La página {page} del PDF tiene más de {limit} instrucciones de dibujo.',
+    pdf_operators: 'El PDF tiene más de {limit} instrucciones de dibujo en total.',
     pdf_page_forms: 'La página {page} del PDF dibuja más de {limit} objetos gráficos reutilizables (form XObjects).',
     pdf_page_chars: 'La página {page} del PDF tiene más de {limit} caracteres de texto.',
     docx_inflated_bytes: 'El DOCX ocupa más de {limit} bytes al descomprimirlo.',

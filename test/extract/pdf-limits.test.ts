@@ -12,6 +12,7 @@ import {
   nestedFormsPdf,
   operatorFloodPdf,
   runLengthBombPdf,
+  sharedStreamPdf,
   textFloodPdf,
 } from '../fixtures/hostile-pdf.ts';
 import { makePdf } from '../fixtures/make.ts';
@@ -56,6 +57,20 @@ describe('PDF budgets, enforced inside pdf.js while it reads (patches/pdfjs-dist
     }
   });
 
+  it('caps operators per file: 300 pages sharing one stream of ~2M no-op operators stop on page 1 (issue 23)', async () => {
+    const pdf = sharedStreamPdf();
+    expect(pdf.length).toBeLessThan(60_000);
+    const { error, ms } = await failure(pdf);
+    expect(error).toMatchObject({ code: 'extract_limit', params: { kind: 'pdf_operators', limit: 1_000_000, page: 1 } });
+    // Before: ~45 s here (every page within the page limit), stopped by the inflated-bytes total.
+    expect(ms).toBeLessThan(5_000);
+    const tight = await failure(makePdf(Array.from({ length: 5 }, (_, i) => `Page ${i} has a few words.`)), {
+      ...DEFAULT_EXTRACT_LIMITS,
+      maxPdfOperators: 30,
+    });
+    expect(tight.error).toMatchObject({ code: 'extract_limit', params: { kind: 'pdf_operators', limit: 30 } });
+  });
+
   it('caps the text of a page and the form calls of a page', async () => {
     expect((await failure(textFloodPdf())).error?.params).toEqual({ kind: 'pdf_page_chars', limit: 100_000, page: 1 });
     const { error, ms } = await failure(nestedFormsPdf());
@@ -72,7 +87,7 @@ describe('PDF budgets, enforced inside pdf.js while it reads (patches/pdfjs-dist
 
   it('stops at a heap ceiling when one is given (worker threads)', async () => {
     // Text items of a 24 MB page under loose text limits: only the heap check can stop them.
-    const limits = { ...DEFAULT_EXTRACT_LIMITS, maxPdfPageChars: 1e9, maxPdfPageOperators: 1e9 };
+    const limits = { ...DEFAULT_EXTRACT_LIMITS, maxPdfPageChars: 1e9, maxPdfPageOperators: 1e9, maxPdfOperators: 1e9 };
     Bun.gc(true);
     const heapLimitBytes = heapSize() + 48 * MB;
     const error = await extractPdf(flateBombPdf(24 * MB), limits, { heapLimitBytes }).catch((e) => e);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { ExtractPool } from '../../src/extract/pool.ts';
+import { ExtractPool, type TaskOwner } from '../../src/extract/pool.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { flateBombPdf } from '../fixtures/hostile-pdf.ts';
@@ -120,6 +120,98 @@ describe('ExtractPool', () => {
     }
   });
 
+  describe('fair queue (issue 23)', () => {
+    /** Queues `tasks` (name, owner) on a one-worker sleep pool (200 ms each) in order; resolves with the order they finished in. */
+    async function finishOrder(tasks: readonly [string, TaskOwner | undefined][]): Promise<string[]> {
+      const sleepy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/sleep-worker.ts', import.meta.url) });
+      const docx = await makeDocx(['x']);
+      const order: string[] = [];
+      try {
+        await Promise.all(tasks.map(([name, owner]) => sleepy.extract(docx, `${name}.docx`, { owner }).then(() => order.push(name))));
+        expect(sleepy.pending).toBe(0);
+        return order;
+      } finally {
+        sleepy.close();
+      }
+    }
+    const a = { key: 'a', request: '1' };
+
+    it("takes another key's single file next, not after the first key's queue", async () => {
+      const order = await finishOrder([
+        ['a1', a],
+        ['a2', a],
+        ['a3', a],
+        ['a4', a],
+        ['b1', { key: 'b', request: '2' }],
+      ]);
+      expect(order.indexOf('b1')).toBe(1);
+      expect(order.filter((n) => n.startsWith('a'))).toEqual(['a1', 'a2', 'a3', 'a4']);
+    });
+
+    it("takes another request's file next within one key too", async () => {
+      const order = await finishOrder([
+        ['a1', a],
+        ['a2', a],
+        ['a3', a],
+        ['a4', a],
+        ['r1', { key: 'a', request: '2' }],
+      ]);
+      expect(order.indexOf('r1')).toBe(1);
+    });
+
+    it('shares the worker between keys, not between requests: a key with two requests gets half', async () => {
+      const b = { key: 'b', request: '3' };
+      const order = await finishOrder([
+        ['a1', a],
+        ['a2', a],
+        ['a3', a],
+        ['a4', { key: 'a', request: '2' }],
+        ['a5', { key: 'a', request: '2' }],
+        ['a6', { key: 'a', request: '2' }],
+        ['b1', b],
+        ['b2', b],
+        ['b3', b],
+      ]);
+      // Alternating keys (timing may swap neighbours): b's three files are among the first seven.
+      expect(order.slice(0, 7).filter((n) => n.startsWith('b'))).toHaveLength(3);
+      expect(order.indexOf('b1')).toBe(1);
+    });
+
+    it('asks the gate before a worker takes a task, and tells it how every task that ran ended', async () => {
+      const sleepy = new ExtractPool({ size: 1, workerUrl: new URL('../fixtures/sleep-worker.ts', import.meta.url) });
+      const docx = await makeDocx(['x']);
+      const ended: unknown[] = [];
+      let open = true;
+      const gate = {
+        admit: () => (open ? undefined : new ExtractError('extract_throttled', 'no', { limit: 1, seconds: 60 })),
+        ended: (error: unknown) => {
+          ended.push(error);
+          open = false; // the first task that ends closes the gate for the ones queued behind it
+        },
+      };
+      try {
+        const tasks = [1, 2, 3].map((i) => sleepy.extract(docx, `${i}.docx`, { gate }).catch((e) => e));
+        const [first, second, third] = await Promise.all(tasks);
+        expect(first).toEqual({ format: 'docx', text: 'slept' });
+        expect(second).toMatchObject({ code: 'extract_throttled' });
+        expect(third).toMatchObject({ code: 'extract_throttled' });
+        expect(ended).toEqual([null]);
+        expect(sleepy.pending).toBe(0);
+      } finally {
+        sleepy.close();
+      }
+    });
+
+    it('keeps first in, first out for tasks without an owner (the CLI)', async () => {
+      const order = await finishOrder([
+        ['x1', undefined],
+        ['x2', undefined],
+        ['x3', undefined],
+      ]);
+      expect(order).toEqual(['x1', 'x2', 'x3']);
+    });
+  });
+
   it('rejects an already aborted signal at once', async () => {
     const error = await pool.extract(BIG_PDF, 'a.pdf', { signal: AbortSignal.abort() }).catch((e) => e);
     expect(error.name).toBe('AbortError');
@@ -169,7 +261,7 @@ describe('ExtractPool', () => {
 
 describe('ExtractPool memory ceilings', () => {
   /** Loose per-file limits, so only the memory ceilings can stop a text flood. */
-  const LOOSE = { ...DEFAULT_EXTRACT_LIMITS, maxPdfPageChars: 1e9, maxPdfPageOperators: 1e9 };
+  const LOOSE = { ...DEFAULT_EXTRACT_LIMITS, maxPdfPageChars: 1e9, maxPdfPageOperators: 1e9, maxPdfOperators: 1e9 };
   /** A flood left running by a failed test would skew every memory test after it: generous. */
   const MEMORY_TEST_TIMEOUT_MS = 30_000;
 

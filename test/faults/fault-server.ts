@@ -11,21 +11,29 @@ const ROOT = join(import.meta.dir, '..', '..');
 export interface FaultServer {
   server: ServerProcess;
   key: string;
+  /** `key` first, then the extra keys asked for (startFaultServer's `extraKeys`), all enterprise. */
+  keys: string[];
   /** Stops the server and deletes its database folder. */
   stop(): Promise<void>;
 }
 
 /** Creates a database in a temporary folder named after `name`, an enterprise key in it, and starts `serve` on it. */
-export async function startFaultServer(name: string, env: Record<string, string> = {}): Promise<FaultServer> {
+export async function startFaultServer(name: string, env: Record<string, string> = {}, extraKeys = 0): Promise<FaultServer> {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
   const fullEnv = { DATABASE_PATH: join(dir, 'db.sqlite'), BOOTSTRAP_KEY: '0', WORKERS: '1', ...env };
-  const created = runCommand(['bun', 'run', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise', '--name', name], ROOT, fullEnv);
-  expect(created.code).toBe(0);
-  const key = created.out.trim().split('\n').at(-1)!;
+  const keys: string[] = [];
+  for (let i = 0; i <= extraKeys; i++) {
+    const keyName = i === 0 ? name : `${name}-${i}`;
+    const created = runCommand(['bun', 'run', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise', '--name', keyName], ROOT, fullEnv);
+    expect(created.code).toBe(0);
+    keys.push(created.out.trim().split('\n').at(-1)!);
+  }
+  const key = keys[0];
   const server = await startServerProcess(['bun', 'run', 'src/main.ts', 'serve'], { cwd: ROOT, env: fullEnv });
   return {
     server,
     key,
+    keys,
     stop: async () => {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

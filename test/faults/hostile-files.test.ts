@@ -47,11 +47,15 @@ const LEGIT_NAME = 'legit.pdf';
 
 let fault: FaultServer;
 let server: ServerProcess;
-let key = '';
+/**
+ * A key per batch: 10 files of one key that exhaust a budget within a minute get its further
+ * PDF/DOCX/MD files refused (`extract_throttled`, test/faults/fair-extraction.test.ts).
+ */
+let keys: string[] = [];
 
 beforeAll(async () => {
-  fault = await startFaultServer('hostile-files');
-  ({ server, key } = fault);
+  fault = await startFaultServer('hostile-files', {}, 6);
+  ({ server, keys } = fault);
 }, TEST_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -61,7 +65,7 @@ afterAll(async () => {
 });
 
 /** POSTs a batch; resolves with its status, NDJSON lines and wall time. */
-async function postBatch(files: readonly { name: string; bytes: Uint8Array }[]) {
+async function postBatch(files: readonly { name: string; bytes: Uint8Array }[], key: string) {
   const form = new FormData();
   for (const file of files) form.append('files[]', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name));
   const started = performance.now();
@@ -120,7 +124,7 @@ describe('hostile files against a real server process', () => {
         { name: 'four-hundred-pages.pdf', bytes: makePdf(Array.from({ length: 400 }, (_, i) => `Page ${i + 1}.`)), code: 'extract_limit' },
         { name: LEGIT_NAME, bytes: LEGIT_PDF, code: null },
       ];
-      const { status, lines } = await postBatch(uploads);
+      const { status, lines } = await postBatch(uploads, keys[0]);
       expect(status).toBe(200);
       expectOutcomes(uploads, lines);
       const message = (name: string) => lines.find((l) => l.type === 'error' && l.fileName === name)?.message;
@@ -141,13 +145,13 @@ describe('hostile files against a real server process', () => {
       }));
       const docx = await hostileDocxFiles();
       // MAX_FILES is 20 per request: two batches, each with the legitimate file.
-      for (const group of [docx, markdown]) {
+      for (const [i, group] of [docx, markdown].entries()) {
         const uploads = [...group.slice(0, 19), { name: LEGIT_NAME, bytes: LEGIT_PDF, code: null }];
-        const { status, lines } = await postBatch(uploads);
+        const { status, lines } = await postBatch(uploads, keys[1 + i]);
         expect(status).toBe(200);
         expectOutcomes(uploads, lines);
       }
-      const bomb = await postBatch([{ name: 'zip-bomb.docx', bytes: docx[0].bytes }]);
+      const bomb = await postBatch([{ name: 'zip-bomb.docx', bytes: docx[0].bytes }], keys[3]);
       // Issue 16 (8): the zip bomb quoted the 10 MiB byte limit instead of the inflated-size limit.
       expect(bomb.lines.find((l) => l.type === 'error')?.message).toBe('The DOCX unpacks to more than 52428800 bytes.');
     },
@@ -157,9 +161,9 @@ describe('hostile files against a real server process', () => {
   it(
     'answers a legitimate batch promptly while four bombs are being read (it waited 85 s)',
     async () => {
-      const bombs = Array.from({ length: 4 }, (_, i) => postBatch([{ name: `bomb-${i}.pdf`, bytes: flateBombPdf() }]));
+      const bombs = Array.from({ length: 4 }, (_, i) => postBatch([{ name: `bomb-${i}.pdf`, bytes: flateBombPdf() }], keys[4]));
       await Bun.sleep(50);
-      const legit = await postBatch([{ name: LEGIT_NAME, bytes: LEGIT_PDF }]);
+      const legit = await postBatch([{ name: LEGIT_NAME, bytes: LEGIT_PDF }], keys[5]);
       expect(legit.status).toBe(200);
       expect(legit.lines.find((l) => l.type === 'result')).toMatchObject({ fileName: LEGIT_NAME, words: LEGIT_WORDS });
       expect(legit.ms).toBeLessThan(10_000);

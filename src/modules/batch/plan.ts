@@ -1,7 +1,7 @@
 /** The batch before its stream starts: every file extracted (or failed) and its words counted. */
 import type { Detector } from '../../detector/types';
 import { ExtractError, type ExtractLimits, type FileFormat } from '../../extract';
-import type { ExtractPool } from '../../extract/pool';
+import type { ExtractPool, TaskGate, TaskOwner } from '../../extract/pool';
 import type { Logger } from '../../http/logger';
 import { MIN_WORDS } from '../../contract';
 import type { UploadedFile } from './form';
@@ -25,6 +25,10 @@ export interface PlanDeps {
   limits: ExtractLimits;
   detector: Detector;
   logger: Logger;
+  /** Whose files these are, for the pool's fair queue (the key, and this request within it). */
+  owner?: TaskOwner;
+  /** Refuses the key's files while too many of them exhaust a budget (exhausted.ts). */
+  gate?: TaskGate;
 }
 
 /** Thrown when the client went away during extraction: nothing is charged, no stream is built. */
@@ -74,7 +78,13 @@ async function planFile(
   try {
     const bytes = new Uint8Array(await file.file.arrayBuffer());
     // `bytes` is ours alone: the pool may hand its buffer to a worker instead of copying it.
-    const { format, text } = await deps.pool.extract(bytes, file.fileName, { signal: signals.both, limits: deps.limits, transfer: true });
+    const { format, text } = await deps.pool.extract(bytes, file.fileName, {
+      signal: signals.both,
+      limits: deps.limits,
+      transfer: true,
+      owner: deps.owner,
+      gate: deps.gate,
+    });
     const words = deps.detector.countWords(text);
     if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });
     total.words += words;

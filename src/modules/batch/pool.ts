@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import { coreCount } from '../../cores';
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from '../../extract';
 import { ExtractPool } from '../../extract/pool';
+import { ExhaustedFiles } from './exhausted';
 
 /** Per-file extraction limits from the service configuration. */
 export function extractLimitsOf(config: Config): ExtractLimits {
@@ -25,6 +26,18 @@ export function extractWorkersPerProcess(processes: number, cores: number = core
 }
 
 const MB = 1024 * 1024;
+
+const exhausted = new WeakMap<Config, ExhaustedFiles>();
+
+/** Budget-exhausting files per key for an app configuration (exhausted.ts): one per app, like the pool. */
+export function exhaustedFilesFor(config: Config): ExhaustedFiles {
+  let files = exhausted.get(config);
+  if (!files) {
+    files = new ExhaustedFiles();
+    exhausted.set(config, files);
+  }
+  return files;
+}
 
 // Keyed by the frozen Config that createApp received: one pool per app, no process-wide global.
 // Idle workers are unref'd by the pool, so an unused pool never keeps a process alive.

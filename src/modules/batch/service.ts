@@ -7,7 +7,7 @@ import type { BatchRequest } from '../detect/batch-contract';
 import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
 import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';
-import { extractLimitsOf } from './pool';
+import { exhaustedFilesFor, extractLimitsOf } from './pool';
 import { batchStream } from './stream';
 
 /** Content type of the stream (NDJSON, one JSON object per line). */
@@ -40,6 +40,9 @@ export async function chargeBatch(quota: QuotaStore, key: ApiKey, words: number,
   return charge.state;
 }
 
+/** Numbers the batches of this process: each is its own owner in the extraction pool's fair queue. */
+let batchSequence = 0;
+
 /** Runs one batch request with `pool`; see BatchRequest for the contract with the detect route. */
 export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Response> {
   const { request, key, config, quota, detector, logger } = ctx;
@@ -53,7 +56,10 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
   const budgetSeconds = Math.round(config.batchTimeBudgetMs / 100) / 10;
   let plan: Awaited<ReturnType<typeof planBatch>>;
   try {
-    const deps = { pool, limits: extractLimitsOf(config), detector, logger };
+    // Fair queue: keys share the workers equally, and a key's requests share its turn.
+    const owner = { key: String(key.id), request: String(++batchSequence) };
+    const gate = exhaustedFilesFor(config).gate(owner.key);
+    const deps = { pool, limits: extractLimitsOf(config), detector, logger, owner, gate };
     plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);
   } catch (error) {
     if (error instanceof OverQuotaError) {
