@@ -407,7 +407,7 @@ export interface components {
              * @description Stable snake_case code: branch on this, never on the message.
              * @enum {string}
              */
-            code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "text_too_short" | "batch_timeout" | "internal_error";
+            code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error";
             /** @description Human-readable message in the negotiated language. */
             message: string;
         };
