@@ -42,9 +42,8 @@ export function detectorFor(engine: Engine): DetectorPipeline {
     analyze(text: string, options: AnalyzeOptions = {}): Analysis {
       const t0 = performance.now();
       const sensitivity = options.sensitivity ?? DEFAULT_SENSITIVITY;
-      const r = engine.analyze(text);
-      const decision = decide(engine.model, engine.docTypes, text, r, sensitivity);
-      const e = explain(engine.model, text, r, decision, options.labelLang ?? DEFAULT_LABEL_LANG);
+      const r = stages.score(text);
+      const e = stages.explain(text, r, stages.decide(text, r, sensitivity), options.labelLang ?? DEFAULT_LABEL_LANG);
       return {
         score: r.score,
         probability: r.probability,

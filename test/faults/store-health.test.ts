@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROSE } from '../http/helpers';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { detectOn, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-health-'));
@@ -22,13 +22,8 @@ afterAll(async () => {
 /** /health must answer within this, whatever the store is doing (a load balancer's check). */
 const HEALTH_MAX_MS = 500;
 
-function detect(server: ServerProcess, key: string) {
-  return fetch(`${server.base}/api/detect`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ text: PROSE }),
-  });
-}
+/** One single-mode detection of PROSE. */
+const detect = (server: ServerProcess, key: string) => detectOn(server, key, PROSE);
 
 async function health(server: ServerProcess): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
   const t0 = performance.now();

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROSE } from '../http/helpers';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { detectOn, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-lock-'));
@@ -23,13 +23,8 @@ afterAll(async () => {
 /** The deadline the server is given: a request waits this long for the lock, then 503. */
 const STORE_TIMEOUT_MS = 1000;
 
-function detect(server: ServerProcess, key: string) {
-  return fetch(`${server.base}/api/detect`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ text: PROSE }),
-  });
-}
+/** One single-mode detection of PROSE. */
+const detect = (server: ServerProcess, key: string) => detectOn(server, key, PROSE);
 
 /** Longest gap seen while pinging a route that needs no store, during `ms`. */
 async function slowestAnswer(server: ServerProcess, ms: number): Promise<number> {

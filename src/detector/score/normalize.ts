@@ -29,11 +29,12 @@ function isDisguisedLetter(cp: number): boolean {
  * Combining diacritics (U+0300-036F but not the grapheme joiner U+034F, which the tokenizer reads as
  * invisible; the extended and supplement blocks; marks for symbols; half marks).
  */
-const DIACRITICS = /[\u0300-\u034E\u0350-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/gu;
-const HAS_DIACRITIC = /[\u0300-\u034E\u0350-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/;
+const DIACRITIC_CLASS = '[\\u0300-\\u034E\\u0350-\\u036F\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF\\u20D0-\\u20FF\\uFE20-\\uFE2F]';
+const DIACRITICS = new RegExp(DIACRITIC_CLASS, 'gu');
+const HAS_DIACRITIC = new RegExp(DIACRITIC_CLASS);
 const LATIN_LETTER = /^\p{Script=Latin}$/u;
 /** A Latin letter still followed by a diacritic: in NFKC text, a mark that no composition absorbed. */
-export const STRAY_MARK = /\p{Script=Latin}[\u0300-\u034E\u0350-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/u;
+export const STRAY_MARK = new RegExp(`\\p{Script=Latin}${DIACRITIC_CLASS}`, 'u');
 
 /**
  * NFKC-normalise `text`, keeping a map from normalised offsets to submitted offsets.
@@ -42,8 +43,9 @@ export const STRAY_MARK = /\p{Script=Latin}[\u0300-\u034E\u0350-\u036F\u1AB0-\u1
  * ordinary Spanish or English scores exactly as before whether it came precomposed or not. A mark
  * that no composition absorbs over a Latin letter (t + U+0301) is a disguise when such marks are
  * MIN_STRAY_MARK_SHARE of the letters or more: they are counted (`strayMarks`), and then every
- * combining mark written over a Latin letter is dropped for scoring, since an acute after every letter also composes á, é, ó out of plain vowels (it moved an AI text
- * from 98 to 43). Letters that arrive precomposed are left as they are.
+ * combining mark written over a Latin letter is dropped for scoring, since an acute after every
+ * letter also composes á, é, ó out of plain vowels (it moved an AI text from 98 to 43). Letters that
+ * arrive precomposed are left as they are.
  */
 export function normalizeText(text: string): NormalizedText {
   if (ASCII_ONLY.test(text)) return { text, map: null, compatLetters: 0, strayMarks: 0 };
