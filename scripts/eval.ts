@@ -16,7 +16,9 @@ import { countWords, SENSITIVITIES } from '../src/contract';
 import { dataDir, hasData, loadRows, splitFiles, type Row } from './lib/data';
 import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
-import { confusion } from './lib/eval-loso';
+import { confusion, isModernGenerator } from './lib/eval-loso';
+import { measureEdits } from './lib/edits';
+import { editWeight } from './lib/weights';
 import type { DocType } from '../src/detector/score/doctype';
 import { MIN_STYLE_WORDS } from '../src/detector/explain/dimensions';
 
@@ -41,7 +43,7 @@ if (!positionals.length && !hasData()) {
   console.error(`eval: no files given and no shared data at ${dataDir()} (set DATA_DIR or pass files)`);
   process.exit(2);
 }
-const rows = loadRows(positionals.length ? positionals : splitFiles('dev'));
+const rows = measureEdits(loadRows(positionals.length ? positionals : splitFiles('dev')));
 const detector = await createDetector();
 
 interface Item {
@@ -147,13 +149,11 @@ const docTypes = confusion(
   'dev split',
 );
 const docTypeAccuracy = { n: items.filter((i) => docTypeOf(i.row)).length, accuracy: docTypes.accuracy };
-const ai150 = items.filter((i) => i.row.label === 'ai' && i.words >= 150);
-/** Generators of 2023-24 in dev: AlpacaEval's chat models, and GPT-4o, Gemini 1.5 and Llama 3 in L2R. */
-const modern = items.filter(
-  (i) =>
-    i.row.label === 'ai' &&
-    (i.row.source === 'alpaca_eval_modern' || (i.row.source === 'l2r_rewrites_2024' && /gpt-4o|gemini|llama-3/.test(i.row.model ?? ''))),
-);
+/** AI text the modes promise to catch: not an LLM edit that changed under half of a human text's words (weights.ts). */
+const isAiText = (i: (typeof items)[number]) => i.row.label === 'ai' && editWeight(i) === 1;
+const ai150 = items.filter((i) => isAiText(i) && i.words >= 150);
+/** Generators of 2024 (eval-loso.ts isModernGenerator): AlpacaEval, L2R's GPT-4o, Gemini 1.5 and Llama 3, round 4. */
+const modern = items.filter((i) => isAiText(i) && isModernGenerator({ source: i.row.source, model: i.row.model, y: 1 }));
 const humanNoAnnotations = Object.fromEntries(
   langs.map((l) => [
     l,

@@ -4,6 +4,7 @@
  * single-label sources (6,000 tweets, 5,800 chat answers) cannot make their genre the label;
  * light LLM edits of human texts are left out; then both labels of a language weigh the same.
  */
+import type { Row } from './data';
 import type { Doc } from './featurize';
 
 /**
@@ -15,7 +16,7 @@ import type { Doc } from './featurize';
 export const MIN_EDIT_SHARE = 0.5;
 
 /** How much an LLM-edited text counts as AI text: 1 or 0 (texts wholly of one author: 1). */
-export function editWeight(d: Pick<Doc, 'row'>): number {
+export function editWeight(d: { row: Pick<Row, 'mix'> }): number {
   const mix = d.row.mix;
   // A person's light edits of an LLM text leave an LLM text; continuations are trained on their AI part only (featurize.ts).
   if (!mix || mix.type === 'human_post_edit_of_llm_text' || mix.human_end_word !== undefined) return 1;
