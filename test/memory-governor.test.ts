@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from './timeout';
 import { startMemoryGovernor } from '../src/memory-governor';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const MB = 1024 * 1024;
 

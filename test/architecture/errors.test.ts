@@ -2,7 +2,8 @@
  * One error hierarchy (issue 20): every error that reaches a client extends CodedError, with a stable
  * `code` and an HTTP `status`; other Error subclasses stay inside the process and are listed here.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CodedError } from '../../src/contract/errors';
@@ -11,6 +12,8 @@ import { ApiError } from '../../src/http/errors';
 import { StoreUnavailableError } from '../../src/store/errors';
 import { ApiError as PlaygroundApiError } from '../../src/web/api';
 import { ROOT, sourceFiles } from './graph';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** Error classes that never reach a client (start-up failures, control flow, the CLI), and why. */
 const INTERNAL_ERRORS: Record<string, string> = {

@@ -4,8 +4,11 @@
  * and the extractors never import Elysia, the store or the modules. The scanner and the rules are
  * also run on small made-up graphs, to show that each check fails when its rule is broken.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { cycles, fileEdges, folderEdges, importGraph, scanImports, sourceFiles, type ImportEdge } from './graph';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** Folders a rule forbids, by importing folder: [forbidden target prefix, why]. */
 const SERVER_ONLY: readonly string[] = ['elysia', '@elysiajs/', 'src/store/', 'src/modules/', 'src/http/', 'src/app.ts', 'src/main.ts'];

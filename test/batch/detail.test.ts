@@ -1,6 +1,9 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { detector, PROSE } from '../http/helpers';
 import { batchForm, closeBatchPools, makeBatchApp, postBatch, readLines, sampleBatch } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 

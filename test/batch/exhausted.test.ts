@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { ExtractError, limitError } from '../../src/extract/errors.ts';
 import { ExhaustedFiles, exhaustsBudget } from '../../src/modules/batch/exhausted.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('files that exhaust an extraction budget, per key (issue 23)', () => {
   it('counts limits hit inside the worker and timeouts, not the page count, other failures or aborts', () => {

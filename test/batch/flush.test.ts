@@ -1,10 +1,13 @@
-import { afterAll, afterEach, describe, expect, it } from 'bun:test';
+import { afterAll, afterEach, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { batchStream, type StreamEnd } from '../../src/modules/batch/stream';
 import type { PlannedFile } from '../../src/modules/batch/plan';
 import { silentLogger } from '../../src/http';
 import type { Detector } from '../../src/detector/types';
 import { detector, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readChunk, recordingDetector, wordsUsed, type Upload } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { measureBatchLatency } from '../../bench/batch-latency';
 import { detector } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /**
  * Generous bounds for a shared 2-core machine. With this load, measured: pool p50 1.0 / p90 5.2 /

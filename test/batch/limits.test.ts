@@ -1,7 +1,10 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { t } from '../../src/i18n';
 import { PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readLines, wordsUsed } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { join } from 'node:path';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '..', '..');
 

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { chargeWords } from '../../src/modules/quota';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
@@ -6,6 +7,8 @@ import type { ExtractPool } from '../../src/extract/pool';
 import { createBatchHandler } from '../../src/modules/batch';
 import { detector, freshStore, keyOn, PROSE } from '../http/helpers';
 import { closeBatchPools, batchForm, makeBatchApp, postBatch, readLines, sampleBatch, wordsUsed } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 

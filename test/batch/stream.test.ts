@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { LabelLang, Sensitivity } from '../../src/contract';
 import { extractText } from '../../src/extract';
 import { t } from '../../src/i18n';
 import { detector } from '../http/helpers';
 import { modelVersion } from '../../src/model-version';
 import { closeBatchPools, badBatch, batchForm, DOCX_TEXT, makeBatchApp, postBatch, readLines, sampleBatch, type Line } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { corpusText } from '../../bench/corpus';
 import { asciiJson, detectRequests } from '../../bench/files';
 import { renderReport, singleProcessBound, targets, type BenchResults } from '../../bench/report';
 import { percentile } from '../../bench/stats';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const load = (rps: number, p50: number, p99: number) => ({
   connections: 64,

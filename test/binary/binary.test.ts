@@ -2,7 +2,8 @@
  * The single binary (issue 6): built once with scripts/build.ts, copied alone into an empty
  * folder, then every subcommand is run from there and the server answers over TCP.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { makeDocx, makePdf } from '../fixtures/make';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing } from '../fixtures/postgres';
 import { modelVersion } from '../../src/model-version';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** 60 words of English prose (the same as test/http/helpers' PROSE, which would load the engine here). */
 const PROSE =

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMP
 import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
 import { modelVersion } from '../../src/model-version';
 import { detector, PROSE } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '..', '..');
 let dir = '';

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import { VERDICT_KEYS } from '../../src/contract';
 import { SENT_ERROR_CODES } from '../../src/http/errors';
 import { FILE_ERROR_CODES } from '../../src/modules/batch/model';
 import { call, makeApp } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 type Json = Record<string, any>;
 

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorBodySchema, ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/errors';
 import { compileSchema } from '../../src/http/schema';
@@ -6,6 +7,8 @@ import { BATCH_LINE_SCHEMAS } from '../../src/modules/batch/model';
 import { EXAMPLES } from '../../src/modules/docs/examples';
 import { DetectRequestSchema, DetectResponseSchema } from '../../src/modules/detect/model';
 import { generateExamples } from '../../scripts/docs-examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** Fields that change from run to run (timing) or month to month (quota state): not compared. */
 const VOLATILE_FIELDS = new Set(['ms_cost', 'rate_limit', 'rate_remaining']);

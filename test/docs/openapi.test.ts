@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { EXTRACT_ERROR_STATUS } from '../../src/extract/errors';
 import { ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/errors';
 import { FILE_ERROR_CODES } from '../../src/modules/batch/model';
 import { call, makeApp } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 type Json = Record<string, any>;
 

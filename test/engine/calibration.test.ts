@@ -5,7 +5,8 @@
  * src/detector/decide/verdict.ts is monotone in p and in the mode, with `inconclusive` where a cell cannot
  * keep the mode's promise.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
 import { MIN_PROSE_WORDS, UNJUDGED_PROBABILITY, proseWordCount, type Engine } from '../../src/detector/score/engine';
 import { isAiVerdict, modelLang, SENSITIVITIES, type TextLang, VERDICT_KEYS } from '../../src/contract';
@@ -13,6 +14,8 @@ import { AI_FLOOR, EVEN_ODDS, HUMAN_BELOW, aiThreshold, cellOf, decideVerdict } 
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 beforeAll(async () => {

@@ -1,9 +1,12 @@
 /** The same input always gives the same output: twice on one engine, across engines, and after other texts. */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { loadEngine } from '../../src/detector/score/load';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_ES } from './texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const TEXTS = [
   AI_EN,

@@ -4,13 +4,16 @@
  * essays are not flagged more than native human writing, every text gets a finite score, and
  * disguised dev texts score like their clean form. Skipped, with a message, when the data is absent.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { dataDir, familyOf, hasData, loadRows, splitFiles, UNTRAINED_FAMILIES, type Row } from '../../scripts/lib/data';
 import type { Engine } from '../../src/detector/score/engine';
 import { decideVerdict } from '../../src/detector/decide/verdict';
 import { isAiVerdict, SENSITIVITIES, type Sensitivity, type TextLang } from '../../src/contract';
 import { detectorFor } from '../../src/detector';
 import { sharedEngine } from './fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const DATA = hasData();
 if (!DATA) console.warn(`test/engine/dev-data.test.ts: skipped, the shared data is absent (${dataDir()}; set DATA_DIR)`);

@@ -4,10 +4,13 @@
  * emoji sequences, invisible characters, CRLF, CJK, markdown marks. For a fixed seed, every sentence,
  * paragraph, annotation and bullet must be a well-formed span of the submitted text.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine } from '../../src/detector/score/engine';
 import type { Detector } from '../../src/detector/types';
 import { sharedDetector, sharedEngine } from './fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 let detector: Detector;

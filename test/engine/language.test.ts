@@ -2,10 +2,13 @@
  * Language of the text (issue #2 item 2: `en`/`es`/other), detected from stop words in the wasm
  * core; it picks the scoring model and the lexicons. The caller's label language never changes it.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine } from '../../src/detector/score/engine';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 beforeAll(async () => {

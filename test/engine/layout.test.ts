@@ -4,11 +4,14 @@
  * the committed file is what the generator writes now, and its values agree slot by slot with the
  * AssemblyScript source (also run on a tampered source, to show the check can fail).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constantsOf, LAYOUT_PATH, namespacesOf, renderLayout, tokenFieldsOf } from '../../scripts/gen-layout';
 import * as host from '../../src/detector/score/layout';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ASSEMBLY = join(import.meta.dir, '../../assembly');
 const read = (name: string) => readFileSync(join(ASSEMBLY, name), 'utf8');

@@ -3,8 +3,11 @@
  * changed under half of a human text's words is mostly the human original, so it is neither in the
  * catch rates nor in the human false positives; it is reported on its own line.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { losoReport, type Scored } from '../../scripts/lib/eval-loso';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 function scored(over: Partial<Scored> & Pick<Scored, 'y' | 'flagged'>): Scored {
   return {

@@ -2,11 +2,14 @@
  * No memory growth on the hot path (issue #2): the wasm core allocates nothing per call, so 100,000
  * analyses of a ~100-word text keep process RSS flat and linear memory never grows after warm-up.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine } from '../../src/detector/score/engine';
 import { LANG_ID } from '../../src/contract';
 import { loadEngine } from '../../src/detector/score/load';
 import { AI_EN, HUMAN_EN } from './texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const CALLS = 100_000;
 const WARM_UP = 2_000;

@@ -6,12 +6,15 @@
  * at most 0.1% of the int8 weight codes one step apart. A stale or hand-edited model differs in far
  * more. Takes about 2.5 min; skips without the shared data.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocTypeModel } from '../../src/detector/score/doctype';
 import { dataDir, hasData } from '../../scripts/lib/data';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const DATA = hasData();
 if (!DATA) console.warn(`model-reproducible: no shared data at ${dataDir()}; the retraining check is skipped (set DATA_DIR).`);

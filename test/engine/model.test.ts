@@ -3,7 +3,8 @@
  * ones model.json describes, and model/detector.wasm is exactly what `bun run build:wasm` makes
  * from assembly/ today (so a fresh clone never runs a stale core).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import { LENGTH_BUCKETS } from '../../src/detector/score/calibration';
 import { SENSITIVITIES } from '../../src/contract';
 import { DIMENSIONS } from '../../src/detector/explain/dimensions';
 import { sharedEngine } from './fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '..', '..');
 const MODEL_DIR = join(ROOT, 'model');

@@ -3,11 +3,14 @@
  * look-alikes and fullwidth or mathematical letters must not move the score (within 2 points of the
  * clean text), and they trigger the obfuscation dimension while the clean text does not.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Detector } from '../../src/detector/types';
 import type { Engine } from '../../src/detector/score/engine';
 import { sharedDetector, sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 let detector: Detector;

@@ -3,9 +3,12 @@
  * mode, the smallest that flags at most the mode's promise of every family's held-out human texts,
  * with no margin on top; families too small to measure a rate do not set it.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { calibrateCell, languageThreshold, MIN_FAMILY_HUMAN_TEXTS, thresholdAt, type HeldOutScore } from '../../scripts/lib/calibrate';
 import { MODE_FPR, SENSITIVITIES } from '../../src/contract';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** `n` human held-out scores of a family, evenly spread from `lo` to `hi`. */
 function family(name: string, n: number, lo: number, hi: number, excerpt = false): HeldOutScore[] {

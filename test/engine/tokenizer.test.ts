@@ -2,9 +2,12 @@
  * Sentence and paragraph segmentation. Offsets are UTF-16 code units of the text as submitted, end
  * exclusive: for every sentence, text.slice(start, end) must be exactly the sentence written below.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine } from '../../src/detector/score/engine';
 import { paragraphTexts, sentenceTexts, sharedEngine } from './fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 beforeAll(async () => {

@@ -3,9 +3,12 @@
  * metering and the batch `words` field: a run of Unicode letters, marks or digits; ' ’ ‐ - between
  * two such characters stay inside the word; anything else separates words.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { countWords } from '../../src/contract';
 import { sharedDetector } from './fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const CASES: Array<[string, string, number]> = [
   ['empty text', '', 0],

@@ -2,7 +2,8 @@
  * Issue 22 item 8: the client examples run against a real server process, and the TypeScript
  * example's generated types match a fresh `bun run examples:types`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { modelVersion } from '../../src/model-version';
 import { EXAMPLE_TYPES_PATH, generateExampleTypes } from '../../scripts/example-types';
 import { bootstrapKeyOf, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { detector, PROSE } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'detector-examples-'));

@@ -4,7 +4,8 @@
  * characters), shortened to at most 200 characters with "…", and a flagged set that grows
  * conservative ⊆ balanced ⊆ aggressive.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine } from '../../src/detector/score/engine';
 import type { Analysis, Detector } from '../../src/detector/types';
 import type { Sensitivity } from '../../src/contract';
@@ -13,6 +14,8 @@ import { DIMENSIONS } from '../../src/detector/explain';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 let detector: Detector;

@@ -3,7 +3,8 @@
  * the submitted text (example === text.slice(start, end)), including findings that point toward a
  * human writer.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { BULLET_LEANINGS, type Analysis, type Detector } from '../../src/detector/types';
 import type { LabelLang, Sensitivity } from '../../src/contract';
 import { DIMENSIONS } from '../../src/detector/explain/dimensions';
@@ -13,6 +14,8 @@ import { es } from '../../src/i18n/es';
 import { sharedDetector } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let detector: Detector;
 beforeAll(async () => {

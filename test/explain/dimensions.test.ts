@@ -4,7 +4,8 @@
  * (dimensionThresholds, retrained with it), never hard-coded here; a failure prints the measure and
  * the threshold it was compared with.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine } from '../../src/detector/score/engine';
 import type { Detector } from '../../src/detector/types';
 import type { Sensitivity } from '../../src/contract';
@@ -16,6 +17,8 @@ import { MODEL } from '../../src/detector/score/load';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
 import { AI_EN, HUMAN_EN } from '../engine/texts';
 import { EXAMPLES, type Lang } from './examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let engine: Engine;
 let detector: Detector;

@@ -3,7 +3,8 @@
  * layout rules (letters, bullet lists) and the short-text fallback. The learned part (naive Bayes on
  * the data's domains) is measured by `bun run eval`, not pinned here.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Detector } from '../../src/detector/types';
 import { DOC_TYPES } from '../../src/detector/explain';
 import { en } from '../../src/i18n/en';
@@ -11,6 +12,8 @@ import { es } from '../../src/i18n/es';
 import { sharedDetector } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let detector: Detector;
 beforeAll(async () => {

@@ -4,7 +4,8 @@
  * labels, annotation dims, bullet texts); unknown label languages fall back to English; the text's
  * own language is independent of the label language.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Analysis, Detector } from '../../src/detector/types';
 import type { LabelLang } from '../../src/contract';
 import { DOC_TYPES } from '../../src/detector/explain';
@@ -14,6 +15,8 @@ import { es } from '../../src/i18n/es';
 import { sharedDetector } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let detector: Detector;
 beforeAll(async () => {

@@ -7,7 +7,8 @@
  * shows what its bullet claims, one segment scored as the document, no strong AI passage under a
  * human-side verdict, and dimensions that cannot fire for the language marked `enabled: false`.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Engine, EngineResult } from '../../src/detector/score/engine';
 import { SF } from '../../src/detector/score/layout';
 import { SENSITIVITIES, type LabelLang, type Sensitivity } from '../../src/contract';
@@ -22,6 +23,8 @@ import { dataDir, hasData, loadRows, splitFiles, type Row } from '../../scripts/
 import { sharedEngine } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const DATA = hasData();
 if (!DATA) console.warn(`invariants: no shared data at ${dataDir()}; the dev-split invariants are skipped (set DATA_DIR).`);

@@ -3,9 +3,12 @@
  * many short sentences (per-sentence loops over all sentences) and long runs of blank lines
  * (regular expressions with \s* after a line start backtrack quadratically).
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import type { Detector } from '../../src/detector/types';
 import { sharedDetector } from '../engine/fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let detector: Detector;
 beforeAll(async () => {

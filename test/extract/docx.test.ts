@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, spyOn } from 'bun:test';
+import { afterEach, describe, expect, it, setDefaultTimeout, spyOn } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import JSZip from 'jszip';
 import { extractDocx } from '../../src/extract/docx.ts';
 import { documentXmlToText } from '../../src/extract/docx-xml.ts';
@@ -6,6 +7,8 @@ import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { makeDocx, makeSampleDocx, makeZipBombDocx, SAMPLE_DOCX_TEXT } from '../fixtures/make.ts';
 import { codeOf } from './code-of';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const MB = 1024 * 1024;
 const SMALL_LIMITS = { ...DEFAULT_EXTRACT_LIMITS, maxDocxUncompressedBytes: 1 * MB };

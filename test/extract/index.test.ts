@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { extractText, DEFAULT_EXTRACT_LIMITS, type ExtractErrorCode } from '../../src/extract/index.ts';
 import {
   makeDocx,
@@ -13,6 +14,8 @@ import {
   SAMPLE_MARKDOWN_TEXT,
 } from '../fixtures/make.ts';
 import { codeOf as codeOfPromise } from './code-of';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 function codeOf(bytes: Uint8Array, name: string, limits = DEFAULT_EXTRACT_LIMITS): Promise<ExtractErrorCode | string> {
   return codeOfPromise(extractText(bytes, name, limits));

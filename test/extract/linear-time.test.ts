@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { documentXmlToText } from '../../src/extract/docx-xml.ts';
 import { markdownToText } from '../../src/extract/md.ts';
 import { XmlCursor } from '../../src/extract/xml-scan.ts';
 import { billionLaughsXml, HOSTILE_MARKUP } from '../fixtures/hostile-docx.ts';
 import { HOSTILE_MARKDOWN } from '../fixtures/hostile-md.ts';
 import { documentXml } from '../fixtures/make.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /**
  * Input sizes compared: linear work grows 4x from SMALL to 4 * SMALL, quadratic work 16x. 256 KiB, not

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { markdownToText } from '../../src/extract/md.ts';
 import { SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT } from '../fixtures/make.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('markdownToText', () => {
   it('keeps the prose a reader sees in the sample document', () => {

@@ -1,5 +1,6 @@
 import { heapSize } from 'bun:jsc';
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { extractPdf } from '../../src/extract/pdf.ts';
 import {
@@ -16,6 +17,8 @@ import {
   textFloodPdf,
 } from '../fixtures/hostile-pdf.ts';
 import { makePdf } from '../fixtures/make.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const MB = 1024 * 1024;
 

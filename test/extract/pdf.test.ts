@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { extractPdf } from '../../src/extract/pdf.ts';
 import { joinLines, pageParagraphs } from '../../src/extract/pdf-layout.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
 import { makePdf, makeTruncatedPdf, SAMPLE_PDF_PAGES, SAMPLE_PDF_TEXT } from '../fixtures/make.ts';
 import { codeOf } from './code-of';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('extractPdf', () => {
   it('reads every page in order, joins lines, rejoins hyphenated words and keeps paragraph breaks', async () => {

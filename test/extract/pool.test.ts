@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { ExtractPool, type TaskOwner } from '../../src/extract/pool.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/extract/limits.ts';
@@ -7,6 +8,8 @@ import { makeDocx, makePdf, makePng } from '../fixtures/make.ts';
 
 const MB = 1024 * 1024;
 import { SLEEP_MS } from '../fixtures/sleep-constants.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const LINES_PER_PAGE = 45;
 const page = Array.from({ length: LINES_PER_PAGE }, (_, i) => `Line ${i} of a long page with plenty of ordinary words in it.`).join('\n');

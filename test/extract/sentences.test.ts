@@ -1,8 +1,11 @@
 /** The sentence bound checked before a text is scored (issue 23; src/extract/sentences.ts). */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { extractText } from '../../src/extract/index.ts';
 import { countSentenceEnds, excessSentences, sentenceCap } from '../../src/extract/sentences.ts';
 import { AI_EN } from '../engine/texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('countSentenceEnds', () => {
   it('counts runs of terminal marks before a space or the end, and runs of line breaks', () => {

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { sniffFormat } from '../../src/extract/sniff.ts';
 import { ExtractError } from '../../src/extract/errors.ts';
 import { makeDocx, makePdf, makePlainZip, makePng, makeUtf16, makeUtf8Bom } from '../fixtures/make.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { extractTxt } from '../../src/extract/txt.ts';
 import { makeInvalidUtf8, makeUtf16, makeUtf8Bom } from '../fixtures/make.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const SPANISH = 'El pingüino comió jamón en Año Nuevo.\nSegunda línea — fin.';
 

@@ -11,12 +11,15 @@
  * EXHAUSTED_FILES_PER_KEY times within a minute has its further PDF/DOCX/MD files refused at once
  * (`extract_throttled`), its TXT files still scored, other keys untouched.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { PROSE } from '../http/helpers.ts';
 import { sharedStreamPdf } from '../fixtures/hostile-pdf.ts';
 import { makePdf } from '../fixtures/make.ts';
 import { EXHAUSTED_FILES_PER_KEY } from '../../src/modules/batch/exhausted.ts';
 import { startFaultServer, type FaultServer } from './fault-server.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const HOSTILE_BATCHES = 4;
 const COPIES = Number(process.env.FAIR_COPIES ?? 5);

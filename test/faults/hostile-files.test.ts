@@ -6,7 +6,8 @@
  * name the limit that was hit, a legitimate file in the same or a concurrent batch answered
  * promptly, and the server's peak RSS under the 1 GB issue 16 asks for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { readFileSync } from 'node:fs';
 import { EXTRACT_ERROR_CODES } from '../../src/extract/errors.ts';
 import { PROSE } from '../http/helpers.ts';
@@ -16,6 +17,8 @@ import { flateBombPdf, hostilePdfs } from '../fixtures/hostile-pdf.ts';
 import { makePdf } from '../fixtures/make.ts';
 import type { ServerProcess } from '../fixtures/server-process.ts';
 import { startFaultServer, type FaultServer } from './fault-server.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const MB = 1024 * 1024;
 /** Issue 16's ceiling for one server process. */

@@ -9,7 +9,8 @@
  * and a closed connection (docs/faults.md). After the corpus: the server still serves, logged no
  * 5xx, and charged exactly the words it delivered (pipelined requests Bun drops are refunded).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,8 @@ import { framingCases } from './fixtures/hostile-framing';
 import { jsonCases } from './fixtures/hostile-json';
 import { multipartCases } from './fixtures/hostile-multipart';
 import { exchange, type Exchange, type RawResponse } from './fixtures/raw-http';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-hostile-'));

@@ -3,13 +3,16 @@
  * inflate the words charged, combining marks must not carry an AI text to a human verdict, UTF-32
  * and NUL-bearing files, hostile file names, and a disconnect's refund seen by the next request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { AI_EN, AI_ES } from '../engine/texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-input-'));

@@ -6,7 +6,8 @@
  * is committed before its answer is sent; a request whose client never saw an answer may or may not
  * have been charged). Two rounds, real processes.
  */
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { PLANS } from '../../src/plans';
 import { PROSE } from '../http/helpers';
 import { childrenOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { runKeepAliveClients, type LoadReport } from './fixtures/keepalive-clients';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-kill9-'));

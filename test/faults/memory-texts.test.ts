@@ -4,8 +4,11 @@
  * 370-480 MB (120 s: 480 MB, settling near 200 MB). The long run is `bun run soak:texts`
  * (bench/soak-texts.ts, docs/faults.md). Batches of large documents are the extraction suite's.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { soakTexts } from '../../bench/soak-texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** The ceiling issue 16 sets for one process. */
 const MAX_RSS_MB = 1024;

@@ -6,10 +6,13 @@
  * such files are refused before they are scored. Real server process; RSS sampled every 50 ms and
  * /health pinged back to back throughout.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { treeRssMb } from '../../bench/proc';
 import { AI_EN } from '../engine/texts';
 import { startFaultServer, type FaultServer } from './fault-server';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const MEMORY_LIMIT_MB = 1024;
 /** The ceiling: 20% over MEMORY_LIMIT_MB. */

@@ -4,12 +4,15 @@
  * body is refused; what PostgreSQL holds is unreadable. Skips with a message where PostgreSQL is
  * not installed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { SQL } from 'bun';
 import { join } from 'node:path';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 warnIfMissing('test/faults/postgres-idempotency.test.ts');
 const ROOT = join(import.meta.dir, '../..');

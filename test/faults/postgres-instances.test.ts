@@ -4,12 +4,15 @@
  * stopped (503 store_unavailable within 5 s, /health degraded) and restarted (service resumes by
  * itself, nothing charged twice). Skips with a message where PostgreSQL is not installed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { SQL } from 'bun';
 import { join } from 'node:path';
 import { words } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { BOOTSTRAP_KEY_LINE, bootstrapKeyOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 warnIfMissing('test/faults/postgres-instances.test.ts');
 const ROOT = join(import.meta.dir, '../..');

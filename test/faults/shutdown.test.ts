@@ -6,7 +6,8 @@
  * idle keep-alive connections at once, requests already on the wire included). Real server
  * processes, raw TCP clients that classify every request they wrote.
  */
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -15,6 +16,8 @@ import { join } from 'node:path';
 import { PROSE } from '../http/helpers';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { runKeepAliveClients } from './fixtures/keepalive-clients';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-shutdown-'));

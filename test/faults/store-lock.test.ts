@@ -4,13 +4,16 @@
  * Before: each process froze up to 5 s per attempt (busy_timeout), /health included; the first
  * request got 500 internal_error and usage events were dropped.
  */
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROSE } from '../http/helpers';
 import { detectOn, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-lock-'));

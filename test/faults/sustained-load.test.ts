@@ -4,11 +4,14 @@
  * MEMORY_LIMIT_MB the memory governor must keep RSS near the live data; without it, RSS grew by
  * ~0.5 MB per 0.85 MB text and was only returned when the process went idle.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { readFileSync } from 'node:fs';
 import { corpusText } from '../../bench/corpus.ts';
 import type { ServerProcess } from '../fixtures/server-process.ts';
 import { startFaultServer, type FaultServer } from './fault-server.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const MB = 1024 * 1024;
 /** The ceiling given to the server: its governor collects above half of it. */

@@ -1,9 +1,12 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chargeWords, getQuotaState } from '../../src/modules/quota';
 import { call, freshStore, makeApp, words } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-concurrency-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { AUTO_WORKERS_MAX, autoWorkers, ConfigError, loadConfig } from '../../src/config';
 import { coreCount } from '../../src/cores';
 import { extractWorkersPerProcess } from '../../src/modules/batch/pool';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('config', () => {
   it('has documented defaults and is frozen', () => {

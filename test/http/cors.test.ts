@@ -3,7 +3,8 @@
  * in-process; then a real server process is called from a page in Chromium, on a granted origin
  * and on one that is not (the browser is the judge of CORS).
  */
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '../../src/http/cors';
 import { startServerProcess, type ServerProcess, bootstrapKeyOf } from '../fixtures/server-process';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser } from '../web/harness';
 import { call, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const APP = 'https://app.example.com';

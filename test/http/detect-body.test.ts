@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { isSensitivity, SENSITIVITIES } from '../../src/contract';
 import type { ApiError } from '../../src/http/errors';
 import { validateDetectBody } from '../../src/modules/detect/model';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 function codeOf(body: unknown): string {
   try {

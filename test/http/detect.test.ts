@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { revokeKey } from '../../src/modules/keys';
 import { chargeWords, getQuotaState } from '../../src/modules/quota';
 import { modelVersion } from '../../src/model-version';
 import { call, makeApp, PROSE, words } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
 import { negotiateLang, parseAcceptLanguage, t } from '../../src/i18n';
 import { ERROR_STATUS } from '../../src/http/errors';
 import { call, makeApp, words } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 function keysOf(node: unknown, prefix = ''): string[] {
   if (typeof node !== 'object' || node === null) return [prefix];

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import type { Detector } from '../../src/detector/types';
 import { createJsonLogger } from '../../src/http/logger';
 import { IDEMPOTENCY_TTL_MS, jsonFingerprint, recordId, recordKeys } from '../../src/modules/idempotency';
 import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-idempotency-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runKeysCli } from '../../src/cli/keys';
 import { hashKey } from '../../src/modules/keys';
 import { call, freshStore, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const dir = mkdtempSync(join(tmpdir(), 'detector-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

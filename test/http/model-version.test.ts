@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runJsonl } from '../../src/cli/detect-jsonl';
 import { MODEL_FILES, modelVersion, modelVersionOf } from '../../src/model-version';
 import { call, detector, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const VERSION_SHAPE = /^\d+\.\d+-[0-9a-f]{12}$/;
 const dir = mkdtempSync(join(tmpdir(), 'detector-model-version-'));

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createJsonLogger } from '../../src/http/logger';
 import { getQuotaState } from '../../src/modules/quota';
 import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('no 500 for client input', () => {
   const bodies: Array<[string, BodyInit]> = [

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { SENT_ERROR_CODES } from '../../src/http/errors';
 import { call, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('unknown paths and methods', () => {
   it('answers 404 not_found in the error body shape', async () => {

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { Detector } from '../../src/detector/types';
 import { StoreUnavailableError } from '../../src/store/errors';
 import type { Store } from '../../src/store/types';
 import { call, detector, freshStore, keyOn, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('a store that fails (issue 16: storage failures are 503, not 500)', () => {
   it('answers 503 store_unavailable with Retry-After, localized, and /health says degraded', async () => {

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { VERDICT_KEYS } from '../../src/contract';
 import { EXAMPLES } from '../../src/modules/docs/examples';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
 import { detector, freshStore, keyOn } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const store = freshStore();
 const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), store, detector: detector() });

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { call, makeApp, PROSE } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** GET /v1/usage with the key in X-API-Key. */
 const usage = (app: ReturnType<typeof makeApp>['app'], key: string) => call(app, '/v1/usage', { key });

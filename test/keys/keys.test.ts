@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { AmbiguousKeyError, createKey, findActiveKey, generateKey, hashKey, resolveKey, revokeKey } from '../../src/modules/keys';
 import { freshStore } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('keys service', () => {
   it('generates ak_ keys with 40 base62 characters', () => {

@@ -3,11 +3,14 @@
  * WORKERS=2 serves detections, a batch and a refusal from both processes; every scrape, whichever
  * process answers it, shows all of them; counters never go down when a worker dies.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childrenOf, startServerProcess, until, type ServerProcess, bootstrapKeyOf } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const TOKEN = 'scrape-token-123';

@@ -3,9 +3,12 @@
  * refused meanwhile waits for the owed refunds and is judged again; a request whose own client has
  * gone never waits (the refund it would wait for may be its own: that deadlocked).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { chargeWords, oweRefund, refundWords } from '../../src/modules/quota';
 import { freshStore, keyOn } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('owed refunds', () => {
   it('a refused charge waits for a refund owed to the key, then is judged again', async () => {

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { chargeWords, getQuotaState, nextResetMs, periodOf, quotaError, rateLimitHeaders } from '../../src/modules/quota';
 import { PLANS } from '../../src/plans';
 import { freshStore, keyOn } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const NOV = Date.UTC(2026, 10, 21, 12, 0, 0);
 const DEC = Date.UTC(2026, 11, 1, 0, 0, 0);

@@ -3,12 +3,15 @@
  * playground and the keys command of the way the server was started (the compiled binary's is
  * checked in test/binary).
  */
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keysCommandLine, serviceUrl } from '../../src/cli/console';
 import { bootstrapKeyOf, startServerProcess } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'detector-banner-'));

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { connect } from 'node:net';
 import {
   closeListeningSockets,
@@ -8,6 +9,8 @@ import {
   portHasListener,
   type StoppableServer,
 } from '../../src/shutdown';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** A fake server: in-flight count and the stop calls it received, in order. */
 function fakeServer(pending = 0) {

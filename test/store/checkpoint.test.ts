@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer } from '../../src/store/sqlite/checkpoint';
 import { openDatabase, type Db } from '../../src/store/sqlite/client';
 import { migrateDatabase } from '../../src/store/sqlite/migrate';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const closeDatabase = (db: Db) => db.$client.close();
 /** One committed write (a key row). */

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { withDeadline } from '../../src/store/deadline';
 import { StoreUnavailableError } from '../../src/store/errors';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('store deadlines', () => {
   it('answers in time with the result, or StoreUnavailableError("timeout") and the late result to onLate', async () => {

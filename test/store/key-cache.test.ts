@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { cachedKeyStore } from '../../src/store/key-cache';
 import type { ApiKey, KeyStore } from '../../src/store/types';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** A KeyStore over a Map that counts its lookups. */
 function countingStore() {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import sqliteJournal from '../../drizzle/sqlite/meta/_journal.json';
 import * as postgres from '../../src/store/postgres/migrate';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../../src/store/sqlite/client';
 import * as sqlite from '../../src/store/sqlite/migrate';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '../..');
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { SQL } from 'bun';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import type { ApiKey } from '../../src/store/types';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { freePort } from '../fixtures/server-process';
 import { storeContract } from './contract';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 warnIfMissing('test/store/postgres.test.ts');
 let cluster: PostgresCluster | undefined;

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,8 @@ import { StoreUnavailableError } from '../../src/store/errors';
 import { openSqliteStore } from '../../src/store/sqlite';
 import { FLUSH_DELAY_MS, UsageBuffer } from '../../src/store/usage-buffer';
 import { storeContract } from './contract';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

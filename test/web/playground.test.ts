@@ -1,5 +1,6 @@
 /** End-to-end: the playground page in Debian's chromium against the real server (issue 7). */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
@@ -16,6 +17,8 @@ import {
   type TestBrowser,
   type TestServer,
 } from './harness.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** Screenshots land here (gitignored); docs/playground.png is a copy of playground-mixed.png. */
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');

@@ -1,5 +1,6 @@
 /** The playground's server side and pure helpers: embedded assets, cache headers, bundle freshness, CSV, words. */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { Elysia } from 'elysia';
 import { webRoutes } from '../../src/modules/web/index.ts';
 import { BUNDLE_PATH, buildWebBundle } from '../../src/web/build.ts';
@@ -11,6 +12,8 @@ import { formatShare } from '../../src/web/verdict.ts';
 import { BULLET_LEANINGS } from '../../src/detector/types.ts';
 import { MIN_WORDS as SERVICE_MIN_WORDS, VERDICT_KEYS } from '../../src/contract/index.ts';
 import { countWords, MIN_WORDS } from '../../src/web/words.ts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const app = new Elysia().use(webRoutes);
 const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
