@@ -41,8 +41,8 @@ export function requestIdOf(request: Request, answerHeaders?: Record<string, unk
 /**
  * Elysia plugin: assigns the id first thing, in `set.headers`, which Elysia merges into every
  * response (errors and 404s included) and which every later hook of the request can read. Kept
- * there only: a WeakMap keyed by the Request as well cost ~3 µs of CPU per request (bench/: about
- * a tenth of a bare request's JavaScript), for no gain.
+ * there only: a WeakMap keyed by the Request as well cost ~3 µs of CPU per request (~9% of a bare
+ * request's JavaScript in a CPU profile; docs/performance.md), for no gain.
  */
 export function requestIdPlugin() {
   return new Elysia({ name: 'request-id' }).onRequest(function assignRequestId({ request, set }) {
