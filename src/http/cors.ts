@@ -71,7 +71,7 @@ export function corsPlugin({ origins }: CorsOptions) {
     if (allowed !== null) headers['access-control-allow-origin'] = allowed;
     if (isPreflight(request)) {
       // Answered before set.headers applies: the request id is added here.
-      headers['x-request-id'] = requestIdOf(request);
+      headers['x-request-id'] = requestIdOf(request, set.headers);
       if (allowed !== null) {
         headers['access-control-allow-methods'] = CORS_ALLOW_METHODS.join(', ');
         headers['access-control-allow-headers'] = CORS_ALLOW_HEADERS.join(', ');

@@ -29,6 +29,8 @@ export interface RequestFacts {
   key?: ApiKey | null;
   startedAt?: number;
   words?: number;
+  /** Elysia's `set`: its headers carry the request id (request-id.ts). */
+  set?: { headers: Record<string, unknown> };
 }
 
 /** What is known about a finished request; never includes submitted text. */
@@ -74,7 +76,7 @@ export function observeRequest(deps: ObserveDeps, facts: RequestFacts, outcome: 
     });
   }
   deps.logger.info('request', {
-    requestId: requestIdOf(facts.request),
+    requestId: requestIdOf(facts.request, facts.set?.headers),
     method: facts.request.method,
     path: facts.path,
     status: outcome.status,

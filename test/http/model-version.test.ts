@@ -4,7 +4,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runJsonl } from '../../src/cli/detect-jsonl';
-import { MODEL_FILES, modelVersion, modelVersionOf } from '../../src/model-version';
+import { createDetector } from '../../src/detector';
+import { MODEL_FILES, modelVersion, modelVersionOf, readModelFiles, rememberModelVersion } from '../../src/model-version';
 import { call, detector, makeApp, PROSE } from './helpers';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -32,16 +33,25 @@ describe('modelVersion', () => {
       copyFileSync(path, copy);
       return copy;
     });
-    expect(modelVersionOf(copies, meta)).toBe(modelVersion());
+    const read = (paths: readonly string[]) => paths.map((path) => readFileSync(path));
+    expect(modelVersionOf(read(copies), meta)).toBe(modelVersion());
     const weights = readFileSync(copies[1]);
     weights[12345] ^= 1;
     writeFileSync(copies[1], weights);
-    const retrained = modelVersionOf(copies, meta);
+    const retrained = modelVersionOf(read(copies), meta);
     expect(retrained).toMatch(VERSION_SHAPE);
     expect(retrained).not.toBe(modelVersion());
     // A recalibrated model.json (same weights) is another model too.
-    const recalibrated = modelVersionOf(MODEL_FILES, { ...meta, weightScale: meta.weightScale + 1e-9 });
+    const recalibrated = modelVersionOf(read(MODEL_FILES), { ...meta, weightScale: meta.weightScale + 1e-9 });
     expect(recalibrated).not.toBe(modelVersion());
+  });
+
+  it('is computed from the bytes the engine loader read, and equals the files read again', async () => {
+    const files = await readModelFiles();
+    expect(modelVersionOf(files)).toBe(modelVersionOf(MODEL_FILES.map((path) => readFileSync(path))));
+    expect(rememberModelVersion(files)).toBe(modelVersion());
+    await createDetector();
+    expect(modelVersion()).toBe(modelVersionOf(files));
   });
 
   it('is in every single result, every batch result line and GET /health', async () => {
