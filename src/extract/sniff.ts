@@ -48,14 +48,28 @@ export function sniffFormat(bytes: Uint8Array, fileName: string): FileFormat {
   return MARKDOWN_EXTENSIONS.has(ext) ? 'md' : 'txt';
 }
 
+/**
+ * Byte order marks, in the order they are tried: UTF-32 before UTF-16, since FF FE 00 00 also starts
+ * like a UTF-16LE BOM (followed by a NUL, never text).
+ */
+const BYTE_ORDER_MARKS: readonly (readonly [TextEncodingName, readonly number[]])[] = [
+  ['utf-8', [0xef, 0xbb, 0xbf]],
+  ['utf-32le', [0xff, 0xfe, 0x00, 0x00]],
+  ['utf-32be', [0x00, 0x00, 0xfe, 0xff]],
+  ['utf-16le', [0xff, 0xfe]],
+  ['utf-16be', [0xfe, 0xff]],
+];
+
+/** The encoding and byte length of the byte order mark `bytes` start with, or null. */
+export function byteOrderMark(bytes: Uint8Array): { encoding: TextEncodingName; length: number } | null {
+  for (const [encoding, mark] of BYTE_ORDER_MARKS) if (startsWith(bytes, mark)) return { encoding, length: mark.length };
+  return null;
+}
+
 /** Encoding of a text file (BOM first, then a NUL-pattern guess for BOM-less UTF-16), or null if binary. */
 export function sniffTextEncoding(bytes: Uint8Array): TextEncodingName | null {
-  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return 'utf-8';
-  // UTF-32 before UTF-16: FF FE 00 00 also starts like a UTF-16LE BOM (followed by a NUL, never text).
-  if (startsWith(bytes, [0xff, 0xfe, 0x00, 0x00])) return 'utf-32le';
-  if (startsWith(bytes, [0x00, 0x00, 0xfe, 0xff])) return 'utf-32be';
-  if (startsWith(bytes, [0xff, 0xfe])) return 'utf-16le';
-  if (startsWith(bytes, [0xfe, 0xff])) return 'utf-16be';
+  const bom = byteOrderMark(bytes);
+  if (bom) return bom.encoding;
   const probe = bytes.subarray(0, TEXT_PROBE_BYTES);
   let evenNuls = 0;
   let oddNuls = 0;

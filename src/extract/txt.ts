@@ -1,7 +1,5 @@
 import { ExtractError } from './errors.ts';
-import { sniffTextEncoding, type TextEncodingName } from './sniff.ts';
-
-const BOM_BYTES: Record<TextEncodingName, number> = { 'utf-8': 3, 'utf-16le': 2, 'utf-16be': 2, 'utf-32le': 4, 'utf-32be': 4 };
+import { byteOrderMark, sniffTextEncoding } from './sniff.ts';
 
 /**
  * Plain-text file bytes -> text. UTF-8 with or without BOM, UTF-16 LE/BE with BOM (or BOM-less
@@ -11,9 +9,9 @@ const BOM_BYTES: Record<TextEncodingName, number> = { 'utf-8': 3, 'utf-16le': 2,
  * NUL between letters).
  */
 export function extractTxt(bytes: Uint8Array): string {
-  const encoding = sniffTextEncoding(bytes) ?? 'utf-8';
-  const hasBom = bytes.length >= BOM_BYTES[encoding] && startsWithBom(bytes, encoding);
-  const body = hasBom ? bytes.subarray(BOM_BYTES[encoding]) : bytes;
+  const bom = byteOrderMark(bytes);
+  const encoding = bom?.encoding ?? sniffTextEncoding(bytes) ?? 'utf-8';
+  const body = bom ? bytes.subarray(bom.length) : bytes;
   // ignoreBOM: we strip it ourselves, so a second BOM-looking sequence is kept as text.
   const text =
     encoding === 'utf-32le' || encoding === 'utf-32be'
@@ -51,19 +49,4 @@ export function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
 /** CRLF and lone CR -> LF; other C0 controls except tab/LF/FF dropped. */
 export function normalizeLineEnds(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g, '');
-}
-
-function startsWithBom(bytes: Uint8Array, encoding: TextEncodingName): boolean {
-  switch (encoding) {
-    case 'utf-8':
-      return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    case 'utf-16le':
-      return bytes[0] === 0xff && bytes[1] === 0xfe;
-    case 'utf-16be':
-      return bytes[0] === 0xfe && bytes[1] === 0xff;
-    case 'utf-32le':
-      return bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0;
-    case 'utf-32be':
-      return bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff;
-  }
 }
