@@ -65,7 +65,9 @@ const SINGLE_LEASE_MS = 60_000;
 
 /** True when a batch stream ran to its `complete` line (only then is it kept for a retry). */
 function batchComplete(body: string): boolean {
-  return body.trimEnd().split('\n').at(-1)?.startsWith('{"type":"complete"') ?? false;
+  const end = body.trimEnd();
+  // Only the last line is read: splitting a whole batch answer into lines to find it allocated one string per file.
+  return end.startsWith('{"type":"complete"', end.lastIndexOf('\n') + 1);
 }
 
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */

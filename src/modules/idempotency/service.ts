@@ -96,13 +96,14 @@ export function createIdempotency({
   now = Date.now,
 }: IdempotencyOptions): Idempotency {
   let lastPurge = 0;
+  /** A catch handler that reports a background failure as `event` (the error's name only: metadata). */
+  const report = (event: string) => (error: unknown) => onEvent(event, { name: (error as Error)?.name ?? 'Error' });
   const purgeNow = (at: number) => {
     if (at - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = at;
-    void store.purge(at).catch((error) => onEvent('idempotency_purge_failed', { name: (error as Error)?.name ?? 'Error' }));
+    void store.purge(at).catch(report('idempotency_purge_failed'));
   };
-  const release = (id: string) =>
-    store.release(id).catch((error) => onEvent('idempotency_release_failed', { name: (error as Error)?.name ?? 'Error' }));
+  const release = (id: string) => store.release(id).catch(report('idempotency_release_failed'));
 
   /**
    * The record once this request holds it ('claimed'), or the first request's answer ('done').
@@ -132,16 +133,19 @@ export function createIdempotency({
   /** Keeps a successful answer: buffered whole (JSON), or captured while it streams (NDJSON). */
   async function keep(call: IdempotentCall, id: string, keys: RecordKeys, response: Response): Promise<Response> {
     const headers = keptHeaders(response.headers);
-    const store_ = async (body: string) => {
-      const sealed = await seal(keys, id, JSON.stringify({ status: response.status, headers, body } satisfies StoredAnswer));
-      await store.complete(id, sealed);
+    /** Seals and keeps `body`; a record that cannot be kept is released, so a retry runs again. */
+    const keepBody = async (body: string) => {
+      try {
+        const sealed = await seal(keys, id, JSON.stringify({ status: response.status, headers, body } satisfies StoredAnswer));
+        await store.complete(id, sealed);
+      } catch (error) {
+        report('idempotency_keep_failed')(error);
+        await release(id);
+      }
     };
     if (!call.isComplete || !response.body) {
       const body = await response.text();
-      await store_(body).catch((error) => {
-        onEvent('idempotency_keep_failed', { name: (error as Error)?.name ?? 'Error' });
-        return release(id);
-      });
+      await keepBody(body);
       return new Response(body, { status: response.status, headers: response.headers });
     }
     const reader = response.body.getReader();
@@ -157,7 +161,7 @@ export function createIdempotency({
           }
           const body = Buffer.concat(chunks).toString('utf8');
           // A stream cut short (the client left, the store failed) is not an answer to replay.
-          if (call.isComplete?.(body)) await store_(body).catch(() => release(id));
+          if (call.isComplete?.(body)) await keepBody(body);
           else await release(id);
           controller.close();
         },
