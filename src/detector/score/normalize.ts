@@ -36,6 +36,17 @@ const LATIN_LETTER = /^\p{Script=Latin}$/u;
 /** A Latin letter still followed by a diacritic: in NFKC text, a mark that no composition absorbed. */
 export const STRAY_MARK = new RegExp(`\\p{Script=Latin}${DIACRITIC_CLASS}`, 'u');
 
+/** End of the cluster starting at `start`: one code point plus the combining marks after it (so e + U+0301 composes to é). */
+function clusterEnd(text: string, start: number): number {
+  let i = start + ((text.codePointAt(start) as number) > 0xffff ? 2 : 1);
+  while (i < text.length) {
+    const ch = String.fromCodePoint(text.codePointAt(i) as number);
+    if (!COMBINING.test(ch)) break;
+    i += ch.length;
+  }
+  return i;
+}
+
 /**
  * NFKC-normalise `text`, keeping a map from normalised offsets to submitted offsets.
  *
@@ -58,15 +69,8 @@ export function normalizeText(text: string): NormalizedText {
   let compatLetters = 0;
   let i = 0;
   while (i < text.length) {
-    // A cluster is one code point plus the combining marks after it (so e + U+0301 composes to é).
     const start = i;
-    i += (text.codePointAt(i) as number) > 0xffff ? 2 : 1;
-    while (i < text.length) {
-      const cp = text.codePointAt(i) as number;
-      const ch = String.fromCodePoint(cp);
-      if (!COMBINING.test(ch)) break;
-      i += ch.length;
-    }
+    i = clusterEnd(text, start);
     let cluster = text.slice(start, i);
     const cp0 = cluster.codePointAt(0) as number;
     if (strayMarks > 0 && i - start > 1 && LATIN_LETTER.test(String.fromCodePoint(cp0))) {
@@ -106,10 +110,7 @@ function countStrayMarks(text: string): number {
   let i = 0;
   while (i < text.length) {
     const start = i;
-    i += (text.codePointAt(i) as number) > 0xffff ? 2 : 1;
-    while (i < text.length && COMBINING.test(String.fromCodePoint(text.codePointAt(i) as number))) {
-      i += (text.codePointAt(i) as number) > 0xffff ? 2 : 1;
-    }
+    i = clusterEnd(text, start);
     if (i - start < 2 || !LATIN_LETTER.test(String.fromCodePoint(text.codePointAt(start) as number))) continue;
     const left = text.slice(start, i).normalize('NFKC').match(DIACRITICS);
     if (left) n += left.length;
