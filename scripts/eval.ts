@@ -18,7 +18,7 @@ import { auroc, tprAtFpr } from './lib/metrics';
 import { BASELINE_AUROC, docTypeOf, NON_NATIVE_HUMAN_SOURCES } from './lib/doctype-map';
 import { confusion, isModernGenerator } from './lib/eval-loso';
 import { measureEdits } from './lib/edits';
-import { editWeight } from './lib/weights';
+import { isLightEdit } from './lib/weights';
 import type { DocType } from '../src/detector/score/doctype';
 import { MIN_STYLE_WORDS } from '../src/detector/explain/dimensions';
 
@@ -150,7 +150,7 @@ const docTypes = confusion(
 );
 const docTypeAccuracy = { n: items.filter((i) => docTypeOf(i.row)).length, accuracy: docTypes.accuracy };
 /** AI text the modes promise to catch: not an LLM edit that changed under half of a human text's words (weights.ts). */
-const isAiText = (i: (typeof items)[number]) => i.row.label === 'ai' && editWeight(i) === 1;
+const isAiText = (i: (typeof items)[number]) => i.row.label === 'ai' && !isLightEdit(i);
 const ai150 = items.filter((i) => isAiText(i) && i.words >= 150);
 /** Generators of 2024 (eval-loso.ts isModernGenerator): AlpacaEval, L2R's GPT-4o, Gemini 1.5 and Llama 3, round 4. */
 const modern = items.filter((i) => isAiText(i) && isModernGenerator({ source: i.row.source, model: i.row.model, y: 1 }));

@@ -14,7 +14,7 @@ import { isFormalHuman, UNTRAINED_FAMILIES } from './data';
 import { trainDocTypeClassifier } from './doctype-train';
 import type { Doc } from './featurize';
 import { heldOutLogits } from './loso';
-import { editWeight } from './weights';
+import { isLightEdit } from './weights';
 import { auroc } from './metrics';
 import { lexicalTrainable, type Prepared } from './pipeline';
 import { SEED, SPARSE_OPTIONS } from './settings';
@@ -65,7 +65,7 @@ export function heldOutScores(p: Prepared, shipped: ModelFile, onFamily?: (f: st
       domain: d.row.domain,
       model: d.row.model,
       formal: isFormalHuman(d.row),
-      lightEdit: d.y === 1 && editWeight(d) === 0,
+      lightEdit: isLightEdit(d),
       flagged: [],
     });
   });

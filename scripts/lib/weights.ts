@@ -24,6 +24,14 @@ export function editWeight(d: { row: Pick<Row, 'mix'> }): number {
   return typeof share === 'number' && share < MIN_EDIT_SHARE ? 0 : 1;
 }
 
+/**
+ * An AI row that is an LLM edit of a human text changing under half its words: mostly the human
+ * original, so evaluation counts it neither as AI text to catch nor as human text (eval, eval --loso).
+ */
+export function isLightEdit(d: { row: Pick<Row, 'mix' | 'label'> }): boolean {
+  return d.row.label === 'ai' && editWeight(d) === 0;
+}
+
 /** Set `weight` on the documents a lexical model is about to be trained on (mean weight 1). */
 export function setTrainingWeights(docs: Doc[]): void {
   const cell = (d: Doc) => `${d.row.source}|${d.lang}|${d.y}`;
