@@ -5,6 +5,7 @@ export {
   getQuotaState,
   nextResetMs,
   periodOf,
+  periodStartMs,
   refundWords,
   type ChargeResult,
   type QuotaState,

@@ -30,6 +30,12 @@ export function periodOf(now: number): string {
   return new Date(now).toISOString().slice(0, 7);
 }
 
+/** Epoch ms of 00:00 UTC on the first day of the month containing `now` (the period's start). */
+export function periodStartMs(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
 /** Epoch ms of the first instant of the UTC month after the one containing `now`. */
 export function nextResetMs(now: number): number {
   const date = new Date(now);

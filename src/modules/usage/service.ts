@@ -1,18 +1,12 @@
 /** A key's usage report (GET /v1/usage): the same quota state the X-RateLimit-* headers come from, plus the period's calls. */
 import type { ApiKey, QuotaStore } from '../../store/types';
-import { getQuotaState, periodOf, type QuotaState } from '../quota';
+import { getQuotaState, periodOf, periodStartMs, type QuotaState } from '../quota';
 import type { Usage } from './model';
 
 /** The report and the quota state it was built from (for the rate-limit headers of the same answer). */
 export interface UsageReport {
   body: Usage;
   state: QuotaState;
-}
-
-/** Epoch ms of 00:00 UTC on the first day of the month containing `now`. */
-function periodStartMs(now: number): number {
-  const date = new Date(now);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
 }
 
 /** Reads (never charges) the key's quota for the month containing `now`. */
