@@ -1,10 +1,10 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
 import type { Detector } from '../detector/types';
-import { type LabelLang, MIN_WORDS, type Sensitivity } from '../contract';
-import { excessSentences } from '../extract/sentences';
+import type { LabelLang, Sensitivity } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';
 import { validateDetectBody } from '../modules/detect/model';
+import { checkScorable } from '../modules/detect/service';
 
 /** Output is handed to the writer once this many characters are buffered (and after every input chunk). */
 export const OUT_BUFFER_CHARS = 64 * 1024;
@@ -68,10 +68,7 @@ export function scoreJsonLine(
     const input = validateDetectBody(value);
     const sensitivity = record.sensitivity == null ? o.sensitivity : input.sensitivity;
     const words = o.detector.countWords(input.text);
-    if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
-    // As the API: scoring costs memory and time per sentence (src/extract/sentences.ts).
-    const excess = excessSentences(input.text);
-    if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
+    checkScorable(input.text, words);
     const a = o.detector.analyze(input.text, { sensitivity, labelLang: o.lang, words });
     return {
       line,

@@ -68,6 +68,17 @@ export interface DetectOutcome {
 }
 
 /**
+ * Throws the 4xx a single text gets before it is charged or scored: too few words to score
+ * (text_too_short), or too many sentences (too_many_sentences: scoring costs memory and time per
+ * sentence, and 1 MiB of "Go. " is 262k of them, ~3 s and ~390 MB). `detect --jsonl` applies it too.
+ */
+export function checkScorable(text: string, words: number): void {
+  if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
+  const excess = excessSentences(text);
+  if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
+}
+
+/**
  * Runs one detection for a key. Words are counted once with the detector's definition, then
  * charged atomically BEFORE the analysis (one statement decides and charges, so parallel requests
  * cannot overspend and an exhausted key costs no analysis; the stores commit the charges of one
@@ -83,10 +94,7 @@ export async function detectText(
 ): Promise<DetectOutcome> {
   const words = deps.detector.countWords(input.text);
   onWords?.(words);
-  if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
-  // Scoring costs memory and time per sentence: 1 MiB of "Go. " is 262k of them (~3 s, ~390 MB).
-  const excess = excessSentences(input.text);
-  if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
+  checkScorable(input.text, words);
   if (deps.signal?.aborted) throw new ApiError('client_closed');
   // From the moment the client hangs up, its refund is owed: the key's next charge waits for it (quota/owed.ts).
   const settled = Promise.withResolvers<void>();
