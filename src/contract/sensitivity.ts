@@ -1,7 +1,7 @@
 /**
  * Sensitivity modes and the promise each one makes. The mode never moves the score, only the
- * verdict thresholds: scripts/lib/calibrate.ts sets each (language, length) cell's threshold on
- * held-out human texts so that at most MODE_FPR of them reach it.
+ * verdict thresholds: scripts/lib/calibrate.ts sets one threshold per language and mode on
+ * family-held-out human texts so that at most MODE_FPR of every family's texts reach it.
  */
 
 export const SENSITIVITIES = ['conservative', 'balanced', 'aggressive'] as const;
@@ -9,7 +9,7 @@ export type Sensitivity = (typeof SENSITIVITIES)[number];
 /** The mode of a request that names none (JSON, form field and CLI alike). */
 export const DEFAULT_SENSITIVITY: Sensitivity = 'conservative';
 
-/** Each mode's promise: the largest share of human texts it may call AI (held out, per cell). */
+/** Each mode's promise: the largest share of human texts it may call AI (held out, per source family). */
 export const MODE_FPR: Record<Sensitivity, number> = { conservative: 0.01, balanced: 0.03, aggressive: 0.1 };
 
 /** True for a known mode name. */

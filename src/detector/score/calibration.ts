@@ -1,7 +1,8 @@
 /**
- * Calibration conditional on length: a short text carries less evidence, so its score and its
- * verdict thresholds come from held-out texts of its own length and language (scripts/lib/calibrate.ts
- * fits them; the model card has the numbers per cell).
+ * Calibration conditional on length: a short text carries less evidence, so its probability comes
+ * from held-out texts of its own length and language; the verdict thresholds are the language's one
+ * held-out logit per mode, stored as that cell's probability of it (scripts/lib/calibrate.ts fits
+ * them; the model card has the numbers per cell).
  */
 import type { Sensitivity } from '../../contract';
 
