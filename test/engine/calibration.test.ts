@@ -69,7 +69,7 @@ describe('calibration', () => {
   it('reports the probability of its own calibration and score = round(100 p) in 0..100', () => {
     for (const t of TEXTS) {
       const r = engine.analyze(t);
-      const calibrated = engine.calibrate(r.lexicalLogit, r.style.words, modelLang(r.language));
+      const calibrated = engine.calibrate(r.lexicalLogit, r.scoredWords, modelLang(r.language));
       const judged = proseWordCount(r.sentences) >= MIN_PROSE_WORDS;
       expect(r.probability).toBe(judged ? calibrated : Math.min(calibrated, UNJUDGED_PROBABILITY));
       expect(Number.isInteger(r.score)).toBe(true);
@@ -188,7 +188,7 @@ describe('verdict mapping', () => {
       for (const sensitivity of SENSITIVITIES) {
         const a = d.analyze(t, { sensitivity });
         const r = engine.analyze(t);
-        const expected = decideVerdict(model(), a.probability, a.language, r.style.words, sensitivity);
+        const expected = decideVerdict(model(), a.probability, a.language, r.scoredWords, sensitivity);
         if (a.verdictKey !== 'mixed' && !a.dimensions.find((x) => x.id === 'obfuscation')?.detected)
           expect(a.verdictKey as string).toBe(expected);
         expect(a.ai).toBe(isAiVerdict(a.verdictKey));
@@ -215,7 +215,7 @@ describe('short texts', () => {
       expect(d.countWords(text)).toBeLessThan(40);
       for (const sensitivity of SENSITIVITIES) {
         const a = d.analyze(text, { sensitivity });
-        if (!cellOf(engine.model, a.language, engine.analyze(text).style.words).conclusive[sensitivity]) {
+        if (!cellOf(engine.model, a.language, engine.analyze(text).scoredWords).conclusive[sensitivity]) {
           expect(['human', 'likely_human', 'inconclusive']).toContain(a.verdictKey);
         }
       }

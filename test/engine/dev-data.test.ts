@@ -46,7 +46,7 @@ beforeAll(async () => {
   engine = await sharedEngine();
   scored = loadRows(splitFiles('dev')).map((r) => {
     const a = engine.analyze(r.text);
-    return { ...r, detected: a.language, probability: a.probability, score: a.score, words: a.style.words };
+    return { ...r, detected: a.language, probability: a.probability, score: a.score, words: a.scoredWords };
   });
 });
 

@@ -49,7 +49,7 @@ function decision(id: string, text: string) {
   const mode: Sensitivity = id === 'lexical_fingerprint' ? 'aggressive' : MODE;
   const threshold =
     id === 'lexical_fingerprint'
-      ? aiThreshold(cellOf(engine.model, r.language, r.style.words), mode)
+      ? aiThreshold(cellOf(engine.model, r.language, r.scoredWords), mode)
       : (engine.model.dimensionThresholds[ml][id] ?? null);
   const a = detector.analyze(text, { sensitivity: mode });
   return {

@@ -105,7 +105,7 @@ export function violations(text: string, r: EngineResult, e: Explanation, engine
     if (b.id.startsWith('lexical_') && b.leaning === 'ai' && percent < 50) out.push(`AI word-pattern bullet on a text scored ${percent}`);
     if (b.id.startsWith('lexical_') && b.leaning === 'human' && r.probability >= 0.5)
       out.push(`human word-pattern bullet at p = ${r.probability}`);
-    if (b.id === 'short_text' && r.style.words >= MIN_STYLE_WORDS && cellOf(engine.model, r.language, r.style.words).conclusive[mode]) {
+    if (b.id === 'short_text' && r.style.words >= MIN_STYLE_WORDS && cellOf(engine.model, r.language, r.scoredWords).conclusive[mode]) {
       out.push(`length note on a ${r.style.words}-word text in a conclusive cell`);
     }
     const s = sentenceAt(r, b.start);

@@ -14,6 +14,7 @@ import { aiShareOf, segmentText, type Segment } from './segments';
 import { ABBREVIATIONS, LANG_LEXICONS, LEX_LANG, NEIGHBOUR_STOP, TITLES } from './lexicons';
 import { LexBit } from './layout';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
+import { scoringText } from './presentation';
 
 /** A sentence with its calibrated probability and offsets into the submitted text. */
 export interface ScoredSentence extends SentenceRecord {
@@ -30,6 +31,8 @@ export interface EngineResult {
   probability: number;
   score: number;
   lexicalLogit: number;
+  /** Words of the prose the score read (presentation.ts): what picks the calibration cell. */
+  scoredWords: number;
   sentences: ScoredSentence[];
   paragraphs: ParagraphRecord[];
   style: StyleFeatures;
@@ -87,7 +90,11 @@ export class Engine {
   /** Score a text. `lang` forces the scoring language and `emit` returns the n-gram indexes (training). */
   analyze(text: string, lang?: TextLang, emit = false): EngineResult {
     const norm = normalizeText(text);
-    const { sentences: n, views } = this.core.analyze(norm.text, lang ? LANG_ID[lang] : LANG_DETECT, emit);
+    // The score reads the prose without its presentation (title lines, headings, list marks, line
+    // breaks, a cut-off last sentence); sentences, paragraphs and style read the text as sent.
+    const prose = scoringText(norm.text);
+    const onePass = prose === norm.text;
+    const { sentences: n, views } = this.core.analyze(norm.text, lang ? LANG_ID[lang] : LANG_DETECT, emit && onePass);
     const language = lang ?? TEXT_LANGS[views.doc[Doc.LANG]];
     const ml = modelLang(language);
     const bias = this.model.lexicalBias[ml];
@@ -128,10 +135,21 @@ export class Engine {
       markdown.headings + markdown.listItems + markdown.bold,
       mattr(this.wordHashes, nWords),
     );
-    const docScore = new Float32Array(views.doc.buffer, views.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
-    const lexical = lexicalLogit(docScore, views.doc[Doc.NGRAMS], bias);
+    const obfuscation = {
+      invisible: views.doc[Doc.INVISIBLES],
+      homoglyphs: views.doc[Doc.HOMOGLYPHS],
+      compatLetters: norm.compatLetters,
+      strayMarks: norm.strayMarks,
+    };
+    const words = this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS));
+    // Everything of the first pass is copied out above: the second call reuses the core's memory.
+    const scored = onePass ? views : this.core.analyze(prose, LANG_ID[language], emit).views;
+    const docScore = new Float32Array(scored.doc.buffer, scored.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
+    const lexical = lexicalLogit(docScore, scored.doc[Doc.NGRAMS], bias);
+    const scoredWords = scored.doc[Doc.WORDS];
+    const emitted = emit ? scored.feats.slice(0, scored.doc[Doc.FEATS]) : undefined;
     // Numbers, code or a few words carry too little prose to judge: never call them AI.
-    const calibrated = this.calibrate(lexical, style.words, ml);
+    const calibrated = this.calibrate(lexical, scoredWords, ml);
     const judged = proseWordCount(sentences) >= MIN_PROSE_WORDS;
     const probability = judged ? calibrated : Math.min(calibrated, UNJUDGED_PROBABILITY);
     const decoder = this.model.segments[ml];
@@ -144,18 +162,14 @@ export class Engine {
       probability,
       score,
       lexicalLogit: lexical,
+      scoredWords,
       sentences,
       paragraphs,
       style,
-      obfuscation: {
-        invisible: views.doc[Doc.INVISIBLES],
-        homoglyphs: views.doc[Doc.HOMOGLYPHS],
-        compatLetters: norm.compatLetters,
-        strayMarks: norm.strayMarks,
-      },
+      obfuscation,
       markdown,
-      feats: emit ? views.feats.slice(0, views.doc[Doc.FEATS]) : undefined,
-      words: this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS)),
+      feats: emitted,
+      words,
       segments,
       aiShare: aiShareOf(segments),
     };
