@@ -5,15 +5,20 @@
  * everything -> calibration per (language, length) cell on the held-out scores -> sentence
  * calibration, mixed-authorship decoder, dimension thresholds and the document-type classifier.
  * Deterministic (fixed seed, sorted inputs): the same data gives the same files, byte for byte.
- * Options: --out DIR, --dry (train and report, write nothing).
+ * Options: --out DIR, --dry (train and report, write nothing), --commercial (leave out the sources
+ * whose licence forbids commercial use: data.ts NON_COMMERCIAL_SOURCES), --report (print the
+ * held-out tables of `bun run eval --loso` for this model: the same held-out scores and rule),
+ * --dump FILE (write every held-out score with its text's facts as JSON lines, for trying threshold rules).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeWeights, encodeWeights, weightLut } from '../src/detector/score/model';
-import { serializeDocTypeModel } from '../src/detector/score/doctype';
-import { hasData, dataDir, UNTRAINED_FAMILIES } from './lib/data';
+import { detectDocType, serializeDocTypeModel } from '../src/detector/score/doctype';
+import { losoReport, nestedFlags } from './lib/eval-loso';
+import { measuredErrors } from './lib/measured-error';
+import { hasData, dataDir, registerOf, UNTRAINED_FAMILIES } from './lib/data';
 import { sparseLogit, trainSparse } from './lib/lr';
 import { lexicalTrainable, prepare, trainable } from './lib/pipeline';
 import { heldOutLogits } from './lib/loso';
@@ -29,6 +34,9 @@ const { values: opt } = parseArgs({
   options: {
     out: { type: 'string', default: join(import.meta.dir, '..', 'model') },
     dry: { type: 'boolean', default: false },
+    commercial: { type: 'boolean', default: false },
+    report: { type: 'boolean', default: false },
+    dump: { type: 'string' },
   },
 });
 
@@ -38,7 +46,7 @@ if (!hasData()) {
 }
 const t0 = performance.now();
 const log = (m: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
-const { trainFiles, rows, model, engine, docs } = await prepare();
+const { trainFiles, rows, model, engine, docs } = await prepare({ commercialOnly: opt.commercial });
 log(`featurized ${docs.length} texts and excerpts of ${rows.length} rows (vocab en ${model.vocab.en.length}, es ${model.vocab.es.length})`);
 
 const heldOut = heldOutLogits(docs, {
@@ -67,7 +75,7 @@ const shipped = decodeWeights(encoded.bytes, model);
 const devScores = docs
   .filter((d) => d.row.split === 'dev')
   .map((d) => heldOutScore(d, sparseLogit(shipped, model.lexicalBias[d.lang ? 'es' : 'en'], d.feats)));
-model.cells = calibrateCells(heldOutScores, devScores);
+Object.assign(model, calibrateCells(heldOutScores, devScores));
 log('thresholds per language and calibration per (language, length) cell from held-out scores');
 
 const devRows = rows.filter((r) => r.split === 'dev');
@@ -78,10 +86,38 @@ log('sentence calibration, dimension thresholds and the mixed-authorship decoder
 const docTypes = trainDocTypeClassifier(docs.filter(trainable), SEED);
 log(`document-type classifier over ${docTypes.types.join(', ')}`);
 
+// Each held-out score flagged by thresholds its family did not set: the measured error each verdict carries, and --report.
+const scored = nestedFlags(docs, heldOut, model).filter((s) => !UNTRAINED_FAMILIES.has(s.family));
+model.heldOutErrors = measuredErrors(
+  scored
+    .filter((s) => s.y === 0 && !s.excerpt && s.doc)
+    .map((s) => {
+      const row = s.doc!.row;
+      const type = detectDocType(docTypes, row.text, engine.analyze(row.text, row.lang)).type;
+      return { lang: s.lang, docType: type, words: s.words, flagged: s.flagged };
+    }),
+);
+log('measured error per language, document type and length');
+if (opt.report) console.log(losoReport(nestedFlags(docs, heldOut, model)).markdown);
+if (opt.dump) {
+  const lines = nestedFlags(docs, heldOut, model).map(({ doc, ...s }) => {
+    const row = doc!.row;
+    const docType = s.excerpt ? null : detectDocType(docTypes, row.text, engine.analyze(row.text, row.lang)).type;
+    return JSON.stringify({ ...s, docType, register: registerOf(row) });
+  });
+  writeFileSync(opt.dump, `${lines.join('\n')}\n`);
+  log(`wrote ${lines.length} held-out scores to ${opt.dump}`);
+}
+
 if (!opt.dry) {
   const bytes = encoded.bytes;
   model.weightsSha256 = createHash('sha256').update(bytes).digest('hex');
-  model.trainedWith = { command: 'bun run train', seed: SEED, trainFiles: trainFiles.map((f) => basename(f)) };
+  model.trainedWith = {
+    command: opt.commercial ? 'bun run train --commercial' : 'bun run train',
+    seed: SEED,
+    trainFiles: trainFiles.map((f) => basename(f)),
+    commercialOnly: opt.commercial,
+  };
   mkdirSync(opt.out!, { recursive: true });
   writeFileSync(join(opt.out!, 'weights.bin'), bytes);
   writeFileSync(join(opt.out!, 'model.json'), `${JSON.stringify(model, null, 1)}\n`);

@@ -136,11 +136,51 @@ export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[], 
   };
 }
 
+/**
+ * A cell is fitted on at least this many held-out texts of each label; a thinner cell borrows its
+ * neighbours' lengths until it has them. Spanish AI text over 300 words is two texts: fitted on
+ * them alone, the cell's Platt scaling read every long Spanish text, human or not, as 99% AI.
+ */
+export const MIN_CELL_TEXTS_PER_LABEL = 200;
+
+/** The length buckets a cell is fitted on: its own, widened towards its neighbours until both labels have MIN_CELL_TEXTS_PER_LABEL texts. */
+export function cellSpan(counts: readonly { human: number; ai: number }[], b: number): [number, number] {
+  let lo = b;
+  let hi = b;
+  const enough = () => {
+    let human = 0;
+    let ai = 0;
+    for (let k = lo; k <= hi; k++) {
+      human += counts[k].human;
+      ai += counts[k].ai;
+    }
+    return human >= MIN_CELL_TEXTS_PER_LABEL && ai >= MIN_CELL_TEXTS_PER_LABEL;
+  };
+  while (!enough() && (lo > 0 || hi < counts.length - 1)) {
+    if (lo > 0) lo--;
+    if (!enough() && hi < counts.length - 1) hi++;
+  }
+  return [lo, hi];
+}
+
 /** Every cell of both languages, with each language's thresholds. */
-export function calibrateCells(heldOut: HeldOutScore[], shipped: HeldOutScore[]): { en: CellCalibration[]; es: CellCalibration[] } {
+export function calibrateCells(
+  heldOut: HeldOutScore[],
+  shipped: HeldOutScore[],
+): { cells: { en: CellCalibration[]; es: CellCalibration[] }; thresholdLogits: { en: Record<Sensitivity, number>; es: Record<Sensitivity, number> } } {
   const thresholds = languageThresholds(heldOut);
-  const inCell = (xs: HeldOutScore[], lang: 0 | 1, b: number) => xs.filter((s) => s.lang === lang && lengthBucket(s.words) === b);
-  const cells = (lang: 0 | 1) =>
-    LENGTH_BUCKETS.map((_, b) => calibrateCell(inCell(heldOut, lang, b), inCell(shipped, lang, b), thresholds[lang]));
-  return { en: cells(0), es: cells(1) };
+  const inSpan = (xs: HeldOutScore[], lang: 0 | 1, [lo, hi]: [number, number]) =>
+    xs.filter((s) => s.lang === lang && lengthBucket(s.words) >= lo && lengthBucket(s.words) <= hi);
+  const cells = (lang: 0 | 1) => {
+    const counts = LENGTH_BUCKETS.map((_, b) => {
+      const mine = inSpan(heldOut, lang, [b, b]);
+      return { human: mine.filter((s) => s.y === 0).length, ai: mine.filter((s) => s.y === 1).length };
+    });
+    return LENGTH_BUCKETS.map((_, b) => {
+      const span = cellSpan(counts, b);
+      return calibrateCell(inSpan(heldOut, lang, span), inSpan(shipped, lang, span), thresholds[lang]);
+    });
+  };
+  const round = (t: Record<Sensitivity, number>) => Object.fromEntries(SENSITIVITIES.map((m) => [m, round6(t[m])])) as Record<Sensitivity, number>;
+  return { cells: { en: cells(0), es: cells(1) }, thresholdLogits: { en: round(thresholds[0]), es: round(thresholds[1]) } };
 }

@@ -5,7 +5,7 @@
  * (nested), so a family never sets its own bar. The document-type classifier is held out the same
  * way, one source at a time.
  */
-import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { cellFor, LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
 import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/detector/score/doctype';
 import type { ModelFile } from '../../src/detector/score/model';
 import { SENSITIVITIES, type Sensitivity } from '../../src/contract';
@@ -21,6 +21,8 @@ import { SEED, SPARSE_OPTIONS } from './settings';
 
 /** A held-out score with its text's facts. */
 export interface Scored extends HeldOutScore {
+  /** The featurized text (absent in hand-made reports). */
+  doc?: Doc;
   domain: string;
   model: string | null;
   formal: boolean;
@@ -56,11 +58,16 @@ const modeCells = (xs: Scored[]) => [0, 1, 2].map((m) => `${pct(rate(xs, m))}%`)
  * even odds or above by the shipped model's calibration of the text's cell, as the verdict requires.
  */
 export function heldOutScores(p: Prepared, shipped: ModelFile, onFamily?: (f: string, i: number, n: number) => void): Scored[] {
-  const z = heldOutLogits(p.docs, { sparse: SPARSE_OPTIONS, trainable: lexicalTrainable, onFamily });
+  return nestedFlags(p.docs, heldOutLogits(p.docs, { sparse: SPARSE_OPTIONS, trainable: lexicalTrainable, onFamily }), shipped);
+}
+
+/** Held-out logits `z` (one per doc, NaN where not scored) flagged as heldOutScores says; `bun run train` calls it with the cells it just fitted. */
+export function nestedFlags(docs: readonly Doc[], z: Float64Array, shipped: ModelFile): Scored[] {
   const all: Scored[] = [];
-  p.docs.forEach((d, i) => {
+  docs.forEach((d, i) => {
     if (!Number.isFinite(z[i])) return;
     all.push({
+      doc: d,
       ...heldOutScore(d, z[i]),
       domain: d.row.domain,
       model: d.row.model,
@@ -74,7 +81,7 @@ export function heldOutScores(p: Prepared, shipped: ModelFile, onFamily?: (f: st
     const t = languageThresholds(guards.filter((s) => s.family !== family));
     for (const s of all) {
       if (s.family !== family) continue;
-      const cell = shipped.cells[LANGS[s.lang]][Math.min(LENGTH_BUCKETS.length - 1, lengthBucket(s.words))];
+      const cell = cellFor(shipped.cells[LANGS[s.lang]], s.words, shipped.thresholdLogits?.[LANGS[s.lang]]);
       const evenOdds = cell.platt.a > 0 ? -cell.platt.b / cell.platt.a : Infinity;
       s.flagged = SENSITIVITIES.map((m) => s.z >= Math.max(t[s.lang][m], evenOdds) && cell.conclusive[m]);
     }
@@ -170,7 +177,7 @@ export function losoReport(scores: Scored[]): { markdown: string; meanAuroc: num
     }
   }
 
-  lines.push('', 'Formal human prose (news, encyclopedic, academic, technical Q&A), flagged per mode:', '');
+  lines.push('', 'Formal human prose (news, encyclopedic, textbook, academic, student papers and reports, clinical, technical Q&A), flagged per mode:', '');
   lines.push('| source | domain | lang | human texts | flagged |', '|---|---|---|---|---|');
   const formal = texts.filter((s) => s.formal);
   for (const key of [...new Set(formal.map((s) => `${s.source}|${s.domain}|${s.lang}`))].sort()) {

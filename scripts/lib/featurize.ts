@@ -77,6 +77,7 @@ export function blankModel(
     sentenceCalibration: { en: { a: 1, b: 0 }, es: { a: 1, b: 0 } },
     sentenceThresholds: { en: modes, es: modes },
     segments: { en: null, es: null },
+    heldOutErrors: { en: {}, es: {} },
     dimensionThresholds: { en: {}, es: {} },
   };
 }
@@ -95,7 +96,7 @@ export function featurize(engine: Engine, rows: SplitRow[], excerpts: number): D
       row,
       excerpt,
       feats: r.feats!,
-      words: r.style.words,
+      words: r.scoredWords,
       measures: dimensionMeasures(r),
       docType: type ? { buckets: docTypeBuckets(text, r), rule: ruleDocType(text, r), type } : null,
       y: row.label === 'ai' ? 1 : 0,

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { Engine } from '../../src/detector/score/engine';
 import type { ModelFile } from '../../src/detector/score/model';
-import { loadRows, splitFiles, UNTRAINED_FAMILIES } from './data';
+import { loadRows, splitFiles, UNTRAINED_FAMILIES, type DataOptions } from './data';
 import { measureEdits } from './edits';
 import { blankModel, featurize, type Doc, type SplitRow } from './featurize';
 import { CHANNELS, EXCERPTS_PER_TEXT, FUNCTION_WORDS, VOCAB_SIZE, WEIGHT_BITS } from './settings';
@@ -22,11 +22,11 @@ export interface Prepared {
 }
 
 /** Load, build the vocabulary and featurize (about 30 s on 2 cores for the shared data). */
-export async function prepare(): Promise<Prepared> {
-  const trainFiles = splitFiles('train');
+export async function prepare(o: DataOptions = {}): Promise<Prepared> {
+  const trainFiles = splitFiles('train', o);
   const rows: SplitRow[] = measureEdits([
     ...loadRows(trainFiles).map((r) => ({ ...r, split: 'train' as const })),
-    ...loadRows(splitFiles('dev')).map((r) => ({ ...r, split: 'dev' as const })),
+    ...loadRows(splitFiles('dev', o)).map((r) => ({ ...r, split: 'dev' as const })),
   ]);
   const trainRows = rows.filter((r) => r.split === 'train');
   const vocab = buildVocab(trainRows, VOCAB_SIZE, true);

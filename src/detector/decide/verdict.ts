@@ -25,7 +25,8 @@ export const HUMAN_BELOW = 0.2;
 
 /** The calibration cell a text falls in. */
 export function cellOf(model: ModelFile, lang: TextLang, words: number): CellCalibration {
-  return cellFor(model.cells[modelLang(lang)], words);
+  const ml = modelLang(lang);
+  return cellFor(model.cells[ml], words, model.thresholdLogits?.[ml]);
 }
 
 /** The smallest probability called AI in a cell at a mode (never below even odds). */

@@ -1,5 +1,5 @@
 /** The trained model's file format (model/model.json + model/weights.bin) and its loader. */
-import type { CellCalibration, Platt } from './calibration';
+import type { CellCalibration, ErrorTable, Platt } from './calibration';
 import type { SegmentParams } from './segments';
 import type { Sensitivity } from '../../contract';
 
@@ -15,7 +15,7 @@ export interface ModelFile {
   /** Largest |weight|: the scale of the companded int8 weights (see decodeWeights). */
   weightScale: number;
   weightsSha256: string;
-  trainedWith: { command: string; seed: number; trainFiles: string[] };
+  trainedWith: { command: string; seed: number; trainFiles: string[]; commercialOnly?: boolean };
   /** Feature channels the scorer was trained with (bits of Channel in assembly/score.ts). */
   channels: number;
   /** Words kept unmasked by the scorer; all others become shape tokens (suffix + length). */
@@ -25,11 +25,15 @@ export interface ModelFile {
   lexicalBias: { en: number; es: number };
   /** Per length bucket (src/detector/score/calibration.ts LENGTH_BUCKETS): probability calibration and mode thresholds. */
   cells: { en: CellCalibration[]; es: CellCalibration[] };
+  /** The language's threshold per mode, as a held-out logit (the cells store it as each cell's probability); absent in older files. */
+  thresholdLogits?: { en: ModeThresholds; es: ModeThresholds };
   sentenceCalibration: { en: Platt; es: Platt };
   /** Per-sentence probability above which a sentence is flagged by the lexical fingerprint, per mode. */
   sentenceThresholds: { en: ModeThresholds; es: ModeThresholds };
   /** Mixed-authorship decoder (src/detector/score/segments.ts); null until trained. */
   segments: { en: SegmentParams | null; es: SegmentParams | null };
+  /** Held-out human texts flagged per mode, by document type and length (calibration.ts ErrorTable). */
+  heldOutErrors: { en: ErrorTable; es: ErrorTable };
   /** Document threshold of each explanation dimension (src/detector/explain/dimensions.ts) per language; null = off there. */
   dimensionThresholds: { en: Record<string, number | null>; es: Record<string, number | null> };
 }

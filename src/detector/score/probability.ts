@@ -18,9 +18,9 @@ export function lexicalLogit(weightSum: number, distinctGrams: number, bias: num
   return distinctGrams > 0 ? weightSum / Math.sqrt(distinctGrams) + bias : bias;
 }
 
-/** p = sigmoid(a * logit + b) with the Platt parameters of the cell of a `words`-word text. */
+/** p = sigmoid(a * logit + b) with the Platt parameters of a `words`-word text (calibration.ts cellFor). */
 export function calibratedProbability(model: ModelFile, ml: ModelLang, logit: number, words: number): number {
-  const { platt } = cellFor(model.cells[ml], words);
+  const { platt } = cellFor(model.cells[ml], words, model.thresholdLogits?.[ml]);
   return sigmoid(platt.a * logit + platt.b);
 }
 
