@@ -1,5 +1,5 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
-import type { Detector } from '../detector/types';
+import type { Detector, MeasuredErrorView } from '../detector/types';
 import type { LabelLang, Sensitivity } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';
@@ -21,6 +21,8 @@ export interface JsonlResult {
   words: number;
   /** Words in AI passages over all words (mixed authorship). */
   aiShare: number;
+  /** How often this mode flagged held-out human texts of this kind (the API's `measuredError`). */
+  measuredError: MeasuredErrorView;
   /** The model that scored the line (src/model-version.ts), as in the API's answers. */
   modelVersion: string;
 }
@@ -80,6 +82,7 @@ export function scoreJsonLine(
       lang: a.language,
       words: a.words,
       aiShare: a.aiShare,
+      measuredError: a.measuredError,
       modelVersion: o.modelVersion,
     };
   } catch (error) {

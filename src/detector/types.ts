@@ -47,6 +47,23 @@ export interface TextSegment extends Span {
   score: number;
 }
 
+/**
+ * The measured error beside a verdict: how often the mode flagged held-out human texts of the
+ * text's kind (its language, document type and length) in the project's own tests.
+ */
+export interface MeasuredErrorView {
+  /** Share (0 to 1) of those human texts the mode flagged as AI; null when the kind was not measured. */
+  humanFlaggedRate: number | null;
+  /** How many held-out human texts it was measured on. */
+  humanTexts: number;
+  /** The document type it was measured on, or null for every type. */
+  docType: string | null;
+  /** The length range in words it was measured on (`max` null: no upper bound), or null for every length. */
+  words: { min: number; max: number | null } | null;
+  /** The same in one sentence, in the label language. */
+  text: string;
+}
+
 /** Everything the HTTP response and the CLI need about one text. */
 export interface Analysis {
   /** 0-100, calibrated: does not depend on the sensitivity mode. */
@@ -70,6 +87,8 @@ export interface Analysis {
   segments: TextSegment[];
   /** Words in AI passages over all words, 0 to 1. */
   aiShare: number;
+  /** How often this mode flagged held-out human texts of this kind: what the verdict's error is. */
+  measuredError: MeasuredErrorView;
   /** Words by the project's one word definition (see countWords). */
   words: number;
   /** Processing time in milliseconds (decimal). */

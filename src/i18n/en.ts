@@ -85,6 +85,13 @@ export const en = {
     hedged_framing: 'Hedged "balanced view" framing',
     obfuscation: 'Hidden characters or look-alike letters',
   },
+  measuredError: {
+    rate: 'In our tests, this mode flagged {rate} of {texts} human-written texts of this kind ({kind}).',
+    unmeasured: 'This mode was not measured on human-written texts of this kind.',
+    words: '{min}-{max} words',
+    wordsFrom: '{min}+ words',
+  },
+  languages: { en: 'English', es: 'Spanish', other: 'other languages' },
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',

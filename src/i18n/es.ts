@@ -89,6 +89,13 @@ export const es: Catalogue = {
     hedged_framing: 'Enfoque equidistante ("por un lado… por otro")',
     obfuscation: 'Caracteres ocultos o letras que imitan a otras',
   },
+  measuredError: {
+    rate: 'En nuestras pruebas, este modo marcó el {rate} de {texts} textos escritos por personas de este tipo ({kind}).',
+    unmeasured: 'Este modo no se ha medido en textos escritos por personas de este tipo.',
+    words: '{min}-{max} palabras',
+    wordsFrom: '{min} palabras o más',
+  },
+  languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
   bullets: {
     lexical_ai:
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',

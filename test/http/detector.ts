@@ -27,6 +27,7 @@ export function testDetector(): Detector {
         bullets: [{ id: 'x', leaning: 'neutral', text: 'b', example: text.slice(0, 5), start: 0, end: 5 }],
         segments: [],
         aiShare: 0,
+        measuredError: { humanFlaggedRate: 0.01, humanTexts: 100, docType: null, words: null, text: 'x' },
         words: countWords(text),
         msCost: 0.1,
       };

@@ -9,6 +9,7 @@ import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype
 import { changedLetters, type EngineResult } from '../score/engine';
 import type { ModelFile } from '../score/model';
 import type { Segment } from '../score/segments';
+import { measuredError, type MeasuredError } from './measured-error';
 import { mixedPassage } from './mixed';
 import { aiThreshold, cellOf, decideVerdict, EVEN_ODDS } from './verdict';
 
@@ -36,6 +37,8 @@ export interface Decision {
   /** Letters were changed inside words: the reading cannot clear the text. */
   obfuscated: boolean;
   docType: DocType;
+  /** How often this mode flagged held-out human texts of this kind (language, document type, length). */
+  measuredError: MeasuredError;
 }
 
 /** The passage read as AI most strongly among those read so strongly and at such length (STRONG_PASSAGE_*), or null. */
@@ -49,10 +52,11 @@ export function strongAiPassage(r: Pick<EngineResult, 'segments'>): Segment | nu
 
 /** Decide a scored text at a mode. */
 export function decide(model: ModelFile, docTypes: DocTypeModel | null, text: string, r: EngineResult, mode: Sensitivity): Decision {
-  const cell = cellOf(model, r.language, r.style.words);
+  const cell = cellOf(model, r.language, r.scoredWords);
   const passage = mixedPassage(model, r, mode);
-  let verdictKey: VerdictKey = passage ? 'mixed' : decideVerdict(model, r.probability, r.language, r.style.words, mode);
+  let verdictKey: VerdictKey = passage ? 'mixed' : decideVerdict(model, r.probability, r.language, r.scoredWords, mode);
   const obfuscated = changedLetters(r) > 0;
+  const docType = detectDocType(docTypes, text, r).type;
   const strong = strongAiPassage(r);
   // Changed letters mean the reading cannot be trusted to clear the text: never plainly human. Nor
   // can a text with a long passage that reads strongly as AI be called human as a whole.
@@ -66,6 +70,7 @@ export function decide(model: ModelFile, docTypes: DocTypeModel | null, text: st
     short: !cell.conclusive[mode] && r.probability >= EVEN_ODDS,
     strongAiPassage: strong,
     obfuscated,
-    docType: detectDocType(docTypes, text, r).type,
+    docType,
+    measuredError: measuredError(model, r.language, docType, r.scoredWords, mode),
   };
 }

@@ -7,13 +7,14 @@
  * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is the number of
  * sentences highlighted with its dimension, and its example one of those sentences.
  */
-import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type VerdictKey } from '../../contract';
+import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type TextLang, type VerdictKey } from '../../contract';
 import { t } from '../../i18n';
 import type { Decision } from '../decide';
 import { EVEN_ODDS } from '../decide/verdict';
 import type { EngineResult, ScoredSentence } from '../score/engine';
 import type { ModelFile } from '../score/model';
-import type { Analysis, DimensionRef, DimensionResult, TextAnnotation } from '../types';
+import type { Analysis, DimensionRef, DimensionResult, MeasuredErrorView, TextAnnotation } from '../types';
+import type { MeasuredError } from '../decide/measured-error';
 import { buildAnnotations } from './annotations';
 import { leaningOf, renderBullets, strongestWith } from './bullets';
 import { dimensionFindings } from './dimension-findings';
@@ -38,6 +39,7 @@ export type Explanation = Pick<
   | 'bullets'
   | 'segments'
   | 'aiShare'
+  | 'measuredError'
 >;
 
 /** Explain a scored text and its decision, with labels in `lang`: never deciding again. */
@@ -90,6 +92,30 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
     bullets: renderBullets(text, lead, findings, filler, lang),
     segments: r.segments.map(({ start, end, label, score }) => ({ start, end, label, score })),
     aiShare: Math.round(r.aiShare * 1000) / 1000,
+    measuredError: measuredErrorView(decision.measuredError, r.language, lang),
+  };
+}
+
+/** The measured error as the answer carries it, with its sentence in the label language. */
+export function measuredErrorView(m: MeasuredError, textLang: TextLang, lang: LabelLang): MeasuredErrorView {
+  const measured = Number.isFinite(m.rate) && m.texts > 0;
+  const kind = [
+    m.docType ? t(lang, `docTypes.${m.docType}`) : null,
+    m.words
+      ? m.words.max === null
+        ? t(lang, 'measuredError.wordsFrom', { min: m.words.min })
+        : t(lang, 'measuredError.words', { min: m.words.min, max: m.words.max })
+      : null,
+    t(lang, `languages.${textLang}`),
+  ].filter(Boolean);
+  const rate = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(measured ? m.rate : 0);
+  const texts = new Intl.NumberFormat(lang).format(m.texts);
+  return {
+    humanFlaggedRate: measured ? m.rate : null,
+    humanTexts: m.texts,
+    docType: m.docType,
+    words: m.words,
+    text: measured ? t(lang, 'measuredError.rate', { rate, texts, kind: kind.join(', ') }) : t(lang, 'measuredError.unmeasured'),
   };
 }
 

@@ -38,6 +38,7 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     probability: analysis.probability,
     ai: analysis.ai,
     aiShare: analysis.aiShare,
+    measuredError: analysis.measuredError,
     language: analysis.language,
     sensitivity: analysis.sensitivity,
     format,

@@ -80,6 +80,7 @@ export const ResultLineSchema = t.Object(
       description: 'True when the verdict at this sensitivity says the file is, or contains, AI writing (ai, likely_ai, mixed).',
     }),
     aiShare: single.aiShare,
+    measuredError: single.measuredError,
     language: single.language,
     sensitivity: SensitivitySchema,
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),

@@ -89,6 +89,35 @@ const SegmentSchema = t.Object({
   score: Int({ minimum: 0, maximum: 100, description: "The passage's mean AI likelihood, 0-100." }),
 });
 
+const MeasuredErrorSchema = t.Object(
+  {
+    humanFlaggedRate: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
+      description:
+        'Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model\'s own tests (each source family held out, thresholds it did not set); null when not measured.',
+    }),
+    humanTexts: Int({ minimum: 0, description: 'How many held-out human-written texts the share was measured on.' }),
+    docType: t.Union([StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]]), t.Null()], {
+      description: 'The document type the share was measured on; null when measured over every type (too few texts of this one).',
+    }),
+    words: t.Union(
+      [
+        t.Object({
+          min: Int({ minimum: 0 }),
+          max: t.Union([Int({ minimum: 0 }), t.Null()], { description: 'null: no upper bound.' }),
+        }),
+        t.Null(),
+      ],
+      { description: 'The length range in words the share was measured on; null when measured over every length.' },
+    ),
+    text: t.String({ description: 'The same in one sentence, in the label language.' }),
+  },
+  {
+    title: 'MeasuredError',
+    description:
+      'The measured error beside the verdict: how often this sensitivity flagged human-written texts of the same kind (language, document type, length) in held-out tests.',
+  },
+);
+
 /** 200 body of single mode. */
 export const DetectResponseSchema = t.Object({
   success: t.Literal(true),
@@ -125,6 +154,7 @@ export const DetectResponseSchema = t.Object({
       'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge).',
   }),
   aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
+  measuredError: MeasuredErrorSchema,
   modelVersion: ModelVersionSchema,
 });
 

@@ -41,6 +41,7 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState, modelVer
     words: analysis.words,
     segments: analysis.segments,
     aiShare: analysis.aiShare,
+    measuredError: analysis.measuredError,
     modelVersion,
   };
 }

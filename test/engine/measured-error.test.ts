@@ -1,0 +1,100 @@
+/**
+ * The measured error each verdict carries (issue 27): the tables `bun run train` writes
+ * (scripts/lib/measured-error.ts) and the lookup the decision makes (src/detector/decide/measured-error.ts),
+ * with the most specific kind that has enough held-out texts answering; and the thin-cell rule of
+ * calibration (a cell borrows its neighbours' lengths until both labels have enough texts).
+ */
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
+import { measuredErrors, type HumanOutcome } from '../../scripts/lib/measured-error';
+import { cellSpan, MIN_CELL_TEXTS_PER_LABEL } from '../../scripts/lib/calibrate';
+import { measuredError } from '../../src/detector/decide/measured-error';
+import { measuredErrorView } from '../../src/detector/explain';
+import { MIN_RATE_TEXTS } from '../../src/detector/score/calibration';
+import type { ModelFile } from '../../src/detector/score/model';
+import { sharedDetector } from './fixture';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
+
+/** `n` human outcomes of one kind, the first `flagged` of them flagged at every mode. */
+const outcomes = (n: number, flagged: number, docType: HumanOutcome['docType'], words: number, lang: 0 | 1 = 0): HumanOutcome[] =>
+  Array.from({ length: n }, (_, i) => ({ lang, docType, words, flagged: [i < flagged, i < flagged, i < flagged] }));
+
+describe('measured error tables', () => {
+  const tables = measuredErrors([...outcomes(200, 4, 'academic', 200), ...outcomes(50, 5, 'essay', 200), ...outcomes(300, 0, 'news', 60)]);
+  const model = { heldOutErrors: tables } as unknown as ModelFile;
+
+  it('keeps the rates of kinds with enough texts, by type and length, type, length and language', () => {
+    expect(tables.en['academic|3']).toEqual({ texts: 200, flagged: { conservative: 0.02, balanced: 0.02, aggressive: 0.02 } });
+    expect(tables.en['academic|*'].texts).toBe(200);
+    expect(tables.en['*|3']).toEqual({ texts: 250, flagged: { conservative: 0.036, balanced: 0.036, aggressive: 0.036 } });
+    expect(tables.en['*|*'].texts).toBe(550);
+    // Under MIN_RATE_TEXTS the rate is not kept: a kind of 50 texts measures nothing at 1%.
+    expect(50).toBeLessThan(MIN_RATE_TEXTS);
+    expect(tables.en['essay|3']).toBeUndefined();
+    expect(tables.en['essay|*']).toBeUndefined();
+  });
+
+  it('answers with the most specific kind measured', () => {
+    expect(measuredError(model, 'en', 'academic', 180, 'conservative')).toEqual({
+      rate: 0.02,
+      texts: 200,
+      docType: 'academic',
+      words: { min: 150, max: 299 },
+    });
+    // Too few essays: every type of that length answers.
+    expect(measuredError(model, 'en', 'essay', 180, 'balanced')).toEqual({ rate: 0.036, texts: 250, docType: null, words: { min: 150, max: 299 } });
+    // A 500-word news text: no news of that length, no news by length... the news texts of any length.
+    expect(measuredError(model, 'en', 'news', 500, 'aggressive')).toEqual({ rate: 0, texts: 300, docType: 'news', words: null });
+  });
+
+  it('says it in a sentence a person reads, in the label language', () => {
+    const m = measuredError(model, 'en', 'academic', 180, 'conservative');
+    expect(measuredErrorView(m, 'en', 'en').text).toBe(
+      'In our tests, this mode flagged 2% of 200 human-written texts of this kind (Academic text, 150-299 words, English).',
+    );
+    expect(measuredErrorView(m, 'en', 'es').text).toBe(
+      'En nuestras pruebas, este modo marcó el 2\u00a0% de 200 textos escritos por personas de este tipo (Texto académico, 150-299 palabras, inglés).',
+    );
+    const none = measuredErrorView(measuredError({ heldOutErrors: { en: {}, es: {} } } as unknown as ModelFile, 'es', 'news', 80, 'conservative'), 'es', 'en');
+    expect(none.humanFlaggedRate).toBeNull();
+    expect(none.text).toBe('This mode was not measured on human-written texts of this kind.');
+  });
+});
+
+describe('the shipped model', () => {
+  it('carries a measured error with every answer, from its own held-out tables', async () => {
+    const detector = await sharedDetector();
+    const text =
+      'Bees pollinate many crops, and farmers depend on them. In many regions the number of colonies has fallen, and scientists are still debating why. Pesticides, parasites and the loss of wild flowers all play a part, and no single cause explains every loss.';
+    for (const sensitivity of ['conservative', 'balanced', 'aggressive'] as const) {
+      const a = detector.analyze(text, { sensitivity });
+      expect(a.measuredError.humanTexts).toBeGreaterThanOrEqual(MIN_RATE_TEXTS);
+      expect(a.measuredError.humanFlaggedRate).not.toBeNull();
+      expect(a.measuredError.humanFlaggedRate!).toBeGreaterThanOrEqual(0);
+      expect(a.measuredError.humanFlaggedRate!).toBeLessThanOrEqual(0.2);
+      expect(a.measuredError.text).toContain('In our tests');
+    }
+    const c = detector.analyze(text, { sensitivity: 'conservative' }).measuredError.humanFlaggedRate!;
+    const g = detector.analyze(text, { sensitivity: 'aggressive' }).measuredError.humanFlaggedRate!;
+    expect(g).toBeGreaterThanOrEqual(c);
+  });
+});
+
+describe('thin calibration cells', () => {
+  it('borrow neighbouring lengths until both labels have enough held-out texts', () => {
+    const n = MIN_CELL_TEXTS_PER_LABEL;
+    const counts = [
+      { human: 2 * n, ai: 2 * n },
+      { human: 2 * n, ai: n },
+      { human: n, ai: n / 2 },
+      { human: n, ai: n / 4 },
+      { human: n, ai: 2 },
+    ];
+    expect(cellSpan(counts, 0)).toEqual([0, 0]);
+    expect(cellSpan(counts, 1)).toEqual([1, 1]);
+    expect(cellSpan(counts, 2)).toEqual([1, 2]);
+    // The longest Spanish cell (2 AI texts) borrows from the shorter ones.
+    expect(cellSpan(counts, 4)).toEqual([1, 4]);
+  });
+});
