@@ -40,10 +40,14 @@ export function heldOutScore(d: Doc, z: number): HeldOutScore {
 export const MIN_FAMILY_HUMAN_TEXTS = 100;
 
 /**
- * A cell whose held-out scores separate the labels less than this (AUROC) carries no evidence that
- * transfers to new sources: every mode is inconclusive there, and its probability is calibrated on
- * the dev split instead (held out, its logits can even run backwards: Spanish short texts, whose AI
- * examples nearly all come from one family of generators).
+ * A cell whose held-out scores separate the labels less than this (AUROC) cannot be calibrated on
+ * them (held out, its logits can even run backwards: Spanish, whose AI examples come from three small
+ * families of one kind each). Its probability is then the same length's English calibration, aligned
+ * at the two languages' `conservative` thresholds, so that reaching the language's threshold reads
+ * the same in both (calibrateCells). Until 2026-11-26 such a cell was calibrated on the dev split, in
+ * sample, and gave no AI verdict at all: typical Spanish human texts read 90-98 with an `inconclusive`
+ * verdict, and no Spanish AI text could ever be called. Whether a mode may call AI is the threshold
+ * rule's alone: it keeps every held-out family's promise in every cell.
  */
 export const MIN_HELD_OUT_AUROC = 0.6;
 
@@ -105,7 +109,12 @@ export function balancedPlatt(z: number[], y: number[]) {
  * and whether the cell carries evidence at all. `heldOut`: out-of-source logits; `shipped`: the dev
  * split scored by the shipped model (the probability's fallback where held-out scores do not separate).
  */
-export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[], threshold: Record<Sensitivity, number>): CellCalibration {
+export function calibrateCell(
+  heldOut: HeldOutScore[],
+  shipped: HeldOutScore[],
+  threshold: Record<Sensitivity, number>,
+  aligned?: { a: number; b: number },
+): CellCalibration {
   const human = heldOut.filter((s) => s.y === 0);
   const heldOutAi = heldOut.filter((s) => s.y === 1).map((s) => s.z);
   const transfers =
@@ -114,10 +123,13 @@ export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[], 
       human.map((s) => s.z),
     ) >= MIN_HELD_OUT_AUROC;
   const fitted = transfers ? heldOut : shipped;
-  const platt = balancedPlatt(
-    fitted.map((s) => s.z),
-    fitted.map((s) => s.y),
-  );
+  const platt =
+    !transfers && aligned
+      ? aligned
+      : balancedPlatt(
+          fitted.map((s) => s.z),
+          fitted.map((s) => s.y),
+        );
   const thresholds = {} as Record<Sensitivity, number>;
   const conclusive = {} as Record<Sensitivity, boolean>;
   const heldOutTpr = {} as Record<Sensitivity, number>;
@@ -125,7 +137,7 @@ export function calibrateCell(heldOut: HeldOutScore[], shipped: HeldOutScore[], 
     const z = threshold[mode];
     thresholds[mode] = round6(sigmoid(platt.a * z + platt.b));
     heldOutTpr[mode] = round6(heldOutAi.length ? heldOutAi.filter((v) => v >= z).length / heldOutAi.length : 0);
-    conclusive[mode] = transfers;
+    conclusive[mode] = Number.isFinite(z) && (transfers || aligned !== undefined);
   }
   return {
     platt: { a: round6(platt.a), b: round6(platt.b) },
@@ -171,16 +183,21 @@ export function calibrateCells(
   const thresholds = languageThresholds(heldOut);
   const inSpan = (xs: HeldOutScore[], lang: 0 | 1, [lo, hi]: [number, number]) =>
     xs.filter((s) => s.lang === lang && lengthBucket(s.words) >= lo && lengthBucket(s.words) <= hi);
-  const cells = (lang: 0 | 1) => {
+  const cells = (lang: 0 | 1, reference?: CellCalibration[]) => {
     const counts = LENGTH_BUCKETS.map((_, b) => {
       const mine = inSpan(heldOut, lang, [b, b]);
       return { human: mine.filter((s) => s.y === 0).length, ai: mine.filter((s) => s.y === 1).length };
     });
+    // English's calibration of the same length, moved so that the two conservative thresholds meet.
+    const shift = thresholds[0].conservative - thresholds[lang].conservative;
     return LENGTH_BUCKETS.map((_, b) => {
       const span = cellSpan(counts, b);
-      return calibrateCell(inSpan(heldOut, lang, span), inSpan(shipped, lang, span), thresholds[lang]);
+      const ref = reference?.[b];
+      const aligned = ref?.conclusive.conservative ? { a: ref.platt.a, b: round6(ref.platt.b + ref.platt.a * shift) } : undefined;
+      return calibrateCell(inSpan(heldOut, lang, span), inSpan(shipped, lang, span), thresholds[lang], aligned);
     });
   };
+  const en = cells(0);
   const round = (t: Record<Sensitivity, number>) => Object.fromEntries(SENSITIVITIES.map((m) => [m, round6(t[m])])) as Record<Sensitivity, number>;
-  return { cells: { en: cells(0), es: cells(1) }, thresholdLogits: { en: round(thresholds[0]), es: round(thresholds[1]) } };
+  return { cells: { en, es: cells(1, en) }, thresholdLogits: { en: round(thresholds[0]), es: round(thresholds[1]) } };
 }

@@ -74,8 +74,14 @@ describe('threshold rule', () => {
       expect(cell.conclusive[m]).toBe(true);
     }
     expect(cell.thresholds.conservative).toBeGreaterThan(cell.thresholds.balanced);
-    // Labels that do not separate held out: no mode may give an AI verdict in the cell.
-    const noise = calibrateCell([...human, ...human.map((s) => ({ ...s, y: 1 as const }))], [...human, ...ai], threshold);
+    // Labels that do not separate held out, and nothing to align with: no mode may give an AI verdict in the cell.
+    const noisy = [...human, ...human.map((s) => ({ ...s, y: 1 as const }))];
+    const noise = calibrateCell(noisy, [...human, ...ai], threshold);
     expect(Object.values(noise.conclusive)).toEqual([false, false, false]);
+    // With another language's calibration aligned at the thresholds, the cell reads on that scale and the threshold rule decides.
+    const aligned = calibrateCell(noisy, [...human, ...ai], threshold, { a: 0.5, b: -1 });
+    expect(aligned.platt).toEqual({ a: 0.5, b: -1 });
+    expect(Object.values(aligned.conclusive)).toEqual([true, true, true]);
+    expect(aligned.thresholds.conservative).toBeCloseTo(1 / (1 + Math.exp(-(0.5 * 3 - 1))), 5);
   });
 });
