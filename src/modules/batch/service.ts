@@ -15,7 +15,7 @@ export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
 
 /** A quota ApiError whose response carries the batch's label language. */
 function localizedQuotaError(error: ApiError, lang: LabelLang): ApiError {
-  return new ApiError(error.code, error.params, { ...error.headers, 'content-language': lang });
+  return new ApiError(error.code, error.params, { ...error.headers, 'content-language': lang }, error.details);
 }
 
 /**

@@ -13,6 +13,7 @@ import { postgresIdempotencyStore } from './idempotency';
 import { postgresKeyStore } from './keys';
 import { migratePostgres, withMigrationLock } from './migrate';
 import { postgresQuotaStore } from './quota';
+import { postgresRateStore } from './rates';
 import { postgresUsageSink } from './usage';
 
 export { withMigrationLock } from './migrate';
@@ -65,6 +66,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     quota: watchQuotaWrites(quota, writes),
     usage,
     idempotency: postgresIdempotencyStore(db, timeoutMs),
+    rates: postgresRateStore(db, timeoutMs),
     health: () => probeHealth(writes, () => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;

@@ -1,0 +1,50 @@
+/**
+ * SQLite RateStore: one upsert decides each take (GCRA, see drizzle/postgres take_rates for the
+ * same arithmetic). SQLite runs a statement under the write lock, so the WORKERS processes sharing
+ * the file never grant more than a bucket holds. In the upsert, every SET expression reads the row
+ * as it was before the statement.
+ */
+import type { RateState, RateStore, RateTake } from '../types';
+import { retryBusy } from './busy';
+import type { Db } from './client';
+import { prepared } from './prepared';
+
+/** Events granted from a bucket whose tat is `tat`: as many of `cost` as fit, all of them when forced. */
+const GRANTED = `CASE WHEN $force THEN $cost
+  ELSE MIN($cost, MAX(0, CAST(($now + $window - MAX(rate_buckets.tat_ms, $now)) / $step + 1e-9 AS INTEGER))) END`;
+
+const TAKE_SQL = `
+INSERT INTO rate_buckets (key_id, bucket, tat_ms, granted)
+VALUES ($keyId, $bucket, $now + $first * $step, $first)
+ON CONFLICT (key_id, bucket) DO UPDATE
+  SET granted = ${GRANTED},
+      tat_ms = MAX(rate_buckets.tat_ms, $now) + $step * (${GRANTED})
+RETURNING granted, tat_ms AS tat`;
+
+/** Events granted by a bucket's first take (the bucket is full). */
+export function firstGrant(take: Pick<RateTake, 'cost' | 'limit' | 'force'>): number {
+  return take.force ? take.cost : Math.min(take.cost, take.limit);
+}
+
+/** The RateStore of one SQLite connection. */
+export function sqliteRateStore(db: Db, timeoutMs: number): RateStore {
+  return {
+    async take(take): Promise<RateState> {
+      const row = await retryBusy(
+        () =>
+          prepared<{ granted: number; tat: number }>(db, TAKE_SQL).get({
+            keyId: take.keyId,
+            bucket: take.bucket,
+            now: take.now,
+            window: take.windowMs,
+            step: take.windowMs / take.limit,
+            cost: take.cost,
+            force: take.force ? 1 : 0,
+            first: firstGrant(take),
+          }),
+        performance.now() + timeoutMs,
+      );
+      return { granted: row?.granted ?? 0, tatMs: row?.tat ?? take.now };
+    },
+  };
+}
