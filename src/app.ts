@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps) {
           waitMs: deps.idempotencyWaitMs,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
-        handleBatch: deps.handleBatch ?? createBatchHandler(),
+        handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
         operations: { detect: detectOperation, alias: detectAliasOperation },
       }),
