@@ -7,7 +7,8 @@
 -- version, so instances racing one key never grant more than the bucket holds.
 -- A take asks for `cost` events: granted are as many as still fit (all of them when `force`:
 -- events that already happened), and the bucket moves on by granted x window/limit.
--- Returns one row per take, in order: events granted and the bucket's tat after it.
+-- Each take brings its own clock (epoch ms). Returns one row per take, in order: events granted
+-- and the bucket's tat after it.
 CREATE OR REPLACE FUNCTION take_rates(
   p_key_ids integer[],
   p_buckets text[],
@@ -15,16 +16,18 @@ CREATE OR REPLACE FUNCTION take_rates(
   p_windows double precision[],
   p_costs integer[],
   p_forces boolean[],
-  p_now double precision
+  p_nows double precision[]
 ) RETURNS TABLE (take_index integer, granted_now integer, tat_after double precision)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   n integer;
   step double precision;
   first integer;
+  p_now double precision;
 BEGIN
   FOR n IN 1 .. coalesce(array_length(p_key_ids, 1), 0) LOOP
     take_index := n;
+    p_now := p_nows[n];
     step := p_windows[n] / p_limits[n];
     first := CASE WHEN p_forces[n] THEN p_costs[n] ELSE LEAST(p_costs[n], p_limits[n]) END;
     INSERT INTO rate_buckets AS r (key_id, bucket, tat_ms, granted)

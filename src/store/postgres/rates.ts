@@ -9,7 +9,7 @@ import type { RateState, RateStore, RateTake } from '../types';
 import type { PgDb } from './client';
 
 const TAKE_SQL = `SELECT take_index, granted_now, tat_after
-  FROM take_rates($1::integer[], $2::text[], $3::integer[], $4::float8[], $5::integer[], $6::boolean[], $7::float8)`;
+  FROM take_rates($1::integer[], $2::text[], $3::integer[], $4::float8[], $5::integer[], $6::boolean[], $7::float8[])`;
 
 /** Most takes in one call. */
 const MAX_GROUP = 256;
@@ -23,8 +23,6 @@ interface PendingTake {
 async function takeGroup(db: PgDb, group: readonly PendingTake[]): Promise<RateState[]> {
   const order = group.map((_, i) => i).sort((a, b) => group[a].take.keyId - group[b].take.keyId);
   const column = <T>(pick: (take: RateTake) => T) => order.map((i) => pick(group[i].take));
-  // One clock for the group: the latest `now` asked for (they differ by microseconds).
-  const now = Math.max(...group.map((p) => p.take.now));
   const rows = (await db.$client.unsafe(TAKE_SQL, [
     column((t) => t.keyId),
     column((t) => t.bucket),
@@ -32,7 +30,7 @@ async function takeGroup(db: PgDb, group: readonly PendingTake[]): Promise<RateS
     column((t) => t.windowMs),
     column((t) => t.cost),
     column((t) => t.force),
-    now,
+    column((t) => t.now),
   ])) as Array<Record<string, unknown>>;
   const states: RateState[] = new Array(group.length);
   for (const row of rows) states[order[Number(row.take_index) - 1]] = { granted: Number(row.granted_now), tatMs: Number(row.tat_after) };
