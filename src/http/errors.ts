@@ -93,12 +93,15 @@ export const ErrorBodySchema = t.Object({
     message: t.String({ description: 'Human-readable message in the negotiated language.' }),
     unit: t.Optional(
       StringEnum(LIMIT_UNITS, {
-        description: 'Quota and rate errors (quota_exceeded, exceeds_plan, trial_calls_exhausted, rate_limited): what `needed`, `remaining` and `limit` count.',
+        description:
+          'Quota and rate errors (quota_exceeded, exceeds_plan, trial_calls_exhausted, rate_limited): what `needed`, `remaining` and `limit` count.',
       }),
     ),
     needed: t.Optional(Int({ minimum: 0, description: 'Quota and rate errors: how many units this request needed (at least).' })),
     remaining: t.Optional(Int({ minimum: 0, description: 'Quota and rate errors: units the key has left now.' })),
-    limit: t.Optional(Int({ minimum: 0, description: "Quota and rate errors: the plan's limit (words per month, lifetime calls, requests per window)." })),
+    limit: t.Optional(
+      Int({ minimum: 0, description: "Quota and rate errors: the plan's limit (words per month, lifetime calls, requests per window)." }),
+    ),
     resetAt: t.Optional(
       t.Union([t.String({ format: 'date-time' }), t.Null()], {
         description:

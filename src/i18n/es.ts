@@ -22,7 +22,8 @@ export const es: Catalogue = {
     trial_calls_exhausted: 'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
     exceeds_plan:
       'Esta petición necesita {words} palabras, más que las {limit} palabras al mes del plan {plan}: nunca cabrá. Divide el texto o el lote, o usa un plan mayor.',
-    rate_limited: 'Demasiadas peticiones: esta clave puede enviar {limit} peticiones cada {seconds} s. Vuelve a intentarlo dentro de {retryAfter} s.',
+    rate_limited:
+      'Demasiadas peticiones: esta clave puede enviar {limit} peticiones cada {seconds} s. Vuelve a intentarlo dentro de {retryAfter} s.',
     not_found: 'Aquí no hay nada: {method} {path} no es una ruta de esta API.',
     method_not_allowed: '{method} no está permitido en {path}. Permitidos: {allow}.',
     internal_error: 'Se ha producido un error inesperado. Ha quedado registrado; inténtalo de nuevo.',

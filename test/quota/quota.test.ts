@@ -96,7 +96,13 @@ describe('rate-limit headers', () => {
     expect(error.code).toBe('exceeds_plan');
     expect(error.headers['retry-after']).toBeUndefined();
     expect(error.params).toEqual({ words: 10_001, limit: 10_000, plan: 'free' });
-    expect(error.details).toEqual({ unit: 'words', needed: 10_001, remaining: 10_000, limit: 10_000, resetAt: new Date(DEC).toISOString() });
+    expect(error.details).toEqual({
+      unit: 'words',
+      needed: 10_001,
+      remaining: 10_000,
+      limit: 10_000,
+      resetAt: new Date(DEC).toISOString(),
+    });
   });
 
   it('gives trial_calls_exhausted its numbers in calls and no reset', async () => {

@@ -62,7 +62,13 @@ export class ExhaustedFiles {
   /** The mirror: each key's bucket (its theoretical arrival time, epoch ms) as this process last saw it. */
   private readonly tat = new Map<string, number>();
 
-  constructor({ rates = null, limit = EXHAUSTED_FILES_PER_KEY, windowMs = EXHAUSTED_WINDOW_MS, now = Date.now, onError = () => {} }: ExhaustedFilesOptions = {}) {
+  constructor({
+    rates = null,
+    limit = EXHAUSTED_FILES_PER_KEY,
+    windowMs = EXHAUSTED_WINDOW_MS,
+    now = Date.now,
+    onError = () => {},
+  }: ExhaustedFilesOptions = {}) {
     this.limit = limit;
     this.windowMs = windowMs;
     this.policy = exhaustedPolicy(limit, windowMs);

@@ -45,7 +45,11 @@ export async function chargeBatch(quota: QuotaStore, key: ApiKey, words: number,
 let batchSequence = 0;
 
 /** Runs one batch request with `pool`; see BatchRequest for the contract with the detect route. */
-export async function runBatch(ctx: BatchRequest, pool: ExtractPool, exhausted: ExhaustedFiles = exhaustedFilesFor(ctx.config)): Promise<Response> {
+export async function runBatch(
+  ctx: BatchRequest,
+  pool: ExtractPool,
+  exhausted: ExhaustedFiles = exhaustedFilesFor(ctx.config),
+): Promise<Response> {
   const { request, key, config, quota, detector, logger } = ctx;
   const observe = { usage: ctx.usage, logger, metrics: ctx.metrics };
   const initial = await checkQuotaFirst(quota, key);

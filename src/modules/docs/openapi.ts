@@ -79,7 +79,8 @@ export const REQUEST_RATE_HEADERS = {
 /** The WWW-Authenticate challenges of a 401. */
 const WWW_AUTHENTICATE = {
   'WWW-Authenticate': {
-    description: 'RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header.',
+    description:
+      'RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header.',
     schema: { type: 'string' },
     example: 'Bearer realm="ai-detector", ApiKey realm="ai-detector", header="X-API-Key"',
   },
@@ -281,7 +282,10 @@ export const usageOperation = {
       },
     },
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
-    429: errorResponse(['rate_limited'], STATUS_DOCS[429].description, { ...REQUEST_RATE_HEADERS, 'Retry-After': STATUS_DOCS[429].headers?.['Retry-After' as never] }),
+    429: errorResponse(['rate_limited'], STATUS_DOCS[429].description, {
+      ...REQUEST_RATE_HEADERS,
+      'Retry-After': STATUS_DOCS[429].headers?.['Retry-After' as never],
+    }),
     503: errorResponse(['store_unavailable'], 'The key and quota store is locked or unreachable.', {
       'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
     }),
@@ -304,7 +308,10 @@ export const limitsOperation = {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Limits' } } },
     },
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
-    429: errorResponse(['rate_limited'], STATUS_DOCS[429].description, { ...REQUEST_RATE_HEADERS, 'Retry-After': STATUS_DOCS[429].headers?.['Retry-After' as never] }),
+    429: errorResponse(['rate_limited'], STATUS_DOCS[429].description, {
+      ...REQUEST_RATE_HEADERS,
+      'Retry-After': STATUS_DOCS[429].headers?.['Retry-After' as never],
+    }),
     default: DEFAULT_ERROR_RESPONSE,
   },
 };
