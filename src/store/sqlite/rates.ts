@@ -26,25 +26,50 @@ export function firstGrant(take: Pick<RateTake, 'cost' | 'limit' | 'force'>): nu
   return take.force ? take.cost : Math.min(take.cost, take.limit);
 }
 
-/** The RateStore of one SQLite connection. */
+interface PendingTake {
+  take: RateTake;
+  resolve(state: RateState): void;
+  reject(error: unknown): void;
+}
+
+function takeNow(db: Db, take: RateTake): RateState {
+  const row = prepared<{ granted: number; tat: number }>(db, TAKE_SQL).get({
+    keyId: take.keyId,
+    bucket: take.bucket,
+    now: take.now,
+    window: take.windowMs,
+    step: take.windowMs / take.limit,
+    cost: take.cost,
+    force: take.force ? 1 : 0,
+    first: firstGrant(take),
+  });
+  return { granted: row?.granted ?? 0, tatMs: row?.tat ?? take.now };
+}
+
+/**
+ * The RateStore of one SQLite connection. The takes of one event-loop turn (a loaded server reads
+ * many requests per turn) share one IMMEDIATE transaction, as the quota's charges do
+ * (group-commit.ts): each still its own upsert, in arrival order, under the write lock; one commit
+ * instead of one per request. A busy write lock is retried with backoff until the deadline.
+ */
 export function sqliteRateStore(db: Db, timeoutMs: number): RateStore {
+  const takeAll = db.$client.transaction((group: PendingTake[]) => group.map((pending) => takeNow(db, pending.take)));
+  let queue: PendingTake[] = [];
+  const flush = async () => {
+    const group = queue;
+    queue = [];
+    try {
+      const states = await retryBusy(() => takeAll.immediate(group), performance.now() + timeoutMs);
+      group.forEach((pending, i) => pending.resolve(states[i]));
+    } catch (error) {
+      for (const pending of group) pending.reject(error);
+    }
+  };
   return {
-    async take(take): Promise<RateState> {
-      const row = await retryBusy(
-        () =>
-          prepared<{ granted: number; tat: number }>(db, TAKE_SQL).get({
-            keyId: take.keyId,
-            bucket: take.bucket,
-            now: take.now,
-            window: take.windowMs,
-            step: take.windowMs / take.limit,
-            cost: take.cost,
-            force: take.force ? 1 : 0,
-            first: firstGrant(take),
-          }),
-        performance.now() + timeoutMs,
-      );
-      return { granted: row?.granted ?? 0, tatMs: row?.tat ?? take.now };
-    },
+    take: (take) =>
+      new Promise((resolve, reject) => {
+        queue.push({ take, resolve, reject });
+        if (queue.length === 1) setImmediate(flush);
+      }),
   };
 }
