@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { StoreOpenError, driverCode } from '../errors';
 import { HEALTH_LOCK_PROBE_MS, probeHealth } from '../health';
-import { watchQuotaWrites } from '../watch-writes';
+import { watchQuotaWrites, watchRateWrites } from '../watch-writes';
 import { WriteHealth } from '../write-health';
 import type { Store } from '../types';
 import type { StoreOptions } from '../options';
@@ -71,7 +71,7 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     quota: watchQuotaWrites(sqliteQuotaStore(db, timeoutMs), writes),
     usage,
     idempotency: sqliteIdempotencyStore(db, timeoutMs),
-    rates: sqliteRateStore(db, timeoutMs),
+    rates: watchRateWrites(sqliteRateStore(db, timeoutMs), writes),
     // Writes are what fail under another process's lock (WAL readers never wait): take the lock and
     // let go, waiting HEALTH_LOCK_PROBE_MS at most. A full disk lets this pass: the writes tell.
     health: () =>

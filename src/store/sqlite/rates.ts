@@ -47,10 +47,13 @@ function takeNow(db: Db, take: RateTake): RateState {
 }
 
 /**
- * The RateStore of one SQLite connection. The takes of one event-loop turn (a loaded server reads
- * many requests per turn) share one IMMEDIATE transaction, as the quota's charges do
- * (group-commit.ts): each still its own upsert, in arrival order, under the write lock; one commit
- * instead of one per request. A busy write lock is retried with backoff until the deadline.
+ * The RateStore of one SQLite connection. The takes queued before the next microtask checkpoint
+ * share one IMMEDIATE transaction (each still its own upsert, in arrival order, under the write
+ * lock): one commit for the group. A microtask, not the end of the turn as the quota's charges
+ * (group-commit.ts): a request's take must not wait for a macrotask, or Bun answers bytes
+ * pipelined behind the request (its own 400 for a framing error) before the request itself
+ * (test/faults/hostile-http.test.ts, "a Content-Length shorter than the body"). A busy write lock
+ * is retried with backoff until the deadline.
  */
 export function sqliteRateStore(db: Db, timeoutMs: number): RateStore {
   const takeAll = db.$client.transaction((group: PendingTake[]) => group.map((pending) => takeNow(db, pending.take)));
@@ -69,7 +72,7 @@ export function sqliteRateStore(db: Db, timeoutMs: number): RateStore {
     take: (take) =>
       new Promise((resolve, reject) => {
         queue.push({ take, resolve, reject });
-        if (queue.length === 1) setImmediate(flush);
+        if (queue.length === 1) queueMicrotask(flush);
       }),
   };
 }
