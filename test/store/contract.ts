@@ -213,6 +213,8 @@ export function storeContract(target: ContractTarget | null): void {
         // Another bucket of the key, and another key, are apart.
         expect((await first.rates.take(take(key.id, NOV, { bucket: 'extract' }))).granted).toBe(1);
         expect((await first.rates.take(take(key.id + 1, NOV))).granted).toBe(1);
+        // PostgreSQL allows 100 connections: the suite's later stores need them back.
+        for (const store of instances) await store.close();
       });
 
       it('grants part of a larger cost, records forced events past the limit, and reads with a cost of 0', async () => {
@@ -225,6 +227,7 @@ export function storeContract(target: ContractTarget | null): void {
           granted: 0,
           tatMs: NOV + 72_000,
         });
+        await store.close();
       });
     });
 
