@@ -679,7 +679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `rate_limited`: more requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds (short). `quota_exceeded`: this request needs more words than remain this month; no Retry-After: the reset is `X-RateLimit-Reset` and the body’s `resetAt`. `trial_calls_exhausted`: a trial key’s 500 calls are used; they never reset. The body’s `needed`, `remaining`, `limit`, `unit` and `resetAt` say the numbers. Codes: `rate_limited`. */
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -690,7 +690,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
-                    /** @description rate_limited only: seconds until the key may send its next request. */
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -757,7 +757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `rate_limited`: more requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds (short). `quota_exceeded`: this request needs more words than remain this month; no Retry-After: the reset is `X-RateLimit-Reset` and the body’s `resetAt`. `trial_calls_exhausted`: a trial key’s 500 calls are used; they never reset. The body’s `needed`, `remaining`, `limit`, `unit` and `resetAt` say the numbers. Codes: `rate_limited`. */
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -768,7 +768,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
-                    /** @description rate_limited only: seconds until the key may send its next request. */
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

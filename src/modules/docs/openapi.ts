@@ -76,6 +76,11 @@ export const REQUEST_RATE_HEADERS = {
     example: '"requests";r=59;t=1',
   },
 };
+/** The headers of a 429 rate_limited. */
+const RATE_LIMITED_HEADERS = {
+  ...REQUEST_RATE_HEADERS,
+  'Retry-After': integerHeader('Seconds until the key may send its next request (1 for a free key).'),
+};
 /** The WWW-Authenticate challenges of a 401. */
 const WWW_AUTHENTICATE = {
   'WWW-Authenticate': {
@@ -282,10 +287,11 @@ export const usageOperation = {
       },
     },
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
-    429: errorResponse(['rate_limited'], STATUS_DOCS[429].description, {
-      ...REQUEST_RATE_HEADERS,
-      'Retry-After': STATUS_DOCS[429].headers?.['Retry-After' as never],
-    }),
+    429: errorResponse(
+      ['rate_limited'],
+      'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+      RATE_LIMITED_HEADERS,
+    ),
     503: errorResponse(['store_unavailable'], 'The key and quota store is locked or unreachable.', {
       'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
     }),
@@ -308,10 +314,11 @@ export const limitsOperation = {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Limits' } } },
     },
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
-    429: errorResponse(['rate_limited'], STATUS_DOCS[429].description, {
-      ...REQUEST_RATE_HEADERS,
-      'Retry-After': STATUS_DOCS[429].headers?.['Retry-After' as never],
-    }),
+    429: errorResponse(
+      ['rate_limited'],
+      'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+      RATE_LIMITED_HEADERS,
+    ),
     default: DEFAULT_ERROR_RESPONSE,
   },
 };
