@@ -227,6 +227,26 @@ export interface components {
             }[];
             /** @description Words in AI passages over all words, 0 to 1 (3 decimals). */
             aiShare: number;
+            /**
+             * MeasuredError
+             * @description The measured error beside the verdict: how often this sensitivity flagged human-written texts of the same kind (language, document type, length) in held-out tests.
+             */
+            measuredError: {
+                /** @description Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model's own tests (each source family held out, thresholds it did not set); null when not measured. */
+                humanFlaggedRate: number | null;
+                /** @description How many held-out human-written texts the share was measured on. */
+                humanTexts: number;
+                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
+                docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
+                /** @description The length range in words the share was measured on; null when measured over every length. */
+                words: {
+                    min: number;
+                    /** @description null: no upper bound. */
+                    max: number | null;
+                } | null;
+                /** @description The same in one sentence, in the label language. */
+                text: string;
+            };
             /** @description The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it). */
             modelVersion: string;
         };
@@ -339,6 +359,26 @@ export interface components {
             ai: boolean;
             /** @description Words in AI passages over all words, 0 to 1 (3 decimals). */
             aiShare: number;
+            /**
+             * MeasuredError
+             * @description The measured error beside the verdict: how often this sensitivity flagged human-written texts of the same kind (language, document type, length) in held-out tests.
+             */
+            measuredError: {
+                /** @description Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model's own tests (each source family held out, thresholds it did not set); null when not measured. */
+                humanFlaggedRate: number | null;
+                /** @description How many held-out human-written texts the share was measured on. */
+                humanTexts: number;
+                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
+                docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
+                /** @description The length range in words the share was measured on; null when measured over every length. */
+                words: {
+                    min: number;
+                    /** @description null: no upper bound. */
+                    max: number | null;
+                } | null;
+                /** @description The same in one sentence, in the label language. */
+                text: string;
+            };
             /**
              * @description Detected language of the text.
              * @enum {string}
