@@ -69,4 +69,16 @@ describe('files that exhaust an extraction budget, per key (issue 23)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('goes on with its own count when the store fails, and reports each failure', async () => {
+    const failures: unknown[] = [];
+    const broken = { take: () => Promise.reject(new Error('disk I/O error')) };
+    const files = new ExhaustedFiles({ rates: broken, limit: 2 });
+    const gate = await files.gate('9', (error) => failures.push(error));
+    expect(gate.admit()).toBeUndefined();
+    gate.ended(limitError('pdf_operators', 1, 'x'));
+    gate.ended(limitError('pdf_operators', 1, 'x'));
+    expect(gate.admit()).toMatchObject({ code: 'extract_throttled' });
+    await Bun.sleep(0);
+    expect(failures).toHaveLength(3); // the read at the start, then each recorded file
+  });
 });

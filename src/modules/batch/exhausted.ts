@@ -83,20 +83,23 @@ export class ExhaustedFiles {
   }
 
   /** Reads the key's bucket from the store into the mirror (a take of nothing). */
-  async sync(key: string): Promise<void> {
-    await this.take(key, 0);
+  async sync(key: string, onError = this.onError): Promise<void> {
+    await this.take(key, 0, onError);
   }
 
   /** Counts one budget-exhausting file of `key`: in the mirror at once, then in the store. */
-  record(key: string): Promise<void> {
+  record(key: string, onError = this.onError): Promise<void> {
     const now = this.now();
     this.advance(key, Math.max(this.tat.get(key) ?? 0, now) + stepMs(this.policy));
-    return this.take(key, 1);
+    return this.take(key, 1, onError);
   }
 
-  /** The pool gate of one key's files, after reading the key's bucket from the store. */
-  async gate(key: string): Promise<TaskGate> {
-    await this.sync(key);
+  /**
+   * The pool gate of one key's files, after reading the key's bucket from the store. A store that
+   * fails is reported to `onError` (the batch's log) and the gate goes on with this process's count.
+   */
+  async gate(key: string, onError = this.onError): Promise<TaskGate> {
+    await this.sync(key, onError);
     return {
       admit: () => {
         if (available(this.policy, this.tat.get(key) ?? 0, this.now()) >= 1) return undefined;
@@ -107,12 +110,12 @@ export class ExhaustedFiles {
         });
       },
       ended: (error) => {
-        if (exhaustsBudget(error)) void this.record(key);
+        if (exhaustsBudget(error)) void this.record(key, onError);
       },
     };
   }
 
-  private async take(key: string, cost: number): Promise<void> {
+  private async take(key: string, cost: number, onError: (error: unknown) => void): Promise<void> {
     if (!this.rates) return;
     const keyId = Number(key);
     try {
@@ -120,7 +123,7 @@ export class ExhaustedFiles {
       const state = await this.rates.take({ keyId, bucket: this.policy.name, limit, windowMs, cost, force: true, now: this.now() });
       this.advance(key, state.tatMs);
     } catch (error) {
-      this.onError(error);
+      onError(error);
     }
   }
 

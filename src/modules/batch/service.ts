@@ -2,6 +2,7 @@
 import { type LabelLang, MIN_WORDS } from '../../contract';
 import type { ExtractPool } from '../../extract/pool';
 import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
+import { driverCode } from '../../store/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
 import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
@@ -63,7 +64,7 @@ export async function runBatch(
   try {
     // Fair queue: keys share the workers equally, and a key's requests share its turn.
     const owner = { key: String(key.id), request: String(++batchSequence) };
-    const gate = await exhausted.gate(owner.key);
+    const gate = await exhausted.gate(owner.key, (error) => logger.error('extract_throttle_store_failed', { name: driverCode(error) }));
     const deps = { pool, limits: extractLimitsOf(config), detector, logger, owner, gate };
     plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);
   } catch (error) {
