@@ -115,19 +115,22 @@ export interface BenchOptions {
   databaseUrl?: string;
   /** The PostgreSQL server's process id, to count its CPU per request too. */
   storePid?: number;
+  /** More environment for the server (e.g. RATE_LIMITS=off). */
+  env?: Record<string, string>;
 }
 
 /**
  * A bench server on a fresh database, with a wrk runner that also measures the server's CPU per
  * request (all its processes). `workers` sets WORKERS; without it the server runs its default.
  */
-export async function openBench({ workers: workersSetting, databaseUrl, storePid }: BenchOptions = {}) {
+export async function openBench({ workers: workersSetting, databaseUrl, storePid, env: extraEnv = {} }: BenchOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const databasePath = join(dir, 'bench.sqlite');
   const env: Record<string, string> = {
     DATABASE_PATH: databasePath,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(workersSetting ? { WORKERS: String(workersSetting) } : {}),
+    ...extraEnv,
   };
   const workers = workersSetting ?? loadConfig({}).workers;
   const server = await startBenchServer([process.execPath, join(import.meta.dir, 'server.ts')], env, join(dir, 'server.log'));

@@ -4,6 +4,8 @@ import type { EngineRow } from './engine';
 import type { ExtractResult } from './extract';
 import type { HttpResult, HttpRow } from './http';
 import type { RealTextsRow } from './real-texts';
+import type { RateResult } from './rate';
+import { RATE_HTTP_SECONDS, RATE_IN_FLIGHT, RATE_TAKES } from './rate';
 import type { StoreResult, StoreRow } from './store';
 import { STORE_CONNECTIONS, STORE_RUN_SECONDS, VARIED_KEYS } from './store';
 import { HTTP_TEXT_VARIANTS } from './files';
@@ -32,6 +34,8 @@ export interface BenchResults {
   realTexts: RealTextsRow[] | null;
   /** Single mode on SQLite and PostgreSQL, varied keys and one hot key. */
   stores: StoreResult;
+  /** The per-key request rate's cost (bench/rate.ts); absent in reports written before it existed. */
+  rate?: RateResult;
   binary: BinaryResult;
   seconds: number;
 }
@@ -218,6 +222,36 @@ function storeSection(r: BenchResults): string[] {
   ];
 }
 
+/** The rate limiter's cost: store takes in process, and the HTTP load with RATE_LIMITS on and off. */
+function rateSection(r: BenchResults): string[] {
+  const { rate } = r;
+  if (!rate) return [];
+  const { on, off, processes } = rate.http;
+  const rows = rate.takes.map((row) => [
+    row.store === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+    row.keys === 'hot' ? 'one hot key' : `${RATE_IN_FLIGHT} keys`,
+    fmt(row.takesPerSec, 0),
+    `${fmt(row.usPerTake, 1)} us`,
+    `${fmt(row.cpuUsPerTake, 1)} us`,
+  ]);
+  const httpRow = (name: string, load: typeof on) => [name, fmt(load.rps, 0), ms(load.p50), ms(load.p99), ms(load.cpuMsPerRequest)];
+  return [
+    `## Request rate limiter (bench/rate.ts)`,
+    '',
+    `Each request with a key takes one event from its bucket in the store (one upsert; on PostgreSQL one take_rates call per event-loop turn). In process: ${RATE_TAKES.toLocaleString('en-US')} takes with ${RATE_IN_FLIGHT} in flight (an enterprise key: none refused); CPU is this process's.`,
+    '',
+    ...(rate.postgresSkipped ? [`PostgreSQL rows skipped: ${rate.postgresSkipped}.`, ''] : []),
+    table(['Store', 'Keys', 'takes/s', 'wall/take', 'CPU/take'], rows),
+    '',
+    `Single mode on SQLite, one hot key, ${RATE_IN_FLIGHT} connections, \`WORKERS=auto\` (${processes} processes), best of 2 runs of ${RATE_HTTP_SECONDS} s each, alternating:`,
+    '',
+    table(['RATE_LIMITS', 'req/s', 'p50', 'p99', 'server CPU/req'], [httpRow('on (default)', on), httpRow('off', off)]),
+    '',
+    `The limiter costs ${fmt(((on.cpuMsPerRequest - off.cpuMsPerRequest) / off.cpuMsPerRequest) * 100, 1)}% server CPU per request here (${fmt((on.cpuMsPerRequest - off.cpuMsPerRequest) * 1000, 0)} us).`,
+    '',
+  ];
+}
+
 /** True when other work already kept the machine busy as the run started (the run itself adds ~2 to the load). */
 function busy(r: BenchResults): boolean {
   return Number(r.machine.loadBefore.split(' / ')[0]) > r.machine.cores / 2;
@@ -311,6 +345,7 @@ export function renderReport(r: BenchResults): string {
     `API-reported \`ms_cost\` over ${http.msCostSamples} sequential requests: p50 ${ms(http.msCostP50)}, p99 ${ms(http.msCostP99)}.`,
     '',
     ...storeSection(r),
+    ...rateSection(r),
     '## Batch',
     '',
     `Extraction pool (${extract.poolSize} worker${extract.poolSize === 1 ? '' : 's'}), all files submitted at once:`,

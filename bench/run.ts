@@ -11,6 +11,7 @@ import { benchEngine } from './engine';
 import { benchExtract } from './extract';
 import { benchHttp, benchWorkers } from './http';
 import { benchRealTexts } from './real-texts';
+import { benchRate } from './rate';
 import { benchStores } from './store';
 import { leakedListeners } from './proc';
 import { renderReport, targets, type BenchResults } from './report';
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   const oneProcess = http.processes > 1 ? await benchWorkers(1) : null;
   step('HTTP on SQLite and PostgreSQL, varied keys and one hot key');
   const stores = await benchStores();
+  step('request rate limiter: store takes, HTTP with RATE_LIMITS on and off');
+  const rate = await benchRate();
   step('binary (build, cold start, RSS)');
   const binary = await benchBinary();
   machine.loadAfter = load();
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
     http,
     oneProcess,
     stores,
+    rate,
     binary,
     seconds: (performance.now() - t0) / 1000,
   };

@@ -12,8 +12,9 @@ import type { ErrorBody, ErrorCode } from '../src/http/errors';
 import type { BatchLine } from '../src/modules/batch/model';
 import type { DetectExamples, ErrorExample } from '../src/modules/docs/examples';
 import type { DetectResponse } from '../src/modules/detect/model';
-import { createKey } from '../src/modules/keys';
-import type { PlanId } from '../src/plans';
+import { createKey, findActiveKey } from '../src/modules/keys';
+import { chargeWords } from '../src/modules/quota';
+import { PLANS, type PlanId } from '../src/plans';
 import { StoreUnavailableError } from '../src/store/errors';
 import { openSqliteStore } from '../src/store/sqlite';
 import type { Store } from '../src/store/types';
@@ -174,12 +175,27 @@ export async function generateExamples(): Promise<DetectExamples> {
     'POST /v1/detect with 10,001 words on a fresh free key',
     send('/v1/detect', { key: await keyOf(), json: { text: wordsOf(10_001) } }),
   );
+  const nearlySpent = await keyOf();
+  await send('/v1/detect', { key: nearlySpent, json: { text: wordsOf(9_990) } });
+  await error(
+    'POST /v1/detect with 20 words on a free key with 10 words left this month',
+    send('/v1/detect', { key: nearlySpent, json: { text: wordsOf(20) } }),
+  );
   const trial = await keyOf('trial');
-  for (let i = 0; i < 500; i++) {
-    const spent = await send('/v1/detect', { key: trial, json: { text: wordsOf(20) } });
-    if (spent.status !== 200) throw new Error(`docs:examples: trial call ${i + 1} answered ${spent.status}: ${spent.text}`);
-  }
+  // 499 calls charged straight to the store (the trial plan's request rate would refuse them at HTTP speed), then the 500th.
+  const trialRow = await findActiveKey(store.keys, trial);
+  if (!trialRow) throw new Error('docs:examples: the trial key vanished');
+  for (let i = 0; i < 499; i++) await chargeWords(store.quota, trialRow, 20);
+  const last = await send('/v1/detect', { key: trial, json: { text: wordsOf(20) } });
+  if (last.status !== 200) throw new Error(`docs:examples: the 500th trial call answered ${last.status}: ${last.text}`);
   await error('POST /v1/detect with a trial key after its 500 calls', send('/v1/detect', { key: trial, json: { text: wordsOf(20) } }));
+  const hurried = await keyOf();
+  const burst = await Promise.all(Array.from({ length: PLANS.free.requestsPerMinute }, () => send('/v1/usage', { key: hurried })));
+  if (burst.some((sent) => sent.status !== 200)) throw new Error('docs:examples: a request of the free burst was refused');
+  await error(
+    `GET /v1/usage: the ${PLANS.free.requestsPerMinute + 1}st request of a free key within a second`,
+    send('/v1/usage', { key: hurried }),
+  );
   await error('POST /v1/detect when the analysis fails', send('/v1/detect', { key, json: single }, broken));
   await error('POST /v1/detect while another process holds the database write lock', send('/v1/detect', { key, json: single }, locked));
   await error('POST /v1/detect with Idempotency-Key: "two words"', send('/v1/detect', { key, json: single, idempotencyKey: 'two words' }));

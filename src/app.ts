@@ -4,17 +4,20 @@ import type { Config } from './config';
 import type { Detector } from './detector/types';
 import type { RouteEntry } from './http/routes';
 import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, requestIdPlugin, silentLogger, type Logger } from './http';
+import { rateLimitPlugin } from './http/rate-limit';
 import { localView, type MetricsView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import type { ServiceMetrics } from './metrics/types';
 import { createBatchHandler, extractPoolFor } from './modules/batch';
 import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
-import { detectAliasOperation, detectOperation, usageOperation } from './modules/docs/openapi';
+import { detectAliasOperation, detectOperation, limitsOperation, usageOperation } from './modules/docs/openapi';
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { getQuotaState, rateLimitHeaders } from './modules/quota';
+import { admitRequest } from './modules/rate';
+import { LIMITS_ROUTE, limitsModule } from './modules/limits';
 import { createIdempotency } from './modules/idempotency';
 import { USAGE_ROUTE, usageModule } from './modules/usage';
 import { webRoutes } from './modules/web';
@@ -25,7 +28,7 @@ import type { Store } from './store/types';
 export interface AppDeps {
   config: Config;
   /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
-  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency'>;
+  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency' | 'rates'>;
   detector: Detector;
   /** Version of the model the detector loaded (default: the committed model's, src/model-version.ts). */
   modelVersion?: string;
@@ -61,7 +64,8 @@ export function createApp(deps: AppDeps) {
     .use(requestIdPlugin())
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
-    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE] }))
+    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE, LIMITS_ROUTE] }))
+    .use(rateLimitPlugin({ admit: deps.config.rateLimits ? (key) => admitRequest(deps.store.rates, key) : null }))
     .use(
       errorMapper({
         logger,
@@ -76,6 +80,7 @@ export function createApp(deps: AppDeps) {
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
     .use(usageModule({ quota, operation: usageOperation }))
+    .use(limitsModule({ config: deps.config, operation: limitsOperation }))
     .use(webRoutes)
     .use(
       detectModule({
@@ -90,7 +95,7 @@ export function createApp(deps: AppDeps) {
           waitMs: deps.idempotencyWaitMs,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
-        handleBatch: deps.handleBatch ?? createBatchHandler(),
+        handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
         operations: { detect: detectOperation, alias: detectAliasOperation },
       }),

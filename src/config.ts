@@ -49,6 +49,8 @@ export interface Config {
   readonly corsOrigins: CorsOrigins | null;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null: /metrics is open. */
   readonly metricsToken: string | null;
+  /** Per-key request rates of the plans (RATE_LIMITS, default on; off when a gateway in front limits rates). */
+  readonly rateLimits: boolean;
 }
 
 /** Origins CORS grants: every origin, or exactly these (serialized origins, e.g. https://app.example.com). */
@@ -176,6 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: readWorkers(env),
     corsOrigins: readCorsOrigins(env),
     metricsToken: readMetricsToken(env),
+    rateLimits: readBool(env, 'RATE_LIMITS', true),
   });
 }
 

@@ -24,6 +24,11 @@ SAMPLE = (
 RETRYABLE = {409, 503}
 
 
+def retryable(status, headers):
+    """409 and 503; and a 429 only with Retry-After: rate_limited (seconds). A quota 429 has none: the month is used up."""
+    return status in RETRYABLE or (status == 429 and headers.get("Retry-After") is not None)
+
+
 class DetectorError(Exception):
     """An answer with the API's error body: branch on `code`, show `message`."""
 
@@ -45,7 +50,7 @@ class DetectorClient:
             try:
                 return urllib.request.urlopen(request, timeout=self.timeout)
             except urllib.error.HTTPError as error:
-                if error.code in RETRYABLE and attempt < attempts:
+                if retryable(error.code, error.headers) and attempt < attempts:
                     time.sleep(float(error.headers.get("Retry-After", "1")))
                     continue
                 payload = json.loads(error.read().decode("utf-8"))

@@ -40,6 +40,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this server and the key’s plan allow
+         * @description The key’s plan (words per month, lifetime calls, request rate) and the server’s limits (body and file sizes, files per batch, PDF pages, text length, time budgets, the extraction throttle), read from the values that enforce them. Not charged; counts toward the request rate like every request with a key.
+         */
+        get: operations["limits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/detect": {
         parameters: {
             query?: never;
@@ -207,6 +227,26 @@ export interface components {
             }[];
             /** @description Words in AI passages over all words, 0 to 1 (3 decimals). */
             aiShare: number;
+            /**
+             * MeasuredError
+             * @description The measured error beside the verdict: how often this sensitivity flagged human-written texts of the same kind (language, document type, length) in held-out tests.
+             */
+            measuredError: {
+                /** @description Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model's own tests (each source family held out, thresholds it did not set); null when not measured. */
+                humanFlaggedRate: number | null;
+                /** @description How many held-out human-written texts the share was measured on. */
+                humanTexts: number;
+                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
+                docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
+                /** @description The length range in words the share was measured on; null when measured over every length. */
+                words: {
+                    min: number;
+                    /** @description null: no upper bound. */
+                    max: number | null;
+                } | null;
+                /** @description The same in one sentence, in the label language. */
+                text: string;
+            };
             /** @description The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it). */
             modelVersion: string;
         };
@@ -218,9 +258,22 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "unsupported_media_type" | "idempotency_key_reused" | "quota_exceeded" | "trial_calls_exhausted" | "internal_error" | "store_unavailable";
+                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "exceeds_plan" | "unsupported_media_type" | "idempotency_key_reused" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
+                /**
+                 * @description Quota and rate errors (quota_exceeded, exceeds_plan, trial_calls_exhausted, rate_limited): what `needed`, `remaining` and `limit` count.
+                 * @enum {string}
+                 */
+                unit?: "words" | "calls" | "requests";
+                /** @description Quota and rate errors: how many units this request needed (at least). */
+                needed?: number;
+                /** @description Quota and rate errors: units the key has left now. */
+                remaining?: number;
+                /** @description Quota and rate errors: the plan's limit (words per month, lifetime calls, requests per window). */
+                limit?: number;
+                /** @description Quota and rate errors: when the key has more units again (the monthly reset; for rate_limited, when the next request is allowed); null when never (trial calls). */
+                resetAt?: string | null;
             };
         };
         /** @description Batch request (Content-Type: multipart/form-data). Results stream back as NDJSON. */
@@ -306,6 +359,26 @@ export interface components {
             ai: boolean;
             /** @description Words in AI passages over all words, 0 to 1 (3 decimals). */
             aiShare: number;
+            /**
+             * MeasuredError
+             * @description The measured error beside the verdict: how often this sensitivity flagged human-written texts of the same kind (language, document type, length) in held-out tests.
+             */
+            measuredError: {
+                /** @description Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model's own tests (each source family held out, thresholds it did not set); null when not measured. */
+                humanFlaggedRate: number | null;
+                /** @description How many held-out human-written texts the share was measured on. */
+                humanTexts: number;
+                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
+                docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
+                /** @description The length range in words the share was measured on; null when measured over every length. */
+                words: {
+                    min: number;
+                    /** @description null: no upper bound. */
+                    max: number | null;
+                } | null;
+                /** @description The same in one sentence, in the label language. */
+                text: string;
+            };
             /**
              * @description Detected language of the text.
              * @enum {string}
@@ -466,6 +539,62 @@ export interface components {
                 callsRemaining: number;
             } | null;
         };
+        /** @description What this server and the key’s plan allow. Not charged. */
+        Limits: {
+            /**
+             * @description The key’s plan.
+             * @enum {string}
+             */
+            plan: "trial" | "free" | "essential" | "premium" | "professional" | "enterprise";
+            /** @description The word quota. */
+            words: {
+                /** @description Words per UTC calendar month of the plan (X-RateLimit-Limit). A request needing more is refused with exceeds_plan. */
+                perMonth: number;
+                /** @description Fewest words a text (or a batch file) needs to be scored. */
+                minPerText: number;
+            };
+            /** @description Call caps. */
+            calls: {
+                /** @description Successful calls a trial key may make in its lifetime; null for plans without a cap. */
+                lifetime: number | null;
+            };
+            /** @description The per-key request rate; over it, 429 rate_limited with Retry-After. Absent when the server runs with RATE_LIMITS=off. */
+            rate?: {
+                /** @description Requests the key may send per window, all at once at most (RateLimit-Policy q). */
+                requests: number;
+                /** @description The window (RateLimit-Policy w): after a burst, one request every windowSeconds/requests s. */
+                windowSeconds: number;
+            };
+            /** @description Single mode (application/json). */
+            single: {
+                /** @description Largest JSON body of a single text (bytes). */
+                maxBodyBytes: number;
+            };
+            /** @description Batch mode (multipart/form-data). */
+            batch: {
+                /** @description Most files per request. */
+                maxFiles: number;
+                /** @description Largest file (bytes). */
+                maxFileBytes: number;
+                /** @description Largest multipart request (bytes). */
+                maxBatchBytes: number;
+                /** @description Most pages read from one PDF. */
+                maxPdfPages: number;
+                /** @description Most characters of text one PDF or DOCX may yield. */
+                maxTextChars: number;
+                /** @description Wall-clock budget of one batch; files not done by then get batch_timeout. */
+                timeBudgetSeconds: number;
+                /** @description Time one PDF or DOCX may take to read (extract_timeout). */
+                extractTimeoutSeconds: number;
+            };
+            /** @description The per-key extraction throttle, held across processes and instances. */
+            extraction: {
+                /** @description Files of the key that may hit an extraction limit or time out per window before its PDF, DOCX and MD files get extract_throttled. */
+                throttledAfter: number;
+                /** @description The window of throttledAfter. */
+                windowSeconds: number;
+            };
+        };
     };
     responses: {
         /** @description Any route: 404 for an unknown path, 405 (with `Allow`) for a known path and another method, 500 for a bug. Codes: `not_found`, `method_not_allowed`, `internal_error`. */
@@ -561,6 +690,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
@@ -578,6 +711,27 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -592,6 +746,69 @@ export interface operations {
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    limits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits. */
+            200: {
+                headers: {
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            /** @description No key, or an unknown or revoked key. Codes: `missing_api_key`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -635,6 +852,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
@@ -674,6 +895,8 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -695,7 +918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`. */
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `exceeds_plan`. */
             413: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -752,7 +975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The month’s words are used up or this request needs more than remain (trial keys: 500 calls in total). Codes: `quota_exceeded`, `trial_calls_exhausted`. */
+            /** @description `rate_limited`: more requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds (short). `quota_exceeded`: this request needs more words than remain this month; no Retry-After: the reset is `X-RateLimit-Reset` and the body’s `resetAt`. `trial_calls_exhausted`: a trial key’s 500 calls are used; they never reset. The body’s `needed`, `remaining`, `limit`, `unit` and `resetAt` say the numbers. Codes: `quota_exceeded`, `trial_calls_exhausted`, `rate_limited`. */
             429: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -765,7 +988,11 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset). */
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description rate_limited only: seconds until the key may send its next request. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -824,6 +1051,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
@@ -863,6 +1094,8 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -884,7 +1117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`. */
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `exceeds_plan`. */
             413: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -941,7 +1174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The month’s words are used up or this request needs more than remain (trial keys: 500 calls in total). Codes: `quota_exceeded`, `trial_calls_exhausted`. */
+            /** @description `rate_limited`: more requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds (short). `quota_exceeded`: this request needs more words than remain this month; no Retry-After: the reset is `X-RateLimit-Reset` and the body’s `resetAt`. `trial_calls_exhausted`: a trial key’s 500 calls are used; they never reset. The body’s `needed`, `remaining`, `limit`, `unit` and `resetAt` say the numbers. Codes: `quota_exceeded`, `trial_calls_exhausted`, `rate_limited`. */
             429: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -954,7 +1187,11 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset). */
+                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description rate_limited only: seconds until the key may send its next request. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

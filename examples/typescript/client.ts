@@ -28,6 +28,11 @@ class DetectorError extends Error {
 /** Answers worth retrying with the same Idempotency-Key: the store was busy, or the first try still runs. */
 const RETRYABLE = new Set([409, 503]);
 
+/** 409 and 503; and a 429 only with Retry-After: rate_limited (seconds). A quota 429 has none: the month is used up. */
+function retryable(response: Response): boolean {
+  return RETRYABLE.has(response.status) || (response.status === 429 && response.headers.has('retry-after'));
+}
+
 /** A small client: one base URL and one key (sent as a bearer token; X-API-Key works as well). */
 export class DetectorClient {
   constructor(
@@ -47,7 +52,7 @@ export class DetectorClient {
         if (attempt >= attempts || !headers.has('idempotency-key')) throw error;
       }
       if (response?.ok) return response;
-      if (response && !(RETRYABLE.has(response.status) && attempt < attempts)) {
+      if (response && !(retryable(response) && attempt < attempts)) {
         const body = (await response.json()) as ErrorBody;
         throw new DetectorError(response.status, body.error.code, body.error.message);
       }

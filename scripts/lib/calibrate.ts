@@ -179,7 +179,10 @@ export function cellSpan(counts: readonly { human: number; ai: number }[], b: nu
 export function calibrateCells(
   heldOut: HeldOutScore[],
   shipped: HeldOutScore[],
-): { cells: { en: CellCalibration[]; es: CellCalibration[] }; thresholdLogits: { en: Record<Sensitivity, number>; es: Record<Sensitivity, number> } } {
+): {
+  cells: { en: CellCalibration[]; es: CellCalibration[] };
+  thresholdLogits: { en: Record<Sensitivity, number>; es: Record<Sensitivity, number> };
+} {
   const thresholds = languageThresholds(heldOut);
   const inSpan = (xs: HeldOutScore[], lang: 0 | 1, [lo, hi]: [number, number]) =>
     xs.filter((s) => s.lang === lang && lengthBucket(s.words) >= lo && lengthBucket(s.words) <= hi);
@@ -198,6 +201,7 @@ export function calibrateCells(
     });
   };
   const en = cells(0);
-  const round = (t: Record<Sensitivity, number>) => Object.fromEntries(SENSITIVITIES.map((m) => [m, round6(t[m])])) as Record<Sensitivity, number>;
+  const round = (t: Record<Sensitivity, number>) =>
+    Object.fromEntries(SENSITIVITIES.map((m) => [m, round6(t[m])])) as Record<Sensitivity, number>;
   return { cells: { en, es: cells(1, en) }, thresholdLogits: { en: round(thresholds[0]), es: round(thresholds[1]) } };
 }

@@ -177,7 +177,11 @@ export function losoReport(scores: Scored[]): { markdown: string; meanAuroc: num
     }
   }
 
-  lines.push('', 'Formal human prose (news, encyclopedic, textbook, academic, student papers and reports, clinical, technical Q&A), flagged per mode:', '');
+  lines.push(
+    '',
+    'Formal human prose (news, encyclopedic, textbook, academic, student papers and reports, clinical, technical Q&A), flagged per mode:',
+    '',
+  );
   lines.push('| source | domain | lang | human texts | flagged |', '|---|---|---|---|---|');
   const formal = texts.filter((s) => s.formal);
   for (const key of [...new Set(formal.map((s) => `${s.source}|${s.domain}|${s.lang}`))].sort()) {

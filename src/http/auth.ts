@@ -32,17 +32,35 @@ export interface AuthOptions {
   protectedRoutes: readonly string[];
 }
 
+/** Realm of the WWW-Authenticate challenges. */
+const REALM = 'ai-detector';
+
+/**
+ * The challenges of a 401 (RFC 9110 §11.6.1: a 401 MUST carry WWW-Authenticate). Two: `Bearer`
+ * (RFC 6750 §3, with error="invalid_token" when a key was sent but is unknown or revoked), and
+ * `ApiKey` with a `header` parameter naming X-API-Key, so a client learns both ways to send its key.
+ */
+export function authChallenge(code: 'missing_api_key' | 'invalid_api_key'): string {
+  const bearer = code === 'invalid_api_key' ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
+  return `${bearer}, ApiKey realm="${REALM}", header="${API_KEY_HEADER}"`;
+}
+
+/** A 401 with its WWW-Authenticate challenges. */
+function unauthorized(code: 'missing_api_key' | 'invalid_api_key'): ApiError {
+  return new ApiError(code, {}, { 'www-authenticate': authChallenge(code) });
+}
+
 /** The key for a secret, or an ApiError (missing_api_key / invalid_api_key). */
 export async function authenticate(findKey: FindKey, secret: string | null): Promise<ApiKey> {
-  if (secret === null || secret.trim() === '') throw new ApiError('missing_api_key');
+  if (secret === null || secret.trim() === '') throw unauthorized('missing_api_key');
   const key = await findKey(secret.trim());
-  if (!key) throw new ApiError('invalid_api_key');
+  if (!key) throw unauthorized('invalid_api_key');
   return key;
 }
 
 /** The authenticated key of a protected route's context (a 401 if the route was not protected). */
 export function requireKey(key: ApiKey | null | undefined): ApiKey {
-  if (!key) throw new ApiError('missing_api_key');
+  if (!key) throw unauthorized('missing_api_key');
   return key;
 }
 

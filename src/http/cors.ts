@@ -30,6 +30,9 @@ export const CORS_EXPOSE_HEADERS = [
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
   'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'WWW-Authenticate',
   REQUEST_ID_HEADER,
   'Idempotent-Replayed',
 ] as const;

@@ -65,8 +65,9 @@ export function errorMapper({ logger, usage, quotaHeaders, routes, metrics }: Er
     }
     set.status = apiError.status;
     const key = facts.key;
-    // Quota errors carry their headers; with the store down there is nothing to read.
-    if (key && apiError.code !== 'store_unavailable' && !('x-ratelimit-limit' in apiError.headers)) {
+    // Quota errors carry their headers; with the store down there is nothing to read; a
+    // rate_limited refusal reads nothing, so a flood of them costs the store no more than its take.
+    if (key && apiError.code !== 'store_unavailable' && apiError.code !== 'rate_limited' && !('x-ratelimit-limit' in apiError.headers)) {
       try {
         Object.assign(set.headers, await quotaHeaders(key));
       } catch {
@@ -80,6 +81,7 @@ export function errorMapper({ logger, usage, quotaHeaders, routes, metrics }: Er
     // A 405 is counted under the path's route pattern; Elysia names no route when none took the method.
     const route = apiError.code === 'method_not_allowed' ? (routePattern(routes(), facts.path) ?? undefined) : facts.route;
     observeRequest(observe, { ...facts, route }, { status: apiError.status, code: apiError.code });
-    return { success: false, error: { code: apiError.code, message: t(lang, `errors.${apiError.code}`, apiError.params) } };
+    const message = t(lang, `errors.${apiError.code}`, apiError.params);
+    return { success: false, error: { code: apiError.code, message, ...apiError.details } };
   });
 }

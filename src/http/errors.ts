@@ -1,7 +1,7 @@
 /** The one error hierarchy of the API: a stable snake_case `code`, an HTTP `status`, message params. */
 import { t, type Static } from 'elysia';
 import { CodedError, type ErrorParams } from '../contract/errors';
-import { keysOf, StringEnum } from './schema';
+import { Int, keysOf, StringEnum } from './schema';
 
 /** Every error code a client can receive, with its HTTP status. */
 export const ERROR_STATUS = {
@@ -22,11 +22,19 @@ export const ERROR_STATUS = {
   too_many_files: 413,
   /** More sentences than a text of its length may have (src/extract/sentences.ts): too costly to score. */
   too_many_sentences: 413,
+  /**
+   * The request needs more words than the key's plan gives in a whole month: it can never succeed
+   * on this plan, so it is not a 429 (a retry would never help). Split the text or the batch.
+   */
+  exceeds_plan: 413,
   unsupported_media_type: 415,
   /** The Idempotency-Key was used with another body (RFC draft httpapi-idempotency-key-header: 422). */
   idempotency_key_reused: 422,
+  /** Not enough words left this month; no Retry-After (the reset is in X-RateLimit-Reset and the body's resetAt). */
   quota_exceeded: 429,
   trial_calls_exhausted: 429,
+  /** Too many requests from this key for its plan's rate (RateLimit-Policy); sent with a short Retry-After. */
+  rate_limited: 429,
   /** Logged only: the client went away before its answer (nginx's convention); never sent. */
   client_closed: 499,
   internal_error: 500,
@@ -39,6 +47,22 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export type { ErrorParams } from '../contract/errors';
 
+/** Units a quota or rate error counts in. */
+export const LIMIT_UNITS = ['words', 'calls', 'requests'] as const;
+
+/**
+ * Machine-readable facts of a quota or rate error, sent beside the message (ErrorBodySchema):
+ * what the request needed, what is left, the limit, and when more becomes available.
+ */
+export interface ErrorDetails {
+  unit: (typeof LIMIT_UNITS)[number];
+  needed: number;
+  remaining: number;
+  limit: number;
+  /** ISO 8601 instant when the key has more again; null when it never will (trial calls). */
+  resetAt: string | null;
+}
+
 /** An error a client caused (or 500): mapped once to `{ success:false, error:{code,message} }`. */
 export class ApiError extends CodedError<ErrorCode> {
   override name = 'ApiError';
@@ -48,6 +72,8 @@ export class ApiError extends CodedError<ErrorCode> {
     params: ErrorParams = {},
     /** Extra response headers (e.g. Retry-After on 429, Allow on 405). */
     readonly headers: Record<string, string> = {},
+    /** Machine-readable fields of quota and rate errors, sent in the body's `error` object. */
+    readonly details: ErrorDetails | null = null,
   ) {
     super(code, ERROR_STATUS[code], code, params);
   }
@@ -65,6 +91,23 @@ export const ErrorBodySchema = t.Object({
   error: t.Object({
     code: StringEnum(SENT_ERROR_CODES, { description: 'Stable snake_case code: branch on this, never on the message.' }),
     message: t.String({ description: 'Human-readable message in the negotiated language.' }),
+    unit: t.Optional(
+      StringEnum(LIMIT_UNITS, {
+        description:
+          'Quota and rate errors (quota_exceeded, exceeds_plan, trial_calls_exhausted, rate_limited): what `needed`, `remaining` and `limit` count.',
+      }),
+    ),
+    needed: t.Optional(Int({ minimum: 0, description: 'Quota and rate errors: how many units this request needed (at least).' })),
+    remaining: t.Optional(Int({ minimum: 0, description: 'Quota and rate errors: units the key has left now.' })),
+    limit: t.Optional(
+      Int({ minimum: 0, description: "Quota and rate errors: the plan's limit (words per month, lifetime calls, requests per window)." }),
+    ),
+    resetAt: t.Optional(
+      t.Union([t.String({ format: 'date-time' }), t.Null()], {
+        description:
+          'Quota and rate errors: when the key has more units again (the monthly reset; for rate_limited, when the next request is allowed); null when never (trial calls).',
+      }),
+    ),
   }),
 });
 

@@ -1,7 +1,7 @@
 /** English catalogue: every user-facing string. Sections are plain nested objects; es.ts has the same keys. */
 export const en = {
   errors: {
-    missing_api_key: 'Missing API key: send it in the X-API-Key header.',
+    missing_api_key: 'Missing API key: send it in the X-API-Key header (or as Authorization: Bearer <key>).',
     invalid_api_key: 'The API key is unknown or has been revoked.',
     invalid_json: 'The request body is not valid JSON.',
     invalid_request: 'The request is not valid: {detail}.',
@@ -16,6 +16,9 @@ export const en = {
     quota_exceeded:
       'Not enough words left this month: this request needs {words} words and {remaining} of {limit} remain. The quota resets at {reset}.',
     trial_calls_exhausted: 'This trial key has used all of its {limit} calls. Ask for a key on a paid or free plan.',
+    exceeds_plan:
+      'This request needs {words} words, more than the {limit} words a month of the {plan} plan: it can never fit. Split the text or the batch, or use a larger plan.',
+    rate_limited: 'Too many requests: this key may send {limit} requests per {seconds} s. Try again in {retryAfter} s.',
     not_found: 'Nothing here: {method} {path} is not a route of this API.',
     method_not_allowed: '{method} is not allowed on {path}. Allowed: {allow}.',
     internal_error: 'An unexpected error occurred. It has been logged; please try again.',

@@ -4,7 +4,7 @@ import type { Catalogue } from './en';
 /** Every user-facing string in Spanish (typed against the English catalogue, so no key can be missing). */
 export const es: Catalogue = {
   errors: {
-    missing_api_key: 'Falta la clave de API: envíala en la cabecera X-API-Key.',
+    missing_api_key: 'Falta la clave de API: envíala en la cabecera X-API-Key (o como Authorization: Bearer <clave>).',
     invalid_api_key: 'La clave de API no existe o ha sido revocada.',
     invalid_json: 'El cuerpo de la petición no es JSON válido.',
     invalid_request: 'La petición no es válida: {detail}.',
@@ -20,6 +20,10 @@ export const es: Catalogue = {
     quota_exceeded:
       'No quedan palabras suficientes este mes: esta petición necesita {words} palabras y quedan {remaining} de {limit}. La cuota se renueva el {reset}.',
     trial_calls_exhausted: 'Esta clave de prueba ha usado sus {limit} llamadas. Solicita una clave de un plan gratuito o de pago.',
+    exceeds_plan:
+      'Esta petición necesita {words} palabras, más que las {limit} palabras al mes del plan {plan}: nunca cabrá. Divide el texto o el lote, o usa un plan mayor.',
+    rate_limited:
+      'Demasiadas peticiones: esta clave puede enviar {limit} peticiones cada {seconds} s. Vuelve a intentarlo dentro de {retryAfter} s.',
     not_found: 'Aquí no hay nada: {method} {path} no es una ruta de esta API.',
     method_not_allowed: '{method} no está permitido en {path}. Permitidos: {allow}.',
     internal_error: 'Se ha producido un error inesperado. Ha quedado registrado; inténtalo de nuevo.',

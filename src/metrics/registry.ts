@@ -17,7 +17,7 @@ export const METRIC_PREFIX = 'ai_detector_';
 export const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /** Error codes counted as quota rejections. */
-const QUOTA_CODES = new Set(['quota_exceeded', 'trial_calls_exhausted']);
+const QUOTA_CODES = new Set(['quota_exceeded', 'exceeds_plan', 'trial_calls_exhausted', 'rate_limited']);
 
 /** What the metrics read when scraped. */
 export interface MetricsSources {
@@ -56,7 +56,7 @@ export function createProcessMetrics(sources: MetricsSources = {}): ProcessMetri
   });
   const rejections = new Counter({
     name: `${METRIC_PREFIX}quota_rejections_total`,
-    help: 'Requests refused with 429 by code: quota_exceeded or trial_calls_exhausted.',
+    help: 'Requests refused for quota or rate, by code: quota_exceeded, exceeds_plan (413), trial_calls_exhausted, rate_limited.',
     labelNames: ['code'] as const,
     registers,
   });

@@ -149,6 +149,35 @@ export interface IdempotencyStore {
 }
 
 /**
+ * One take from a key's rate bucket (GCRA, a token bucket kept as one timestamp): `limit` events
+ * per `windowMs`, of which all `limit` may come at once. `cost` events are asked for; `force`
+ * records them even past the limit (events that already happened, e.g. a file that exhausted an
+ * extraction budget), `cost` 0 only reads the bucket.
+ */
+export interface RateTake {
+  keyId: number;
+  /** Which bucket of the key: 'requests' (the request rate), 'extract' (the extraction throttle), ... */
+  bucket: string;
+  limit: number;
+  windowMs: number;
+  cost: number;
+  force: boolean;
+  /** Epoch ms. */
+  now: number;
+}
+
+/** A bucket after a take: how many of the events were granted, and its theoretical arrival time (epoch ms). */
+export interface RateState {
+  granted: number;
+  tatMs: number;
+}
+
+/** Rate buckets shared by every process and instance on the store: each take decided in one atomic statement. */
+export interface RateStore {
+  take(take: RateTake): Promise<RateState>;
+}
+
+/**
  * Whether the store answers and takes writes right now; when not, why: `writes_failing` (the
  * latest write failed: disk full, read-only, I/O error), `locked` (another process holds SQLite's
  * write lock), `unreachable` (the probe failed or timed out), with the driver's code.
@@ -164,6 +193,8 @@ export interface Store {
   readonly quota: QuotaStore;
   readonly usage: UsageSink;
   readonly idempotency: IdempotencyStore;
+  /** Per-key rate buckets (request rate, extraction throttle). */
+  readonly rates: RateStore;
   /** Probes the store within a short deadline (GET /health). */
   health(): Promise<StoreHealth>;
   /** Writes what is queued and closes the connections. */

@@ -1,5 +1,5 @@
 /** A QuotaStore whose charges and refunds report their outcome to a WriteHealth (GET /health). */
-import type { QuotaStore } from './types';
+import type { QuotaStore, RateStore } from './types';
 import type { WriteHealth } from './write-health';
 
 /**
@@ -23,4 +23,12 @@ export function watchQuotaWrites(quota: QuotaStore, writes: WriteHealth): QuotaS
     refund: (keyId, period, words, calls) =>
       words <= 0 && calls === 0 ? quota.refund(keyId, period, words, calls) : writes.watch(() => quota.refund(keyId, period, words, calls)),
   };
+}
+
+/**
+ * `rates` with each take reported to a WriteHealth: every take writes its bucket, and a request is
+ * refused 503 at its rate take when the disk is full, before any charge could report it.
+ */
+export function watchRateWrites(rates: RateStore, writes: WriteHealth): RateStore {
+  return { take: (take) => writes.watch(() => rates.take(take)) };
 }

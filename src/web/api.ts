@@ -142,7 +142,8 @@ export function describeError(err: unknown, lang: UiLang): string {
   const fallback = err.status === 413 ? tr(lang, 'errTooLarge') : tr(lang, 'errHttp', { status: err.status });
   const parts = [err.message || fallback];
   if (err.status === 401) parts.push(tr(lang, 'errNeedKey'));
-  if (err.status === 429) {
+  // rate_limited's Retry-After is a second or two, not a quota reset: its message already says when.
+  if (err.status === 429 && err.code !== 'rate_limited') {
     const when = quotaResetDate(err.headers);
     if (when) {
       const fmt = new Intl.DateTimeFormat(lang, {

@@ -12,6 +12,9 @@ import { ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/errors';
 import { FILE_ERROR_CODES } from '../../src/modules/batch/model';
 import { call, makeApp } from '../http/helpers';
 
+/** Error codes whose body carries unit/needed/remaining/limit/resetAt. */
+const QUOTA_CODES: readonly string[] = ['quota_exceeded', 'exceeds_plan', 'trial_calls_exhausted', 'rate_limited'];
+
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 type Json = Record<string, any>;
@@ -119,11 +122,26 @@ describe('the OpenAPI document', () => {
       const response: Json = detect.responses[String(ERROR_STATUS[code])] ?? generic;
       expect([code, response.description]).toEqual([code, expect.stringContaining(`\`${code}\``)]);
       const example = response.content['application/json'].examples[code];
-      expect([code, example?.value]).toEqual([code, { success: false, error: { code, message: expect.any(String) } }]);
+      // Quota and rate errors add their numbers (issue 28); the others are code and message alone.
+      const numbers = QUOTA_CODES.includes(code)
+        ? {
+            unit: expect.any(String),
+            needed: expect.any(Number),
+            remaining: expect.any(Number),
+            limit: expect.any(Number),
+            resetAt: expect.anything(),
+          }
+        : {};
+      const resetAt = code === 'trial_calls_exhausted' ? { resetAt: null } : {};
+      expect([code, example?.value]).toEqual([
+        code,
+        { success: false, error: { code, message: expect.any(String), ...numbers, ...resetAt } },
+      ]);
     }
     expect(Object.keys(generic.content['application/json'].examples).sort()).toEqual(['internal_error', 'method_not_allowed', 'not_found']);
     expect(generic.headers.Allow.schema.type).toBe('string');
-    expect(Object.keys(detect.responses['429'].headers)).toContain('Retry-After');
+    expect(Object.keys(detect.responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit', 'RateLimit-Policy']));
+    expect(Object.keys(detect.responses['401'].headers)).toContain('WWW-Authenticate');
   });
 
   it('pre-fills Accept-Language with English, so "Try it out" answers in English', () => {

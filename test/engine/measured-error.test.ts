@@ -43,7 +43,12 @@ describe('measured error tables', () => {
       words: { min: 150, max: 299 },
     });
     // Too few essays: every type of that length answers.
-    expect(measuredError(model, 'en', 'essay', 180, 'balanced')).toEqual({ rate: 0.036, texts: 250, docType: null, words: { min: 150, max: 299 } });
+    expect(measuredError(model, 'en', 'essay', 180, 'balanced')).toEqual({
+      rate: 0.036,
+      texts: 250,
+      docType: null,
+      words: { min: 150, max: 299 },
+    });
     // A 500-word news text: no news of that length, no news by length... the news texts of any length.
     expect(measuredError(model, 'en', 'news', 500, 'aggressive')).toEqual({ rate: 0, texts: 300, docType: 'news', words: null });
   });
@@ -56,7 +61,11 @@ describe('measured error tables', () => {
     expect(measuredErrorView(m, 'en', 'es').text).toBe(
       'En nuestras pruebas, este modo marcó el 2\u00a0% de 200 textos escritos por personas de este tipo (Texto académico, 150-299 palabras, inglés).',
     );
-    const none = measuredErrorView(measuredError({ heldOutErrors: { en: {}, es: {} } } as unknown as ModelFile, 'es', 'news', 80, 'conservative'), 'es', 'en');
+    const none = measuredErrorView(
+      measuredError({ heldOutErrors: { en: {}, es: {} } } as unknown as ModelFile, 'es', 'news', 80, 'conservative'),
+      'es',
+      'en',
+    );
     expect(none.humanFlaggedRate).toBeNull();
     expect(none.text).toBe('This mode was not measured on human-written texts of this kind.');
   });

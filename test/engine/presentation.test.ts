@@ -59,7 +59,12 @@ describe('the prose the score reads', () => {
 });
 
 /** The first words of a text, as a title. */
-const titleOf = (text: string) => text.split(/\s+/).slice(0, 6).join(' ').replace(/[.,;:!?]+$/, '');
+const titleOf = (text: string) =>
+  text
+    .split(/\s+/)
+    .slice(0, 6)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
 /** Hard-wrap every paragraph at about `width` characters. */
 function wrap(text: string, width: number): string {
   return text
@@ -119,7 +124,7 @@ const quantile = (xs: number[], q: number) => {
 };
 
 let engine: Engine;
-let texts: Row[] = [];
+const texts: Row[] = [];
 beforeAll(async () => {
   if (!DATA) return;
   engine = await sharedEngine();
@@ -148,7 +153,13 @@ describe.skipIf(!DATA)('presentation invariance on dev texts (needs ../shared/da
       shifts.push(Math.abs(a.score - b.score));
       if (a.ai !== b.ai) flipped++;
     }
-    const report = { change: name, texts: texts.length, median: quantile(shifts, 0.5), p95: quantile(shifts, 0.95), flipped: flipped / texts.length };
+    const report = {
+      change: name,
+      texts: texts.length,
+      median: quantile(shifts, 0.5),
+      p95: quantile(shifts, 0.95),
+      flipped: flipped / texts.length,
+    };
     console.log(JSON.stringify(report));
     expect(report.median).toBeLessThanOrEqual(MAX_MEDIAN_SHIFT);
     expect(report.p95).toBeLessThanOrEqual(MAX_P95_SHIFT);

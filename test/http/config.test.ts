@@ -31,6 +31,7 @@ describe('config', () => {
       workers: autoWorkers(),
       corsOrigins: null,
       metricsToken: null,
+      rateLimits: true,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -72,7 +72,7 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(APP);
     expect(ok.headers.get('access-control-expose-headers')).toBe(
-      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed',
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy, WWW-Authenticate, X-Request-Id, Idempotent-Replayed',
     );
     expect(vary(ok).sort()).toEqual(['accept-language', 'origin']);
     for (const [path, options, status] of [

@@ -67,7 +67,7 @@ describe('a trailing slash', () => {
       expect([path, (await call(app, path, { method: path === '/api/detect//' ? 'POST' : 'GET' })).status]).toEqual([path, 404]);
     }
     const spec = await (await call(app, '/swagger/json')).json();
-    expect(Object.keys(spec.paths).sort()).toEqual(['/api/detect', '/health', '/v1/detect', '/v1/usage']);
+    expect(Object.keys(spec.paths).sort()).toEqual(['/api/detect', '/health', '/v1/detect', '/v1/limits', '/v1/usage']);
   });
 });
 

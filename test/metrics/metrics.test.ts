@@ -85,9 +85,9 @@ describe('GET /metrics with WORKERS=2', () => {
     });
     const detections = await Promise.all(Array.from({ length: 12 }, () => send('/api/detect', json(PROSE))));
     expect(detections.map((r) => r.status)).toEqual(Array(12).fill(200));
-    // More words than the free month holds: refused, nothing analysed.
+    // More words than the free month holds: refused (413 exceeds_plan, issue 28), nothing analysed.
     const refused = await send('/api/detect', json('word '.repeat(10_001)));
-    expect(refused.status).toBe(429);
+    expect(refused.status).toBe(413);
     const form = new FormData();
     form.append('files[]', new File([PROSE], 'essay.txt'));
     form.append('files[]', new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'image.png'));
@@ -101,10 +101,10 @@ describe('GET /metrics with WORKERS=2', () => {
     // Whichever process answered, each scrape counts everything both did.
     for (const text of scrapes) {
       expect(sample(text, 'ai_detector_http_requests_total{route="/api/detect",method="POST",status="200"}')).toBe(13);
-      expect(sample(text, 'ai_detector_http_requests_total{route="/api/detect",method="POST",status="429"}')).toBe(1);
+      expect(sample(text, 'ai_detector_http_requests_total{route="/api/detect",method="POST",status="413"}')).toBe(1);
       expect(sample(text, 'ai_detector_words_analysed_total{mode="single"}')).toBe(12 * 60);
       expect(sample(text, 'ai_detector_words_analysed_total{mode="batch"}')).toBe(60);
-      expect(sample(text, 'ai_detector_quota_rejections_total{code="quota_exceeded"}')).toBe(1);
+      expect(sample(text, 'ai_detector_quota_rejections_total{code="exceeds_plan"}')).toBe(1);
       expect(sample(text, 'ai_detector_batch_files_total{outcome="result"}')).toBe(1);
       expect(sample(text, 'ai_detector_batch_files_total{outcome="unsupported_format"}')).toBe(1);
       expect(sample(text, 'ai_detector_http_request_duration_seconds_count{route="/api/detect",mode="single"}')).toBe(12);

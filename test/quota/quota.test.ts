@@ -76,11 +76,40 @@ describe('rate-limit headers', () => {
     });
   });
 
-  it('builds a 429 with Retry-After in seconds until the reset', async () => {
+  it('builds a 429 quota_exceeded without Retry-After, the reset and the numbers in headers and details (issue 28)', async () => {
     const { quota, key } = await keyRow();
-    const error = quotaError('quota_exceeded', await getQuotaState(quota, key, NOV), 50, NOV);
+    await chargeWords(quota, key, 9_990, NOV);
+    const error = quotaError('quota_exceeded', await getQuotaState(quota, key, NOV), 50);
     expect(error.status).toBe(429);
-    expect(error.headers['retry-after']).toBe(String((DEC - NOV) / 1000));
-    expect(error.params).toMatchObject({ words: 50, remaining: 10_000, limit: 10_000 });
+    expect(error.code).toBe('quota_exceeded');
+    // A monthly reset is days away: generic retry libraries honour Retry-After and would hang.
+    expect(error.headers['retry-after']).toBeUndefined();
+    expect(error.headers['x-ratelimit-reset']).toBe(String(DEC / 1000));
+    expect(error.params).toMatchObject({ words: 50, remaining: 10, limit: 10_000 });
+    expect(error.details).toEqual({ unit: 'words', needed: 50, remaining: 10, limit: 10_000, resetAt: new Date(DEC).toISOString() });
+  });
+
+  it('answers a request larger than the whole plan with 413 exceeds_plan, not a 429 a retry could never pass', async () => {
+    const { quota, key } = await keyRow();
+    const error = quotaError('quota_exceeded', await getQuotaState(quota, key, NOV), 10_001);
+    expect(error.status).toBe(413);
+    expect(error.code).toBe('exceeds_plan');
+    expect(error.headers['retry-after']).toBeUndefined();
+    expect(error.params).toEqual({ words: 10_001, limit: 10_000, plan: 'free' });
+    expect(error.details).toEqual({
+      unit: 'words',
+      needed: 10_001,
+      remaining: 10_000,
+      limit: 10_000,
+      resetAt: new Date(DEC).toISOString(),
+    });
+  });
+
+  it('gives trial_calls_exhausted its numbers in calls and no reset', async () => {
+    const { quota, key } = await keyRow('trial');
+    const error = quotaError('trial_calls_exhausted', await getQuotaState(quota, key, NOV), 20);
+    expect(error.status).toBe(429);
+    expect(error.headers['retry-after']).toBeUndefined();
+    expect(error.details).toEqual({ unit: 'calls', needed: 1, remaining: 0, limit: 500, resetAt: null });
   });
 });

@@ -8,7 +8,7 @@ import { chargeWords, getQuotaState, refundWords } from '../../src/modules/quota
 import { createKey, findActiveKey, resolveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import { FLUSH_DELAY_MS } from '../../src/store/usage-buffer';
-import type { ApiKey, Store, UsageEvent } from '../../src/store/types';
+import type { ApiKey, RateTake, Store, UsageEvent } from '../../src/store/types';
 
 /** A fresh, migrated database, and how to open more store instances on it. */
 export interface ContractDatabase {
@@ -185,6 +185,49 @@ export function storeContract(target: ContractTarget | null): void {
         for (let i = 0; i < 300; i++) first.usage.record(event(key.id, i));
         await first.close();
         expect(await (await open()).usage.countForKey(key.id)).toBe(300);
+      });
+    });
+
+    describe('rate buckets', () => {
+      const take = (keyId: number, now: number, over: Partial<RateTake> = {}): RateTake => ({
+        keyId,
+        bucket: 'requests',
+        limit: 60,
+        windowMs: 60_000,
+        cost: 1,
+        force: false,
+        now,
+        ...over,
+      });
+
+      it('grants exactly the burst when three instances race one key, and nothing more until a step has passed', async () => {
+        const { first, open } = await fresh();
+        const instances = [first, await open(), await open()];
+        const key = await keyOf(first);
+        // One clock for all: no event comes back during the race.
+        const states = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 3].rates.take(take(key.id, NOV))));
+        expect(states.reduce((sum, s) => sum + s.granted, 0)).toBe(60);
+        expect(Math.max(...states.map((s) => s.tatMs))).toBe(NOV + 60_000);
+        expect((await first.rates.take(take(key.id, NOV + 999))).granted).toBe(0);
+        expect(await first.rates.take(take(key.id, NOV + 1_000))).toEqual({ granted: 1, tatMs: NOV + 61_000 });
+        // Another bucket of the key, and another key, are apart.
+        expect((await first.rates.take(take(key.id, NOV, { bucket: 'extract' }))).granted).toBe(1);
+        expect((await first.rates.take(take(key.id + 1, NOV))).granted).toBe(1);
+        // PostgreSQL allows 100 connections: the suite's later stores need them back.
+        for (const store of instances) await store.close();
+      });
+
+      it('grants part of a larger cost, records forced events past the limit, and reads with a cost of 0', async () => {
+        const { first: store } = await fresh();
+        const key = await keyOf(store);
+        expect(await store.rates.take(take(key.id, NOV, { limit: 10, cost: 7 }))).toEqual({ granted: 7, tatMs: NOV + 42_000 });
+        expect(await store.rates.take(take(key.id, NOV, { limit: 10, cost: 7 }))).toEqual({ granted: 3, tatMs: NOV + 60_000 });
+        expect(await store.rates.take(take(key.id, NOV, { limit: 10, cost: 2, force: true }))).toEqual({ granted: 2, tatMs: NOV + 72_000 });
+        expect(await store.rates.take(take(key.id, NOV + 1_000, { limit: 10, cost: 0, force: true }))).toEqual({
+          granted: 0,
+          tatMs: NOV + 72_000,
+        });
+        await store.close();
       });
     });
 

@@ -37,7 +37,13 @@ describe('migrations', () => {
     const sqliteSql = Object.values(sqlite.EMBEDDED_MIGRATIONS).join('\n');
     const postgresSql = Object.values(postgres.EMBEDDED_MIGRATIONS).join('\n');
     expect(columns(postgresSql)).toEqual(columns(sqliteSql));
-    expect(columns(sqliteSql).map(([table]) => table)).toEqual(['api_keys', 'monthly_usage', 'usage_events', 'idempotency_records']);
+    expect(columns(sqliteSql).map(([table]) => table)).toEqual([
+      'api_keys',
+      'monthly_usage',
+      'usage_events',
+      'idempotency_records',
+      'rate_buckets',
+    ]);
   });
 
   it('creates the SQLite tables once and is idempotent', () => {
@@ -48,7 +54,15 @@ describe('migrations', () => {
       .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all()
       .map((r) => r.name);
-    expect(tables).toEqual(['__drizzle_migrations', 'api_keys', 'idempotency_records', 'monthly_usage', 'sqlite_sequence', 'usage_events']);
+    expect(tables).toEqual([
+      '__drizzle_migrations',
+      'api_keys',
+      'idempotency_records',
+      'monthly_usage',
+      'rate_buckets',
+      'sqlite_sequence',
+      'usage_events',
+    ]);
     expect(db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM __drizzle_migrations').get()?.n).toBe(
       sqliteJournal.entries.length,
     );

@@ -134,6 +134,14 @@ describe('error messages', () => {
     expect(describeError(new TypeError('Failed to fetch'), 'en')).toBe(STRINGS.en.errNetwork);
   });
 
+  it('gives a rate_limited answer no quota-reset line: its Retry-After is seconds, not the month (issue 28)', () => {
+    const message = 'Too many requests: this key may send 60 requests per 60 s. Try again in 1 s.';
+    const err = new ApiError(429, 'rate_limited', message, new Headers({ 'Retry-After': '1' }));
+    expect(describeError(err, 'en')).toBe(message);
+    const quota = new ApiError(429, 'quota_exceeded', 'Not enough words.', new Headers({ 'X-RateLimit-Reset': '1800000000' }));
+    expect(describeError(quota, 'en')).toStartWith('Not enough words. Your word quota resets on ');
+  });
+
   it('adds the key hint to a 401 and keeps the server’s localized message first', () => {
     const err = new ApiError(401, 'invalid_api_key', 'Clave de API no válida.', new Headers());
     expect(describeError(err, 'es')).toBe(`Clave de API no válida. ${STRINGS.es.errNeedKey}`);

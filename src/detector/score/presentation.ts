@@ -22,7 +22,8 @@ const SECTION_LABEL = /^(?:abstract|summary|resumen|keywords|palabras clave)\s*:
 /** A short line without a sentence mark, standing on its own, is a heading, not a sentence. */
 const HEADING_MAX_WORDS = 12;
 /** A line that stops on a comma or a joining word continues on the next line: a hard wrap, not a heading. */
-const CONTINUES = /(?:[,(\-–—/&]|\b(?:and|or|but|the|a|an|of|in|on|at|to|for|with|by|from|as|that|which|is|are|was|were|y|o|pero|el|la|los|las|un|una|de|del|en|con|por|para|que|es|son|fue)\s*)$/i;
+const CONTINUES =
+  /(?:[,(\-–—/&]|\b(?:and|or|but|the|a|an|of|in|on|at|to|for|with|by|from|as|that|which|is|are|was|were|y|o|pero|el|la|los|las|un|una|de|del|en|con|por|para|que|es|son|fue)\s*)$/i;
 
 const wordCount = (s: string): number => s.match(/\S+/g)?.length ?? 0;
 

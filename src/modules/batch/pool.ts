@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import { coreCount } from '../../cores';
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from '../../extract';
 import { ExtractPool } from '../../extract/pool';
+import type { RateStore } from '../../store/types';
 import { ExhaustedFiles } from './exhausted';
 
 /** Per-file extraction limits from the service configuration. */
@@ -29,11 +30,14 @@ const MB = 1024 * 1024;
 
 const exhausted = new WeakMap<Config, ExhaustedFiles>();
 
-/** Budget-exhausting files per key for an app configuration (exhausted.ts): one per app, like the pool. */
-export function exhaustedFilesFor(config: Config): ExhaustedFiles {
+/**
+ * Budget-exhausting files per key for an app configuration (exhausted.ts): one per app, like the
+ * pool, counted in `rates` (the store's buckets, shared by every process and instance) when given.
+ */
+export function exhaustedFilesFor(config: Config, rates: RateStore | null = null): ExhaustedFiles {
   let files = exhausted.get(config);
   if (!files) {
-    files = new ExhaustedFiles();
+    files = new ExhaustedFiles({ rates });
     exhausted.set(config, files);
   }
   return files;

@@ -2,11 +2,13 @@
 import { type LabelLang, MIN_WORDS } from '../../contract';
 import type { ExtractPool } from '../../extract/pool';
 import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
+import { driverCode } from '../../store/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
 import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
 import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';
+import type { ExhaustedFiles } from './exhausted';
 import { exhaustedFilesFor, extractLimitsOf } from './pool';
 import { batchStream } from './stream';
 
@@ -15,7 +17,7 @@ export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
 
 /** A quota ApiError whose response carries the batch's label language. */
 function localizedQuotaError(error: ApiError, lang: LabelLang): ApiError {
-  return new ApiError(error.code, error.params, { ...error.headers, 'content-language': lang });
+  return new ApiError(error.code, error.params, { ...error.headers, 'content-language': lang }, error.details);
 }
 
 /**
@@ -44,7 +46,11 @@ export async function chargeBatch(quota: QuotaStore, key: ApiKey, words: number,
 let batchSequence = 0;
 
 /** Runs one batch request with `pool`; see BatchRequest for the contract with the detect route. */
-export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Response> {
+export async function runBatch(
+  ctx: BatchRequest,
+  pool: ExtractPool,
+  exhausted: ExhaustedFiles = exhaustedFilesFor(ctx.config),
+): Promise<Response> {
   const { request, key, config, quota, detector, logger } = ctx;
   const observe = { usage: ctx.usage, logger, metrics: ctx.metrics };
   const initial = await checkQuotaFirst(quota, key);
@@ -58,7 +64,7 @@ export async function runBatch(ctx: BatchRequest, pool: ExtractPool): Promise<Re
   try {
     // Fair queue: keys share the workers equally, and a key's requests share its turn.
     const owner = { key: String(key.id), request: String(++batchSequence) };
-    const gate = exhaustedFilesFor(config).gate(owner.key);
+    const gate = await exhausted.gate(owner.key, (error) => logger.error('extract_throttle_store_failed', { name: driverCode(error) }));
     const deps = { pool, limits: extractLimitsOf(config), detector, logger, owner, gate };
     plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);
   } catch (error) {

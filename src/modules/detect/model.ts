@@ -93,7 +93,7 @@ const MeasuredErrorSchema = t.Object(
   {
     humanFlaggedRate: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
       description:
-        'Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model\'s own tests (each source family held out, thresholds it did not set); null when not measured.',
+        "Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model's own tests (each source family held out, thresholds it did not set); null when not measured.",
     }),
     humanTexts: Int({ minimum: 0, description: 'How many held-out human-written texts the share was measured on.' }),
     docType: t.Union([StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]]), t.Null()], {

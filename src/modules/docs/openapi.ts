@@ -63,6 +63,33 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
   'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
 };
+/** The per-key request rate of every answer to a request with a valid key (IETF draft-ietf-httpapi-ratelimit-headers-10). */
+export const REQUEST_RATE_HEADERS = {
+  'RateLimit-Policy': {
+    description: 'The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s.',
+    schema: { type: 'string' },
+    example: '"requests";q=60;w=60',
+  },
+  RateLimit: {
+    description: 'What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`.',
+    schema: { type: 'string' },
+    example: '"requests";r=59;t=1',
+  },
+};
+/** The headers of a 429 rate_limited. */
+const RATE_LIMITED_HEADERS = {
+  ...REQUEST_RATE_HEADERS,
+  'Retry-After': integerHeader('Seconds until the key may send its next request (1 for a free key).'),
+};
+/** The WWW-Authenticate challenges of a 401. */
+const WWW_AUTHENTICATE = {
+  'WWW-Authenticate': {
+    description:
+      'RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header.',
+    schema: { type: 'string' },
+    example: 'Bearer realm="ai-detector", ApiKey realm="ai-detector", header="X-API-Key"',
+  },
+};
 /** Headers of every answer: the label language and the request id. */
 export const CONTENT_LANGUAGE = {
   'Content-Language': { description: 'Language of labels and messages.', schema: LabelLangSchema, example: 'en' },
@@ -85,14 +112,22 @@ export const REQUEST_ID_PARAMETER = {
 /** What each error status means on this operation, and the headers it carries. */
 const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
   400: { description: 'The body is not valid.', headers: RATE_LIMIT_HEADERS },
-  401: { description: 'No key, or an unknown or revoked key. Checked before the body is read.' },
-  413: { description: 'The body is larger than MAX_BODY_BYTES (single) or the batch limits.', headers: RATE_LIMIT_HEADERS },
+  401: { description: 'No key, or an unknown or revoked key. Checked before the body is read.', headers: WWW_AUTHENTICATE },
+  413: {
+    description:
+      'The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is.',
+    headers: RATE_LIMIT_HEADERS,
+  },
   415: { description: 'Content-Type is neither application/json nor multipart/form-data.', headers: RATE_LIMIT_HEADERS },
   429: {
-    description: 'The month’s words are used up or this request needs more than remain (trial keys: 500 calls in total).',
+    description:
+      '`rate_limited`: more requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds (short). ' +
+      '`quota_exceeded`: this request needs more words than remain this month; no Retry-After: the reset is `X-RateLimit-Reset` and the body’s `resetAt`. ' +
+      '`trial_calls_exhausted`: a trial key’s 500 calls are used; they never reset. The body’s `needed`, `remaining`, `limit`, `unit` and `resetAt` say the numbers.',
     headers: {
       ...RATE_LIMIT_HEADERS,
-      'Retry-After': integerHeader('Seconds until the monthly quota resets (absent for trial_calls_exhausted: trial calls never reset).'),
+      ...REQUEST_RATE_HEADERS,
+      'Retry-After': integerHeader('rate_limited only: seconds until the key may send its next request.'),
     },
   },
   503: {
@@ -199,6 +234,7 @@ export const detectOperation = {
       description: `Analysis of the text (single mode), or an NDJSON stream (batch mode). ${BATCH_STREAM}`,
       headers: {
         ...RATE_LIMIT_HEADERS,
+        ...REQUEST_RATE_HEADERS,
         ...CONTENT_LANGUAGE,
         'Idempotent-Replayed': {
           description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key (nothing was charged).',
@@ -236,7 +272,7 @@ export const usageOperation = {
   responses: {
     200: {
       description: 'The key’s usage.',
-      headers: { ...RATE_LIMIT_HEADERS, ...CONTENT_LANGUAGE },
+      headers: { ...RATE_LIMIT_HEADERS, ...REQUEST_RATE_HEADERS, ...CONTENT_LANGUAGE },
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Usage' },
@@ -250,10 +286,39 @@ export const usageOperation = {
         },
       },
     },
-    401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.'),
+    401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
+    429: errorResponse(
+      ['rate_limited'],
+      'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+      RATE_LIMITED_HEADERS,
+    ),
     503: errorResponse(['store_unavailable'], 'The key and quota store is locked or unreachable.', {
       'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
     }),
+    default: DEFAULT_ERROR_RESPONSE,
+  },
+};
+
+/** GET /v1/limits in the document (mounted by src/modules/limits; app.ts hands it over). */
+export const limitsOperation = {
+  operationId: 'limits',
+  tags: ['Account'],
+  summary: 'What this server and the key’s plan allow',
+  description:
+    'The key’s plan (words per month, lifetime calls, request rate) and the server’s limits (body and file sizes, files per batch, PDF pages, text length, time budgets, the extraction throttle), read from the values that enforce them. Not charged; counts toward the request rate like every request with a key.',
+  security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+  responses: {
+    200: {
+      description: 'The limits.',
+      headers: { ...REQUEST_RATE_HEADERS, ...CONTENT_LANGUAGE },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Limits' } } },
+    },
+    401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
+    429: errorResponse(
+      ['rate_limited'],
+      'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+      RATE_LIMITED_HEADERS,
+    ),
     default: DEFAULT_ERROR_RESPONSE,
   },
 };

@@ -1,4 +1,4 @@
-/** X-RateLimit-* and Retry-After headers, and the 429 error built from a quota state. */
+/** X-RateLimit-* headers, and the error built from a quota state that cannot cover a request. */
 import { ApiError } from '../../http/errors';
 import type { QuotaState } from './service';
 
@@ -11,27 +11,23 @@ export function rateLimitHeaders(state: QuotaState): Record<string, string> {
   };
 }
 
-/** Seconds until the quota resets (RFC 9110 §10.2.3 delay-seconds, at least 1). */
-export function retryAfterSeconds(state: QuotaState, now: number = Date.now()): number {
-  return Math.max(1, state.resetAt - Math.floor(now / 1000));
-}
-
 /**
- * The 429 for a request needing `words` that the state cannot cover. A trial key out of calls
- * gets `trial_calls_exhausted` without Retry-After: its calls never reset, so no wait helps.
+ * The error for a request needing `words` that the state cannot cover (docs/api.md, "Quota
+ * errors"). None carries Retry-After: generic retry libraries honour it, and a monthly reset is
+ * days away (issue 28: they hung for 4.5 days). The reset is in X-RateLimit-Reset and `resetAt`.
+ * - `quota_exceeded` (429): not enough words left this month; the same request fits after the reset.
+ * - `exceeds_plan` (413): the request needs more words than the plan gives in a whole month; no
+ *   wait helps: split it, or use a larger plan.
+ * - `trial_calls_exhausted` (429): a trial key's lifetime calls are used up; they never reset.
  */
-export function quotaError(
-  code: 'quota_exceeded' | 'trial_calls_exhausted',
-  state: QuotaState,
-  words: number,
-  now: number = Date.now(),
-): ApiError {
+export function quotaError(code: 'quota_exceeded' | 'trial_calls_exhausted', state: QuotaState, words: number): ApiError {
   const headers = rateLimitHeaders(state);
-  if (code === 'trial_calls_exhausted') return new ApiError(code, { limit: state.callLimit ?? 0 }, headers);
-  const reset = new Date(state.resetAt * 1000).toISOString();
-  return new ApiError(
-    code,
-    { words, remaining: state.remaining, limit: state.limit, reset },
-    { ...headers, 'retry-after': String(retryAfterSeconds(state, now)) },
-  );
+  if (code === 'trial_calls_exhausted') {
+    const limit = state.callLimit ?? 0;
+    return new ApiError(code, { limit }, headers, { unit: 'calls', needed: 1, remaining: 0, limit, resetAt: null });
+  }
+  const resetAt = new Date(state.resetAt * 1000).toISOString();
+  const details = { unit: 'words', needed: words, remaining: state.remaining, limit: state.limit, resetAt } as const;
+  if (words > state.limit) return new ApiError('exceeds_plan', { words, limit: state.limit, plan: state.plan }, headers, details);
+  return new ApiError(code, { words, remaining: state.remaining, limit: state.limit, reset: resetAt }, headers, details);
 }

@@ -4,7 +4,7 @@ import { driverCode, StoreOpenError } from '../errors';
 import { withDeadline } from '../deadline';
 import type { StoreOptions } from '../options';
 import { HEALTH_PROBE_MS, probeHealth } from '../health';
-import { watchQuotaWrites } from '../watch-writes';
+import { watchQuotaWrites, watchRateWrites } from '../watch-writes';
 import { WriteHealth } from '../write-health';
 import { keepTrying } from '../retry';
 import type { Store } from '../types';
@@ -13,6 +13,7 @@ import { postgresIdempotencyStore } from './idempotency';
 import { postgresKeyStore } from './keys';
 import { migratePostgres, withMigrationLock } from './migrate';
 import { postgresQuotaStore } from './quota';
+import { postgresRateStore } from './rates';
 import { postgresUsageSink } from './usage';
 
 export { withMigrationLock } from './migrate';
@@ -65,6 +66,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     quota: watchQuotaWrites(quota, writes),
     usage,
     idempotency: postgresIdempotencyStore(db, timeoutMs),
+    rates: watchRateWrites(postgresRateStore(db, timeoutMs), writes),
     health: () => probeHealth(writes, () => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;

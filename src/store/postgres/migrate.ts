@@ -8,6 +8,8 @@ import journal from '../../../drizzle/postgres/meta/_journal.json';
 import m0000 from '../../../drizzle/postgres/0000_init.sql' with { type: 'text' };
 import m0001 from '../../../drizzle/postgres/0001_charge_function.sql' with { type: 'text' };
 import m0002 from '../../../drizzle/postgres/0002_idempotency.sql' with { type: 'text' };
+import m0003 from '../../../drizzle/postgres/0003_rate_buckets.sql' with { type: 'text' };
+import m0004 from '../../../drizzle/postgres/0004_take_rates_function.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
@@ -16,6 +18,8 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0000_init': m0000,
   '0001_charge_function': m0001,
   '0002_idempotency': m0002,
+  '0003_rate_buckets': m0003,
+  '0004_take_rates_function': m0004,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */

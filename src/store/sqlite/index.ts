@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { StoreOpenError, driverCode } from '../errors';
 import { HEALTH_LOCK_PROBE_MS, probeHealth } from '../health';
-import { watchQuotaWrites } from '../watch-writes';
+import { watchQuotaWrites, watchRateWrites } from '../watch-writes';
 import { WriteHealth } from '../write-health';
 import type { Store } from '../types';
 import type { StoreOptions } from '../options';
@@ -13,6 +13,7 @@ import { sqliteIdempotencyStore } from './idempotency';
 import { sqliteKeyStore } from './keys';
 import { migrateDatabase } from './migrate';
 import { sqliteQuotaStore } from './quota';
+import { sqliteRateStore } from './rates';
 import { sqliteUsageSink } from './usage';
 
 export type { Db } from './client';
@@ -70,6 +71,7 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     quota: watchQuotaWrites(sqliteQuotaStore(db, timeoutMs), writes),
     usage,
     idempotency: sqliteIdempotencyStore(db, timeoutMs),
+    rates: watchRateWrites(sqliteRateStore(db, timeoutMs), writes),
     // Writes are what fail under another process's lock (WAL readers never wait): take the lock and
     // let go, waiting HEALTH_LOCK_PROBE_MS at most. A full disk lets this pass: the writes tell.
     health: () =>

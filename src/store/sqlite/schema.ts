@@ -74,3 +74,22 @@ export const idempotencyRecords = sqliteTable(
   },
   (table) => [index('idempotency_records_expires').on(table.expiresAt)],
 );
+
+/**
+ * Per-key rate buckets (src/modules/rate): the request rate of a plan and the extraction throttle.
+ * A bucket is one timestamp, its GCRA theoretical arrival time, so one conditional upsert decides a
+ * take for every process sharing the file. `granted` is what the latest take was granted (the
+ * upsert's RETURNING sees only the new row).
+ */
+export const rateBuckets = sqliteTable(
+  'rate_buckets',
+  {
+    keyId: integer('key_id').notNull(),
+    /** Which limit of the key: 'requests', 'extract'. */
+    bucket: text('bucket').notNull(),
+    /** Epoch ms at which the bucket is full again (GCRA's theoretical arrival time). */
+    tatMs: real('tat_ms').notNull(),
+    granted: integer('granted').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.keyId, table.bucket] })],
+);

@@ -281,7 +281,7 @@ function describeError(err, lang) {
   const parts = [err.message || fallback];
   if (err.status === 401)
     parts.push(tr(lang, "errNeedKey"));
-  if (err.status === 429) {
+  if (err.status === 429 && err.code !== "rate_limited") {
     const when = quotaResetDate(err.headers);
     if (when) {
       const fmt = new Intl.DateTimeFormat(lang, {

@@ -1,0 +1,177 @@
+/**
+ * Issue 28, "quota and rate semantics a client library understands", in process on SQLite: the
+ * per-key request rate and its headers, quota errors a retry library can act on, 401 challenges
+ * and GET /v1/limits. Across processes and instances: test/faults/rate-limits.test.ts.
+ */
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
+import { chargeWords, getQuotaState } from '../../src/modules/quota';
+import { PLANS } from '../../src/plans';
+import { call, makeApp, PROSE, words } from './helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
+
+type ErrorJson = { success: false; error: Record<string, unknown> };
+
+describe('per-key request rate', () => {
+  it('answers the RateLimit-Policy and RateLimit fields beside the monthly X-RateLimit-* words', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey('essential');
+    const first = await call(app, '/v1/detect', { key, json: { text: PROSE } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"requests";q=300;w=60');
+    expect(first.headers.get('ratelimit')).toBe('"requests";r=299;t=1');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('60000');
+    const usage = await call(app, '/v1/usage', { key });
+    expect(usage.headers.get('ratelimit')).toBe('"requests";r=298;t=1');
+  });
+
+  it('answers 60 of 200 detections a free key sends at once, charges only those, and refuses the rest with a short Retry-After', async () => {
+    const { app, store, newKey } = makeApp();
+    const created = await newKey('free');
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => call(app, '/v1/detect', { key: created.key, json: { text: PROSE } })),
+    );
+    const answered = responses.filter((r) => r.status === 200);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(answered).toHaveLength(PLANS.free.requestsPerMinute);
+    expect(refused).toHaveLength(200 - PLANS.free.requestsPerMinute);
+    const body = (await refused[0].json()) as ErrorJson;
+    expect(body.error).toMatchObject({ code: 'rate_limited', unit: 'requests', needed: 1, remaining: 0, limit: 60 });
+    expect(Date.parse(body.error.resetAt as string) - Date.now()).toBeLessThanOrEqual(1_000);
+    expect(body.error.message).toBe('Too many requests: this key may send 60 requests per 60 s. Try again in 1 s.');
+    expect(refused[0].headers.get('retry-after')).toBe('1');
+    expect(refused[0].headers.get('ratelimit')).toBe('"requests";r=0;t=60');
+    // A refusal reads no quota: its answer has no monthly word headers.
+    expect(refused[0].headers.get('x-ratelimit-remaining')).toBeNull();
+    expect((await getQuotaState(store.quota, created.row)).used).toBe(60 * 60);
+  });
+
+  it('takes nothing for a refused request: the key is admitted again as soon as one request came back', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey('free');
+    await Promise.all(Array.from({ length: 60 }, () => call(app, '/v1/usage', { key })));
+    for (let i = 0; i < 5; i++) expect((await call(app, '/v1/usage', { key })).status).toBe(429);
+    await Bun.sleep(1_050);
+    expect((await call(app, '/v1/usage', { key })).status).toBe(200);
+    expect((await call(app, '/v1/usage', { key })).status).toBe(429);
+  });
+
+  it('counts per key: another key of the same plan is not affected', async () => {
+    const { app, newKey } = makeApp();
+    const [a, b] = [await newKey('free'), await newKey('free')];
+    await Promise.all(Array.from({ length: 61 }, () => call(app, '/v1/usage', { key: a.key })));
+    expect((await call(app, '/v1/usage', { key: a.key })).status).toBe(429);
+    expect((await call(app, '/v1/usage', { key: b.key })).status).toBe(200);
+  });
+
+  it('is off with RATE_LIMITS=off: no refusals and no RateLimit fields', async () => {
+    const { app, newKey } = makeApp({ RATE_LIMITS: 'off' });
+    const { key } = await newKey('free');
+    const responses = await Promise.all(Array.from({ length: 80 }, () => call(app, '/v1/usage', { key })));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(responses[0].headers.get('ratelimit')).toBeNull();
+    expect((await (await call(app, '/v1/limits', { key })).json()).rate).toBeUndefined();
+  });
+});
+
+describe('quota errors a retry library can act on', () => {
+  it('answers quota_exceeded without Retry-After, with needed, remaining, limit and resetAt', async () => {
+    const { app, store, newKey } = makeApp();
+    const created = await newKey('free');
+    await chargeWords(store.quota, created.row, 9_990);
+    const response = await call(app, '/v1/detect', { key: created.key, json: { text: PROSE } });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBeNull();
+    const reset = Number(response.headers.get('x-ratelimit-reset'));
+    const body = (await response.json()) as ErrorJson;
+    expect(body.error).toEqual({
+      code: 'quota_exceeded',
+      message: expect.any(String),
+      unit: 'words',
+      needed: 60,
+      remaining: 10,
+      limit: 10_000,
+      resetAt: new Date(reset * 1000).toISOString(),
+    });
+  });
+
+  it('answers a text larger than the whole plan with 413 exceeds_plan, never a 429', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey('free');
+    const response = await call(app, '/v1/detect', { key, json: { text: words(10_001) } });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('retry-after')).toBeNull();
+    const body = (await response.json()) as ErrorJson;
+    expect(body.error).toMatchObject({ code: 'exceeds_plan', unit: 'words', needed: 10_001, remaining: 10_000, limit: 10_000 });
+    expect(body.error.message).toBe(
+      'This request needs 10001 words, more than the 10000 words a month of the free plan: it can never fit. Split the text or the batch, or use a larger plan.',
+    );
+  });
+
+  it('answers a batch larger than the whole plan with 413 exceeds_plan, and one that only needs next month with 429', async () => {
+    const { app, store, newKey } = makeApp();
+    const big = new FormData();
+    big.append('files[]', new File([words(6_000)], 'a.txt'));
+    big.append('files[]', new File([words(6_000)], 'b.txt'));
+    const fresh = await newKey('free');
+    const tooBig = await call(app, '/v1/detect', { key: fresh.key, body: big });
+    expect(tooBig.status).toBe(413);
+    expect(((await tooBig.json()) as ErrorJson).error).toMatchObject({ code: 'exceeds_plan', needed: 12_000, limit: 10_000 });
+
+    const spent = await newKey('free');
+    await chargeWords(store.quota, spent.row, 5_000);
+    const form = new FormData();
+    form.append('files[]', new File([words(6_000)], 'a.txt'));
+    const later = await call(app, '/v1/detect', { key: spent.key, body: form });
+    expect(later.status).toBe(429);
+    expect(later.headers.get('retry-after')).toBeNull();
+    expect(((await later.json()) as ErrorJson).error).toMatchObject({ code: 'quota_exceeded', needed: 6_000, remaining: 5_000 });
+  });
+});
+
+describe('401 challenges', () => {
+  it('carries WWW-Authenticate: Bearer, naming the X-API-Key header, for a missing and an unknown key', async () => {
+    const { app } = makeApp();
+    const missing = await call(app, '/v1/detect', { json: { text: PROSE } });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="ai-detector", ApiKey realm="ai-detector", header="X-API-Key"');
+    const unknown = await call(app, '/v1/usage', { key: 'ak_unknown' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('www-authenticate')).toBe(
+      'Bearer realm="ai-detector", error="invalid_token", ApiKey realm="ai-detector", header="X-API-Key"',
+    );
+  });
+});
+
+describe('GET /v1/limits', () => {
+  it('reports the plan and the server limits from the configuration that enforces them', async () => {
+    const { app, newKey } = makeApp({ MAX_FILES: '7', MAX_BODY_BYTES: '2048' });
+    const { key } = await newKey('trial');
+    const response = await call(app, '/v1/limits', { key });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-policy')).toBe('"requests";q=60;w=60');
+    expect(await response.json()).toEqual({
+      plan: 'trial',
+      words: { perMonth: 10_000, minPerText: 20 },
+      calls: { lifetime: 500 },
+      rate: { requests: 60, windowSeconds: 60 },
+      single: { maxBodyBytes: 2048 },
+      batch: {
+        maxFiles: 7,
+        maxFileBytes: 10 * 1024 * 1024,
+        maxBatchBytes: 50 * 1024 * 1024,
+        maxPdfPages: 300,
+        maxTextChars: 10 * 1024 * 1024,
+        timeBudgetSeconds: 120,
+        extractTimeoutSeconds: 30,
+      },
+      extraction: { throttledAfter: 10, windowSeconds: 60 },
+    });
+  });
+
+  it('needs a key', async () => {
+    const { app } = makeApp();
+    expect((await call(app, '/v1/limits')).status).toBe(401);
+  });
+});
