@@ -114,10 +114,12 @@ export function calibrateCell(
   shipped: HeldOutScore[],
   threshold: Record<Sensitivity, number>,
   aligned?: { a: number; b: number },
+  languageSeparates = true,
 ): CellCalibration {
   const human = heldOut.filter((s) => s.y === 0);
   const heldOutAi = heldOut.filter((s) => s.y === 1).map((s) => s.z);
   const transfers =
+    languageSeparates &&
     auroc(
       heldOutAi,
       human.map((s) => s.z),
@@ -193,11 +195,20 @@ export function calibrateCells(
     });
     // English's calibration of the same length, moved so that the two conservative thresholds meet.
     const shift = thresholds[0].conservative - thresholds[lang].conservative;
+    // A language whose held-out scores do not separate the labels as a whole reads on that scale in
+    // every cell: a cell that borrows lengths can pass the AUROC test on the families' levels alone
+    // (Spanish 150+ did, and its Platt scaling read a typical human text as 92).
+    const all = heldOut.filter((s) => s.lang === lang);
+    const separates =
+      auroc(
+        all.filter((s) => s.y === 1).map((s) => s.z),
+        all.filter((s) => s.y === 0).map((s) => s.z),
+      ) >= MIN_HELD_OUT_AUROC;
     return LENGTH_BUCKETS.map((_, b) => {
       const span = cellSpan(counts, b);
       const ref = reference?.[b];
       const aligned = ref?.conclusive.conservative ? { a: ref.platt.a, b: round6(ref.platt.b + ref.platt.a * shift) } : undefined;
-      return calibrateCell(inSpan(heldOut, lang, span), inSpan(shipped, lang, span), thresholds[lang], aligned);
+      return calibrateCell(inSpan(heldOut, lang, span), inSpan(shipped, lang, span), thresholds[lang], aligned, separates);
     });
   };
   const en = cells(0);
