@@ -131,8 +131,10 @@ describe('detect --jsonl', () => {
       lang: a.language,
       words: a.words,
       aiShare: a.aiShare,
+      measuredError: a.measuredError,
       modelVersion: modelVersion(),
     });
+    expect(out[0].measuredError.humanTexts).toBeGreaterThanOrEqual(100);
     // The blank line 3 is skipped; every answer names its input line.
     expect(out.slice(1, 4).map((o) => o.error.code)).toEqual(['invalid_json', 'text_required', 'text_required']);
     expect(out.slice(1, 4).map((o) => o.line)).toEqual([2, 4, 5]);

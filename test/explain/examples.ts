@@ -47,7 +47,9 @@ const WRITTEN: Record<string, Record<Lang, DimensionExample>> = {
       negative: `Rain fell all night. The old library opened its doors early that morning, long before the students, the cleaners or even the caretaker with his enormous ring of rusty keys had arrived from the village across the river. Nobody came to read. By noon the librarian gave up, locked the front door and walked home through the puddles, muttering about exams, the weather and the price of coffee. What an odd day it was.`,
     },
     es: {
-      positive: `La vieja biblioteca abría sus puertas muy temprano cada mañana. Los estudiantes se reunían junto a las ventanas para leer. La bibliotecaria caminaba entre los estantes con una sonrisa tranquila. La luz del sol avanzaba despacio por las mesas de madera. Todos trabajaban en silencio hasta que sonaba la campana. Entonces el edificio se vaciaba para una breve pausa.`,
+      // Uniform sentences in the register of AI text: the aligned Spanish scale (2026-11-26) reads the
+      // earlier positive, a uniform but plainly human library scene, as likely human (nothing highlighted).
+      positive: `La tecnología desempeña un papel fundamental en la educación actual. Los estudiantes pueden acceder a recursos valiosos desde cualquier lugar. Los docentes pueden fomentar la colaboración mediante plataformas digitales. Las escuelas deben garantizar que cada alumno aproveche estas herramientas. Las familias también deben apoyar un uso responsable de la tecnología. Este enfoque equilibrado permitirá empoderar a la próxima generación.`,
       negative: `Llovió toda la noche. La vieja biblioteca abrió sus puertas muy temprano aquella mañana, mucho antes de que llegaran los estudiantes, las limpiadoras o incluso el conserje con su enorme manojo de llaves oxidadas desde el pueblo del otro lado del río. Nadie vino a leer. A mediodía la bibliotecaria se rindió, cerró la puerta principal con llave y volvió a casa andando entre los charcos, murmurando sobre los exámenes, el tiempo y el precio del café. Qué día más raro fue.`,
     },
   },
