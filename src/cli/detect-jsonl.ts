@@ -1,5 +1,5 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
-import type { Detector, MeasuredErrorView } from '../detector/types';
+import type { Detector, MeasuredErrorView, SentenceScore } from '../detector/types';
 import type { LabelLang, Sensitivity } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';
@@ -25,6 +25,8 @@ export interface JsonlResult {
   measuredError: MeasuredErrorView;
   /** The model that scored the line (src/model-version.ts), as in the API's answers. */
   modelVersion: string;
+  /** Each sentence's AI score, as in the API's answers; with `--sentences` only. */
+  sentenceScores?: SentenceScore[];
 }
 
 /** One input line that could not be scored: the API's code and message for the same body. */
@@ -41,6 +43,8 @@ export interface JsonlOptions {
   modelVersion: string;
   sensitivity: Sensitivity;
   lang: LabelLang;
+  /** Add `sentenceScores` to each scored line (the `--sentences` flag). */
+  sentences?: boolean;
   input: AsyncIterable<Uint8Array>;
   write(chunk: string): void | Promise<void>;
 }
@@ -54,7 +58,7 @@ export interface JsonlOptions {
 export function scoreJsonLine(
   raw: string,
   line: number,
-  o: Pick<JsonlOptions, 'detector' | 'modelVersion' | 'sensitivity' | 'lang'>,
+  o: Pick<JsonlOptions, 'detector' | 'modelVersion' | 'sensitivity' | 'lang' | 'sentences'>,
 ): JsonlResult | JsonlError | null {
   const source = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (source.trim() === '') return null;
@@ -84,6 +88,7 @@ export function scoreJsonLine(
       aiShare: a.aiShare,
       measuredError: a.measuredError,
       modelVersion: o.modelVersion,
+      ...(o.sentences ? { sentenceScores: a.sentenceScores } : {}),
     };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

@@ -6,7 +6,6 @@ import {
   DEFAULT_LABEL_LANG,
   DEFAULT_SENSITIVITY,
   type LabelLang,
-  MIN_WORDS,
   SENSITIVITIES,
   type Sensitivity,
   sensitivityOrDefault,
@@ -17,12 +16,16 @@ import type { ExtractPool } from '../extract/pool';
 import { errorMessage, matchLang } from '../i18n';
 import { extractPoolFor } from '../modules/batch/pool';
 import { modelVersion } from '../model-version';
+import { ApiError } from '../http/errors';
+import { checkScorable } from '../modules/detect/service';
 import { runJsonl } from './detect-jsonl';
 
 /** Usage text of `detect`. */
 export const DETECT_USAGE = `Usage:
   detect [--sensitivity MODE] [--lang en|es] FILE...   score and verdict per file (txt, md, docx, pdf)
-  detect --jsonl [--sensitivity MODE] [--lang en|es]   JSON lines {"text": ...} on stdin -> one JSON line each on stdout
+  detect --jsonl [--sentences] [--sensitivity MODE] [--lang en|es]
+                                                       JSON lines {"text": ...} on stdin -> one JSON line each on stdout;
+                                                       --sentences adds each sentence's score (sentenceScores)
 MODE: ${SENSITIVITIES.join(' | ')} (default ${DEFAULT_SENSITIVITY}).`;
 
 /** Injectable I/O and detector (tests); defaults are the process's stdin/stdout/stderr and createDetector(). */
@@ -52,13 +55,15 @@ function stdoutWriter(): (chunk: string) => Promise<void> {
 
 /** One file's line in file mode. */
 export function formatFileLine(name: string, format: FileFormat, a: Analysis): string {
-  const short = a.words < MIN_WORDS ? ` (under ${MIN_WORDS} words: unreliable)` : '';
-  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%${short}`;
+  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`;
 }
 
+/** Scores one file; what the API refuses (checkScorable: under MIN_WORDS words, too many sentences) is refused here too. */
 async function scoreFile(path: string, pool: ExtractPool, detector: Detector, sensitivity: Sensitivity, lang: LabelLang): Promise<string> {
   const { format, text } = await pool.extract(await Bun.file(path).bytes(), basename(path));
-  return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang }));
+  const words = detector.countWords(text);
+  checkScorable(text, words);
+  return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang, words }));
 }
 
 /** The command line of `detect` (throws on an unknown option). */
@@ -69,6 +74,7 @@ function parseDetectArgs(argv: string[]) {
     strict: true,
     options: {
       jsonl: { type: 'boolean' },
+      sentences: { type: 'boolean' },
       sensitivity: { type: 'string' },
       lang: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -97,6 +103,10 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
     return 2;
   }
   const lang = matchLang(values.lang) ?? DEFAULT_LABEL_LANG;
+  if (values.sentences && !values.jsonl) {
+    err('detect: --sentences goes with --jsonl (file mode prints one line per file)');
+    return 2;
+  }
   if (values.jsonl ? positionals.length > 0 : positionals.length === 0) {
     err(values.jsonl ? 'detect --jsonl reads stdin: give no file names' : DETECT_USAGE);
     return 2;
@@ -105,7 +115,15 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
   const out = deps.out ?? stdoutWriter();
   if (values.jsonl) {
     const input = deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>);
-    await runJsonl({ detector, modelVersion: deps.modelVersion ?? modelVersion(), sensitivity: mode, lang, input, write: out });
+    await runJsonl({
+      detector,
+      modelVersion: deps.modelVersion ?? modelVersion(),
+      sensitivity: mode,
+      lang,
+      sentences: values.sentences ?? false,
+      input,
+      write: out,
+    });
     // Bad lines are answered in the output itself; only a usage error fails the command.
     return 0;
   }
@@ -139,7 +157,7 @@ async function scoreOrExplain(
   try {
     return { ok: true, text: await scoreFile(path, pool, detector, mode, lang) };
   } catch (error) {
-    if (error instanceof ExtractError) {
+    if (error instanceof ExtractError || error instanceof ApiError) {
       return { ok: false, text: `${path}\terror\t${error.code}\t${errorMessage(lang, error.code, error.params)}` };
     }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, text: `${path}\terror\tnot_found\tno such file` };

@@ -50,6 +50,12 @@ export function detectorFor(engine: Engine): DetectorPipeline {
         language: r.language,
         sensitivity,
         ...e,
+        sentenceScores: r.sentenceScores.map(({ start, end, words, probability }) => ({
+          start,
+          end,
+          words,
+          score: Math.round(probability * 100),
+        })),
         words: options.words ?? countWords(text),
         msCost: performance.now() - t0,
       };

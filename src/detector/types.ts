@@ -64,6 +64,14 @@ export interface MeasuredErrorView {
   text: string;
 }
 
+/** One sentence's AI score (sentences with at least one word, in text order); UTF-16 offsets like the annotations. */
+export interface SentenceScore extends Span {
+  /** The sentence's words as the scorer counts them (the weights of a passage's mean). */
+  words: number;
+  /** 0-100: the calibrated sentence reading the passages (`segments`) are scored from. */
+  score: number;
+}
+
 /** Everything the HTTP response and the CLI need about one text. */
 export interface Analysis {
   /** 0-100, calibrated: does not depend on the sensitivity mode. */
@@ -89,6 +97,11 @@ export interface Analysis {
   aiShare: number;
   /** How often this mode flagged held-out human texts of this kind: what the verdict's error is. */
   measuredError: MeasuredErrorView;
+  /**
+   * Every sentence with words, scored 0-100 (empty exactly when `segments` is). The word-weighted
+   * mean (by `words`) of a passage's sentence scores is within 1 point of the passage's score (rounding).
+   */
+  sentenceScores: SentenceScore[];
   /** Words by the project's one word definition (see countWords). */
   words: number;
   /** Processing time in milliseconds (decimal). */

@@ -9,6 +9,8 @@ import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMP
 import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
 import { modelVersion } from '../../src/model-version';
 import { detector, PROSE } from '../http/helpers';
+import { MIN_WORDS } from '../../src/contract';
+import { errorMessage } from '../../src/i18n';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
@@ -92,6 +94,19 @@ describe('detect FILE...', () => {
     expect(stderr).toContain(`${join(dir, 'missing.txt')}\terror\tnot_found\t`);
   });
 
+  it('refuses a 5-word file as the API refuses a 5-word text: text_too_short with the API message, exit 1 (issue 28)', async () => {
+    writeFileSync(join(dir, 'five.txt'), 'Five words are too few.');
+    const out = await detect([join(dir, 'five.txt'), join(dir, 'essay.txt')]);
+    expect(out.code).toBe(1);
+    expect(out.stderr.trim()).toBe(
+      `${join(dir, 'five.txt')}\terror\ttext_too_short\t${errorMessage('en', 'text_too_short', { count: 5, min: MIN_WORDS })}`,
+    );
+    // The other file is still scored, and no line says "unreliable" any more.
+    expect(out.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(out.stdout).toStartWith(`${join(dir, 'essay.txt')}\t`);
+    expect(out.stdout).not.toContain('unreliable');
+  });
+
   it('exits 2 with usage on no files, a bad flag or a bad sensitivity', async () => {
     expect((await detect([])).code).toBe(2);
     expect((await detect(['--bogus', 'x'])).code).toBe(2);
@@ -102,6 +117,20 @@ describe('detect FILE...', () => {
 });
 
 describe('detect --jsonl', () => {
+  it('adds each sentence’s score with --sentences, the same as the API’s sentenceScores, and only then (issue 28)', async () => {
+    const input = JSON.stringify({ text: PROSE });
+    const plain = JSON.parse((await detect(['--jsonl'], input)).stdout);
+    expect(plain.sentenceScores).toBeUndefined();
+    const { code, stdout } = await detect(['--jsonl', '--sentences'], input);
+    expect(code).toBe(0);
+    const line = JSON.parse(stdout);
+    const a = detector().analyze(PROSE);
+    expect(line.sentenceScores).toEqual(a.sentenceScores);
+    expect(line.sentenceScores.length).toBeGreaterThan(1);
+    for (const s of line.sentenceScores) expect(PROSE.slice(s.start, s.end).trim().length).toBeGreaterThan(0);
+    expect((await detect(['--sentences', join(dir, 'essay.txt')])).code).toBe(2);
+  });
+
   it('writes one JSON line per non-blank input line, in order, with score, probability, verdict, ai and lang; bad lines get an error line', async () => {
     const spanish = 'El comité revisó los resultados del estudio el lunes por la mañana y aprobó el presupuesto del año que viene.';
     const input = [

@@ -35,6 +35,9 @@ const HUMAN_SIDE = new Set(['human', 'likely_human']);
 /** A singular count with a plural noun, in either language. */
 const BAD_PLURAL = /(?<!\d)1 (sentences|words|frases|palabras)\b/;
 
+/** How far (points, exclusive) a passage's word-weighted mean sentence score may be from its score: rounding. */
+const SENTENCE_MEAN_TOLERANCE = 1;
+
 const DIMENSION_IDS = new Set(DIMENSIONS.map((d) => d.id));
 /** Dimensions decided by a rule rather than a trained threshold: they can fire in any language. */
 const RULE_DIMENSIONS = new Set(DIMENSIONS.filter((d) => d.detect).map((d) => d.id));
@@ -86,6 +89,16 @@ export function violations(text: string, r: EngineResult, e: Explanation, engine
   // One segment is the whole text: it has the document's score.
   if (e.segments.length === 1 && e.segments[0].score !== r.score)
     out.push(`single segment scored ${e.segments[0].score}, document ${r.score}`);
+  // Sentence scores agree with the passages (issue 28): each passage's sentences, weighted by their
+  // words, average to its score within SENTENCE_MEAN_TOLERANCE (rounding only); none without passages.
+  if ((r.sentenceScores.length === 0) !== (r.segments.length === 0))
+    out.push(`${r.sentenceScores.length} sentence scores beside ${r.segments.length} segments`);
+  for (const seg of e.segments) {
+    const inside = r.sentenceScores.filter((s) => s.start >= seg.start && s.end <= seg.end);
+    const words = inside.reduce((n, s) => n + s.words, 0);
+    const mean = inside.reduce((n, s) => n + Math.round(s.probability * 100) * s.words, 0) / Math.max(1, words);
+    if (Math.abs(mean - seg.score) >= SENTENCE_MEAN_TOLERANCE) out.push(`sentences of a passage scored ${seg.score} average ${mean}`);
+  }
   // The decision sees the segments: a long, strongly AI passage never sits under a human-side verdict.
   const strong = r.segments.find((s) => s.label === 'ai' && s.score >= STRONG_PASSAGE_SCORE && s.words >= STRONG_PASSAGE_WORDS);
   if (strong && HUMAN_SIDE.has(e.verdictKey))

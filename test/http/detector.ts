@@ -28,6 +28,7 @@ export function testDetector(): Detector {
         segments: [],
         aiShare: 0,
         measuredError: { humanFlaggedRate: 0.01, humanTexts: 100, docType: null, words: null, text: 'x' },
+        sentenceScores: [],
         words: countWords(text),
         msCost: 0.1,
       };

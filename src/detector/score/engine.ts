@@ -10,7 +10,7 @@ import { mattr, styleFeatures, type ParagraphRecord, type SentenceRecord, type S
 import { checkedWeights, weightLut, type ModelFile } from './model';
 import { sigmoid } from './logistic';
 import { calibratedProbability, lexicalLogit } from './probability';
-import { aiShareOf, segmentText, type Segment } from './segments';
+import { aiShareOf, anchorSentences, segmentSentences, type Segment, type SegmentedText, type SentenceScore } from './segments';
 import { ABBREVIATIONS, LANG_LEXICONS, LEX_LANG, NEIGHBOUR_STOP, TITLES } from './lexicons';
 import { LexBit } from './layout';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
@@ -46,6 +46,12 @@ export interface EngineResult {
   segments: Segment[];
   /** Words in AI passages over all words, 0 to 1. */
   aiShare: number;
+  /**
+   * The decoder's reading of each sentence with words (empty exactly when `segments` is): in a text
+   * of several passages, each passage's score is their word-weighted mean; in a text read as one
+   * passage, they are shifted together (anchorSentences) to average to the document's probability.
+   */
+  sentenceScores: SentenceScore[];
 }
 
 /** Fewer words of prose (letters, not numbers) than this and the text is not judged... */
@@ -153,10 +159,14 @@ export class Engine {
     const judged = proseWordCount(sentences) >= MIN_PROSE_WORDS;
     const probability = judged ? calibrated : Math.min(calibrated, UNJUDGED_PROBABILITY);
     const decoder = this.model.segments[ml];
-    const segments = decoder && judged ? segmentText(sentences.map(segmentInput), lexical, decoder) : [];
+    const read: SegmentedText =
+      decoder && judged ? segmentSentences(sentences.map(segmentInput), lexical, decoder) : { segments: [], sentences: [] };
+    const segments = read.segments;
     const score = Math.round(probability * 100);
-    // A text read as one passage is that passage: its score is the document's (the calibrated one), not the decoder's mean.
+    // A text read as one passage is that passage: its score is the document's (the calibrated one), not the
+    // decoder's mean, and its sentences are anchored to that score so that they still average to it.
     if (segments.length === 1) segments[0].score = score;
+    const sentenceScores = segments.length === 1 ? anchorSentences(read.sentences, probability) : read.sentences;
     return {
       language,
       probability,
@@ -172,6 +182,7 @@ export class Engine {
       words,
       segments,
       aiShare: aiShareOf(segments),
+      sentenceScores,
     };
   }
 

@@ -90,13 +90,37 @@ export function decodeAuthors(evidence: Float64Array, switchCost: number): Uint8
 }
 
 /**
+ * A sentence's AI probability as the decoder reads it: sigmoid of its evidence (its own calibrated
+ * lexical reading plus the document prior), the very numbers a passage's score is the word-weighted
+ * mean of. Only sentences with words are scored (a line of symbols has nothing to read).
+ */
+export interface SentenceScore {
+  start: number;
+  end: number;
+  words: number;
+  /** 0 to 1. */
+  probability: number;
+}
+
+/** Segments of a text and the decoder's reading of each sentence with words, in text order. */
+export interface SegmentedText {
+  segments: Segment[];
+  sentences: SentenceScore[];
+}
+
+/**
  * Segments of a text: consecutive sentences of one author form a passage; passages touch (each
  * ends where the next starts), so together they cover the text from its first word to its last.
  * Sentences without words (a line of symbols) join the passage around them.
  */
 export function segmentText(sentences: readonly SegmentInput[], docLogit: number, p: SegmentParams): Segment[] {
+  return segmentSentences(sentences, docLogit, p).segments;
+}
+
+/** segmentText, with each spoken sentence's probability (the numbers each passage's score averages). */
+export function segmentSentences(sentences: readonly SegmentInput[], docLogit: number, p: SegmentParams): SegmentedText {
   const spoken = sentences.filter((s) => s.words > 0);
-  if (!spoken.length) return [];
+  if (!spoken.length) return { segments: [], sentences: [] };
   const evidence = sentenceEvidence(spoken, docLogit, p);
   const labels = decodeAuthors(evidence, p.switchCost);
   const out: Segment[] = [];
@@ -118,7 +142,41 @@ export function segmentText(sentences: readonly SegmentInput[], docLogit: number
     });
     from = i;
   }
-  return out;
+  const scored = spoken.map((s, k) => ({ start: s.start, end: s.end, words: s.words, probability: sigmoid(evidence[k]) }));
+  return { segments: out, sentences: scored };
+}
+
+/** How far apart (in log-odds) the common shift of anchorSentences may move the sentences, either way. */
+const ANCHOR_SPAN = 40;
+/** Bisection steps of that shift: 2^-50 of 80 log-odds is far below what a 0-100 score can show. */
+const ANCHOR_STEPS = 50;
+
+/**
+ * Shifts every sentence's log-odds by one common amount so that their word-weighted mean probability
+ * is `target`: a text read as one passage is scored as the whole document (its calibrated score), and
+ * its sentences must average to that score while keeping their order and their spread. Bisection on
+ * the shift (the mean is increasing in it). Returns new records; `sentences` is not changed.
+ */
+export function anchorSentences(sentences: readonly SentenceScore[], target: number): SentenceScore[] {
+  const words = sentences.reduce((n, s) => n + s.words, 0);
+  if (!sentences.length || words === 0) return sentences.map((s) => ({ ...s }));
+  const logits = sentences.map((s) => logitOf(s.probability));
+  const meanAt = (shift: number) => sentences.reduce((sum, s, k) => sum + sigmoid(logits[k] + shift) * s.words, 0) / words;
+  let lo = -ANCHOR_SPAN;
+  let hi = ANCHOR_SPAN;
+  for (let i = 0; i < ANCHOR_STEPS; i++) {
+    const mid = (lo + hi) / 2;
+    if (meanAt(mid) < target) lo = mid;
+    else hi = mid;
+  }
+  const shift = (lo + hi) / 2;
+  return sentences.map((s, k) => ({ ...s, probability: sigmoid(logits[k] + shift) }));
+}
+
+/** Log-odds of a probability, kept finite at 0 and 1. */
+function logitOf(p: number): number {
+  const q = Math.min(1 - 1e-12, Math.max(1e-12, p));
+  return Math.log(q / (1 - q));
 }
 
 /** Words in AI passages over all words (0 to 1). */

@@ -51,6 +51,7 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     textAnnotations: analysis.textAnnotations,
     bullets: analysis.bullets,
     segments: analysis.segments,
+    sentenceScores: analysis.sentenceScores,
   };
 }
 

@@ -36,7 +36,7 @@ export const BatchFormSchema = t.Object(
     detail: t.Optional(
       StringEnum(BATCH_DETAILS, {
         description:
-          '`full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.',
+          '`full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.',
       }),
     ),
   },
@@ -89,6 +89,7 @@ export const ResultLineSchema = t.Object(
     textAnnotations: t.Optional(t.Array(single.textAnnotations.items, { description: `Flagged sentences. ${EXTRACTED}.` })),
     bullets: t.Optional(t.Array(single.bullets.items, { description: `Plain-language explanations. ${EXTRACTED}.` })),
     segments: t.Optional(t.Array(single.segments.items, { description: `Human and AI passages. ${EXTRACTED}.` })),
+    sentenceScores: t.Optional(t.Array(single.sentenceScores.items, { description: `Each sentence's AI score, 0-100. ${EXTRACTED}.` })),
   },
   { title: 'BatchResultLine', description: 'A scored file.' },
 );

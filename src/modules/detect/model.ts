@@ -118,6 +118,22 @@ const MeasuredErrorSchema = t.Object(
   },
 );
 
+const SentenceScoreSchema = t.Object({
+  start: Int({ minimum: 0, description: `Start ${OFFSET} (inclusive).` }),
+  end: Int({ minimum: 0, description: `End ${OFFSET} (exclusive).` }),
+  words: Int({
+    minimum: 1,
+    description:
+      'Words of the sentence as the scorer counts them (a run like `1.2.3` is one): the weight of the sentence in its passage’s mean.',
+  }),
+  score: Int({
+    minimum: 0,
+    maximum: 100,
+    description:
+      'AI likelihood of the sentence, 0-100: the calibrated sentence reading the passages are scored from. Within each passage of `segments`, the word-weighted mean of its sentences’ scores is within 1 point of the passage’s `score`.',
+  }),
+});
+
 /** 200 body of single mode. */
 export const DetectResponseSchema = t.Object({
   success: t.Literal(true),
@@ -155,6 +171,10 @@ export const DetectResponseSchema = t.Object({
   }),
   aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
   measuredError: MeasuredErrorSchema,
+  sentenceScores: t.Array(SentenceScoreSchema, {
+    description:
+      'Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text.',
+  }),
   modelVersion: ModelVersionSchema,
 });
 

@@ -42,6 +42,7 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState, modelVer
     segments: analysis.segments,
     aiShare: analysis.aiShare,
     measuredError: analysis.measuredError,
+    sentenceScores: analysis.sentenceScores,
     modelVersion,
   };
 }
