@@ -117,7 +117,14 @@ export const en = {
     personal_voice: 'A personal voice (I, my, contractions) points toward a human writer.',
     concrete_details: 'Concrete details such as numbers and names point toward a human writer.',
     informal_register: 'Casual, informal wording points toward a human writer.',
-    short_text: 'With {words, plural, one {# word} other {# words}}, the text is too short to call either way at this sensitivity.',
+    short_text:
+      'With {words, plural, one {# word} other {# words}}, the text is too short to call either way at this sensitivity: the score is shown, but no verdict is given.',
+    short_style:
+      'With {words, plural, one {# word} other {# words}}, the text is too short to measure its style (rhythm, vocabulary, register): the score rests on its word patterns.',
+    language_limit:
+      'This model cannot yet tell AI from human writing in {language} texts under {min} words, at any sensitivity: with {words, plural, one {# word} other {# words}}, this one gets a score but no verdict.',
+    language_unsupported:
+      'This model cannot yet tell AI from human writing in {language} reliably enough to give a verdict: the text gets a score but no verdict.',
     ai_passage: 'One long passage reads strongly as AI-written, as here: the text as a whole is not called human.',
     uncertain_score: 'The score ({percent}/100) leans toward AI but stays below what this sensitivity needs to call it AI.',
     no_style_signals: 'No style signal stands out: rhythm, vocabulary and register are within the usual range of human writing.',

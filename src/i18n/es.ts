@@ -124,7 +124,14 @@ export const es: Catalogue = {
     personal_voice: 'Una voz personal (yo, mi) apunta a un autor humano.',
     concrete_details: 'Los detalles concretos, como cifras y nombres, apuntan a un autor humano.',
     informal_register: 'Un lenguaje coloquial e informal apunta a un autor humano.',
-    short_text: 'Con {words, plural, one {# palabra} other {# palabras}}, el texto es demasiado corto para decidir con esta sensibilidad.',
+    short_text:
+      'Con {words, plural, one {# palabra} other {# palabras}}, el texto es demasiado corto para decidir con esta sensibilidad: se muestra la puntuación, pero no hay veredicto.',
+    short_style:
+      'Con {words, plural, one {# palabra} other {# palabras}}, el texto es demasiado corto para medir su estilo (ritmo, vocabulario, registro): la puntuación se basa en sus patrones de palabras.',
+    language_limit:
+      'Este modelo aún no distingue la escritura de IA de la humana en textos en {language} de menos de {min} palabras, con ninguna sensibilidad: con {words, plural, one {# palabra} other {# palabras}}, este recibe una puntuación pero no un veredicto.',
+    language_unsupported:
+      'Este modelo aún no distingue con fiabilidad la escritura de IA de la humana en {language}: el texto recibe una puntuación pero no un veredicto.',
     ai_passage: 'Un pasaje largo se lee claramente como escrito por IA, como este: el texto en conjunto no se considera humano.',
     uncertain_score:
       'La puntuación ({percent}/100) se inclina hacia la IA, pero no llega a lo que esta sensibilidad exige para atribuirlo a la IA.',

@@ -35,6 +35,8 @@ const HUMAN_SIDE = new Set(['human', 'likely_human']);
 /** A singular count with a plural noun, in either language. */
 const BAD_PLURAL = /(?<!\d)1 (sentences|words|frases|palabras)\b/;
 
+/** The first bullets that say why a verdict is inconclusive. */
+const NO_VERDICT_REASONS = new Set(['short_text', 'language_limit', 'uncertain_score', 'ai_passage', 'obfuscation']);
 /** How far (points, exclusive) a passage's word-weighted mean sentence score may be from its score: rounding. */
 const SENTENCE_MEAN_TOLERANCE = 1;
 
@@ -72,6 +74,14 @@ export function violations(text: string, r: EngineResult, e: Explanation, engine
   }
   if (e.verdictKey === 'inconclusive' && e.bullets[0]?.leaning !== 'neutral')
     out.push('inconclusive verdict without a neutral first bullet');
+  // Issue 28: the first reason of an inconclusive verdict says why there is none; a "too short to call" note
+  // (short_text, language_limit) only ever stands beside an inconclusive verdict, never beside one that was called.
+  if (e.verdictKey === 'inconclusive' && !NO_VERDICT_REASONS.has(e.bullets[0]?.id ?? ''))
+    out.push(`inconclusive verdict whose first bullet is ${e.bullets[0]?.id}`);
+  for (const b of e.bullets) {
+    if (e.verdictKey !== 'inconclusive' && (b.id === 'short_text' || b.id === 'language_limit'))
+      out.push(`${b.id} note beside a ${e.verdictKey} verdict: "${b.text}"`);
+  }
   if (detected.has('obfuscation')) {
     if (HUMAN_SIDE.has(e.verdictKey)) out.push(`obfuscation detected under a ${e.verdictKey} verdict`);
     if (!e.bullets.some((b) => b.id === 'obfuscation')) out.push('obfuscation detected without a bullet saying so');

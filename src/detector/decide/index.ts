@@ -3,7 +3,7 @@
  * the whole-text thresholds, the obfuscation and strong-passage guards) and the document type.
  * The explanations read this decision and never decide again.
  */
-import { isHumanVerdict, type Sensitivity, type VerdictKey } from '../../contract';
+import { isHumanVerdict, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
 import { changedLetters, type EngineResult } from '../score/engine';
@@ -11,7 +11,7 @@ import type { ModelFile } from '../score/model';
 import type { Segment } from '../score/segments';
 import { measuredError, type MeasuredError } from './measured-error';
 import { mixedPassage } from './mixed';
-import { aiThreshold, cellOf, decideVerdict, EVEN_ODDS } from './verdict';
+import { aiThreshold, cellOf, conclusiveFrom, decideVerdict, EVEN_ODDS } from './verdict';
 
 /**
  * A passage the decoder reads as AI this strongly (segment score out of 100), over at least this many
@@ -32,6 +32,12 @@ export interface Decision {
   aiThreshold: number;
   /** The score leans AI but the cell cannot give an AI verdict at this mode (too short to keep the mode's promise). */
   short: boolean;
+  /**
+   * When `short`: whether another sensitivity could call a text of this language and length (false:
+   * a limit of the model for the language at this length, whatever the mode), and the fewest words
+   * from which this mode gives verdicts in the language (null: none).
+   */
+  shortBy: { otherMode: boolean; from: number | null } | null;
   /** The strongest long AI passage (STRONG_PASSAGE_*), or null: it keeps the verdict off the human side. */
   strongAiPassage: Segment | null;
   /** Letters were changed inside words: the reading cannot clear the text. */
@@ -61,13 +67,15 @@ export function decide(model: ModelFile, docTypes: DocTypeModel | null, text: st
   // Changed letters mean the reading cannot be trusted to clear the text: never plainly human. Nor
   // can a text with a long passage that reads strongly as AI be called human as a whole.
   if (isHumanVerdict(verdictKey) && (obfuscated || strong)) verdictKey = 'inconclusive';
+  const short = !cell.conclusive[mode] && r.probability >= EVEN_ODDS;
   return {
     mode,
     verdictKey,
     mixedPassage: passage,
     cell,
     aiThreshold: aiThreshold(cell, mode),
-    short: !cell.conclusive[mode] && r.probability >= EVEN_ODDS,
+    short,
+    shortBy: short ? { otherMode: SENSITIVITIES.some((m) => cell.conclusive[m]), from: conclusiveFrom(model, r.language, mode) } : null,
     strongAiPassage: strong,
     obfuscated,
     docType,

@@ -12,7 +12,7 @@
  *
  * `mixed` (human and AI passages) is decided from the segments (./mixed.ts); ./index.ts puts the rules together.
  */
-import { cellFor, type CellCalibration } from '../score/calibration';
+import { cellFor, LENGTH_BUCKETS, type CellCalibration } from '../score/calibration';
 import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';
 import type { ModelFile } from '../score/model';
 
@@ -41,4 +41,15 @@ export function decideVerdict(model: ModelFile, probability: number, lang: TextL
   if (probability >= EVEN_ODDS) return 'inconclusive';
   if (probability >= HUMAN_BELOW) return 'likely_human';
   return 'human';
+}
+
+/**
+ * The fewest words from which texts of the language get AI verdicts at `mode` (every longer cell is
+ * conclusive), or null when no length does: what the "too short" reason quotes.
+ */
+export function conclusiveFrom(model: ModelFile, lang: TextLang, mode: Sensitivity): number | null {
+  const cells = model.cells[modelLang(lang)];
+  let b = cells.length;
+  while (b > 0 && cells[b - 1].conclusive[mode]) b--;
+  return b < cells.length ? LENGTH_BUCKETS[b] : null;
 }

@@ -70,13 +70,16 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
     percent: Math.round(r.probability * 100),
     words,
     short: decision.short,
+    shortBy: decision.shortBy,
+    language: t(lang, `languages.${r.language}`),
     obfuscated: decision.obfuscated,
     strongAiPassage: r.probability < EVEN_ODDS ? decision.strongAiPassage : null,
     sentences: r.sentences,
   });
+  // Padding for a short text says what its length costs (no style measures), never that it is too short to call: the verdict may be called.
   const filler =
     words < MIN_STYLE_WORDS
-      ? finding('short_text', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
+      ? finding('short_style', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
       : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
   const enabled = dims.dimensions.filter((d) => d.enabled);
   return {
@@ -157,6 +160,10 @@ interface LeadFacts {
   words: number;
   /** The cell cannot give an AI verdict at this mode although the score leans AI. */
   short: boolean;
+  /** Why it is short: another mode could call it, or a limit of the language at this length (Decision.shortBy). */
+  shortBy: Decision['shortBy'];
+  /** The text's language, named in the label language. */
+  language: string;
   obfuscated: boolean;
   /** A long passage read strongly as AI in a text scored human-side: why the verdict is inconclusive. */
   strongAiPassage: { start: number; end: number } | null;
@@ -191,6 +198,12 @@ function leadFinding(
         'obfuscation_unsure',
       );
     if (facts.strongAiPassage) return finding('ai_passage', 'neutral', {}, Infinity, [], facts.strongAiPassage);
+    if (facts.short && facts.shortBy && !facts.shortBy.otherMode) {
+      // No sensitivity calls a text of this language and length: say so, rather than blame the mode.
+      const { from } = facts.shortBy;
+      const params = { words: facts.words, language: facts.language, ...(from === null ? {} : { min: from }) };
+      return finding('language_limit', 'neutral', params, Infinity, [], first, from === null ? 'language_unsupported' : 'language_limit');
+    }
     if (facts.short) return finding('short_text', 'neutral', { words: facts.words }, Infinity, [], first);
     return finding('uncertain_score', 'neutral', { percent: facts.percent }, Infinity, [], lexical.cite);
   }

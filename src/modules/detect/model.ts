@@ -70,11 +70,11 @@ const TextAnnotationSchema = t.Object({
 const BulletSchema = t.Object({
   id: t.String({
     description:
-      "The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension.",
+      "The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension.",
   }),
   leaning: StringEnum(BULLET_LEANINGS, {
     description:
-      'Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.',
+      'Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why there is no verdict) for inconclusive: `short_text` (too short for this sensitivity), `language_limit` (too short for any sensitivity in the text’s language), `uncertain_score`, `ai_passage` or `obfuscation`. `short_text` and `language_limit` appear only beside `inconclusive`.',
   }),
   text: t.String({ description: 'Localized explanation of one finding.' }),
   example: t.String({ description: 'A passage of the submitted text: text.slice(start, end).' }),
