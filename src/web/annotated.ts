@@ -7,6 +7,9 @@ import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
 import { showsPassages } from './verdict.ts';
 
+/** Score ranges of the sentence shades (result.ts HEAT_BANDS, styles.css .heat-N and ::highlight(heat-N)). */
+const HEAT_SCALE = ['0–19', '20–39', '40–59', '60–79', '80–100'] as const;
+
 /** One text node of the annotated view and the offset of its first character in the text. */
 export interface TextPiece {
   node: Text;
@@ -134,7 +137,8 @@ export function renderAnnotated(container: HTMLElement, text: string, result: De
 /** The legend of the view: the AI-passage band (only when one is shown) and the flag mark. */
 export function renderLegend(list: HTMLElement, result: DetectResult, lang: UiLang): void {
   list.replaceChildren();
-  if (result.segments.some((s) => s.label === 'ai')) {
+  // The band's entry only where bands are drawn (renderAnnotated): an inconclusive answer shows none.
+  if (showsPassages(result.verdictKey) && result.segments.some((s) => s.label === 'ai')) {
     const item = el('li');
     const sample = el('span', 'swatch seg-ai');
     sample.append(el('span', 'seg-tag', tr(lang, 'aiPassageTag')), 'Aa');
@@ -144,6 +148,17 @@ export function renderLegend(list: HTMLElement, result: DetectResult, lang: UiLa
   if (result.textAnnotations.length > 0) {
     const item = el('li');
     item.append(el('span', 'swatch flag', 'Aa'), ' ', tr(lang, 'legendFlag'));
+    list.appendChild(item);
+  }
+  if (result.sentenceScores.length > 0) {
+    // One swatch per shade band, labelled with its score range: the shade is never read without its numbers.
+    const item = el('li', 'heat-legend');
+    const scale = el('span', 'heat-scale');
+    for (let b = 0; b < HEAT_SCALE.length; b++) {
+      const swatch = el('span', `swatch heat-${b}`, HEAT_SCALE[b]);
+      scale.appendChild(swatch);
+    }
+    item.append(tr(lang, 'legendHeat'), ' ', scale);
     list.appendChild(item);
   }
   list.hidden = list.childElementCount === 0;

@@ -2,7 +2,7 @@
 import type { DetectResponse } from '../modules/detect/service.ts';
 import type { Usage } from '../modules/usage/model.ts';
 import { CodedError } from '../contract/errors.ts';
-import { tr, type UiLang } from './strings.ts';
+import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
 
 /** Path of the detection endpoint, same origin as the page. */
 export const DETECT_PATH = '/v1/detect';
@@ -42,6 +42,7 @@ export type DetectResult = Pick<
   | 'dimensions'
   | 'textAnnotations'
   | 'bullets'
+  | 'sentenceScores'
 >;
 
 function headersFor(key: string, lang: UiLang): Record<string, string> {
@@ -84,11 +85,22 @@ export async function fetchUsage(key: string, lang: UiLang): Promise<Usage> {
   return (await res.json()) as Usage;
 }
 
+/** A plan's name in the interface language (its id when the page does not know it). */
+export function planName(plan: string, lang: UiLang): string {
+  const key = `plan_${plan}`;
+  return Object.hasOwn(STRINGS[lang], key) ? tr(lang, key as StringKey) : plan;
+}
+
 /** One line saying what the key has left: plan, words this month, the reset date and, for trial keys, calls. */
 export function usageText(usage: Usage, lang: UiLang): string {
   const n = (value: number) => value.toLocaleString(lang);
   const reset = new Intl.DateTimeFormat(lang, { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(usage.period.end));
-  const line = tr(lang, 'usageLine', { plan: usage.plan, remaining: n(usage.words.remaining), limit: n(usage.words.limit), reset });
+  const line = tr(lang, 'usageLine', {
+    plan: planName(usage.plan, lang),
+    remaining: n(usage.words.remaining),
+    limit: n(usage.words.limit),
+    reset,
+  });
   return usage.trial ? line + tr(lang, 'usageTrial', { calls: n(usage.trial.callsRemaining) }) : line;
 }
 

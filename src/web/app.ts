@@ -21,8 +21,13 @@ const filesButton = $<HTMLButtonElement>('analyze-files');
 const csvButton = $<HTMLButtonElement>('download-csv');
 
 let lang: UiLang = initialLang();
-let lastResult: { text: string; data: DetectResult; headers: Headers } | null = null;
+let lastResult: { text: string; sensitivity: string; data: DetectResult; headers: Headers } | null = null;
 let chosenFiles: File[] = [];
+/** Files the picker or a drop offered that the page does not send (not TXT, MD, DOCX or PDF by name). */
+let refusedFiles: File[] = [];
+
+/** File names the Files tab takes: the formats the server reads (it still decides by content). */
+const FILE_NAME = /\.(txt|md|markdown|docx|pdf)$/i;
 let batchRows: BatchRow[] = [];
 let busy = false;
 
@@ -75,6 +80,20 @@ function updateWordCount(): void {
   analyzeButton.disabled = busy || n < MIN_WORDS;
 }
 
+/** Keeps the files the page may send and remembers the others, to name them. */
+function chooseFiles(files: File[]): void {
+  chosenFiles = files.filter((f) => FILE_NAME.test(f.name));
+  refusedFiles = files.filter((f) => !FILE_NAME.test(f.name));
+  renderFileList();
+}
+
+/** Dims the result when it no longer answers the text (or the sensitivity) on screen, and says so. */
+function markStale(): void {
+  const stale = lastResult !== null && (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity);
+  $('result').classList.toggle('stale', stale);
+  $('stale-note').hidden = !stale;
+}
+
 function renderFileList(): void {
   const list = $('file-list');
   list.replaceChildren(
@@ -85,6 +104,9 @@ function renderFileList(): void {
     }),
   );
   $('file-summary').textContent = chosenFiles.length ? tr(lang, 'filesChosen', { n: chosenFiles.length }) : '';
+  const refused = $('file-refused');
+  refused.textContent = refusedFiles.length ? tr(lang, 'filesRefused', { names: refusedFiles.map((f) => f.name).join(', ') }) : '';
+  refused.hidden = refusedFiles.length === 0;
 }
 
 /** Applies the interface language to every [data-i18n] element and to dynamic text. */
@@ -139,13 +161,15 @@ async function analyzeText(e: Event): Promise<void> {
   try {
     const text = textArea.value;
     const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
-    lastResult = { text, data, headers };
+    lastResult = { text, sensitivity: sensitivity.value, data, headers };
     renderResult(text, data, headers, lang);
+    markStale();
     $('result-heading').focus({ preventScroll: true });
   } catch (err) {
     // A result left on screen under an error would read as the answer to this request.
     $('result').hidden = true;
     lastResult = null;
+    markStale();
     showError('text-error', err);
   } finally {
     busy = false;
@@ -175,8 +199,7 @@ async function analyzeFiles(e: Event): Promise<void> {
 function wireFiles(): void {
   const zone = $('drop-zone');
   fileInput.addEventListener('change', () => {
-    chosenFiles = [...(fileInput.files ?? [])];
-    renderFileList();
+    chooseFiles([...(fileInput.files ?? [])]);
   });
   zone.addEventListener('dragover', (e) => {
     e.preventDefault();
@@ -186,8 +209,7 @@ function wireFiles(): void {
   zone.addEventListener('drop', (e) => {
     e.preventDefault();
     zone.classList.remove('dragging');
-    chosenFiles = [...(e.dataTransfer?.files ?? [])];
-    renderFileList();
+    chooseFiles([...(e.dataTransfer?.files ?? [])]);
   });
   // A file dropped beside the zone would make the browser navigate away from the page.
   for (const type of ['dragover', 'drop']) window.addEventListener(type, (e) => e.preventDefault());
@@ -199,7 +221,11 @@ function main(): void {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? '';
   keyInput.addEventListener('input', () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
   keyInput.addEventListener('change', () => void refreshUsage());
-  textArea.addEventListener('input', updateWordCount);
+  textArea.addEventListener('input', () => {
+    updateWordCount();
+    markStale();
+  });
+  sensitivity.addEventListener('change', markStale);
   $('text-form').addEventListener('submit', analyzeText);
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="lang"]')) {
     radio.addEventListener('change', () => radio.checked && applyLang(radio.value as UiLang));

@@ -73,7 +73,8 @@ function cell(text: string | number | undefined, cls?: string): HTMLTableCellEle
 function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   const name = document.createElement('th');
   name.scope = 'row';
-  name.textContent = row.fileName;
+  // Only the name may break anywhere (a long name without spaces); the reasons under it break between words.
+  name.appendChild(el('span', 'file-name', row.fileName));
   if (row.reasons && row.reasons.length > 0) {
     // A disclosure per file: its reasons open in place, the table stays one line per file.
     const details = el('details', 'reasons');

@@ -7,6 +7,13 @@ import { formatShare, paintVerdict, showsPassages } from './verdict.ts';
 
 /** Name of the CSS custom highlight that marks the passage of a clicked bullet. */
 export const PASSAGE_HIGHLIGHT = 'passage';
+/** Sentence shades: HEAT_BANDS custom highlights `heat-0` (scores 0-19) to `heat-4` (80-100), styles.css. */
+export const HEAT_BANDS = 5;
+
+/** The shade band of a sentence score (0-100). */
+export function heatBand(score: number): number {
+  return Math.max(0, Math.min(HEAT_BANDS - 1, Math.floor(score / (100 / HEAT_BANDS))));
+}
 
 /** Score bands of the gauge colour; the number is always shown too, colour is never alone. */
 const GAUGE_BANDS = [
@@ -15,12 +22,19 @@ const GAUGE_BANDS = [
   { min: 0, cls: 'low' },
 ] as const;
 
-function renderGauge(score: number): void {
+/**
+ * The gauge: the score's number and arc. Without a verdict (`inconclusive`) the arc is grey and the
+ * label says so, whatever the score: a red 98 would read as an AI verdict that was not given.
+ */
+function renderGauge(score: number, verdictKey: DetectResult['verdictKey'], lang: UiLang): void {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId('gauge');
+  const called = verdictKey !== 'inconclusive';
+  const label = tr(lang, called ? 'gaugeLabel' : 'gaugeNoVerdict');
+  byId('gauge-label').textContent = label;
   gauge.setAttribute('aria-valuenow', String(clamped));
-  gauge.setAttribute('aria-valuetext', `${clamped}/100`);
-  gauge.dataset.band = GAUGE_BANDS.find((b) => clamped >= b.min)!.cls;
+  gauge.setAttribute('aria-valuetext', called ? `${clamped}/100` : `${clamped}/100, ${label}`);
+  gauge.dataset.band = called ? GAUGE_BANDS.find((b) => clamped >= b.min)!.cls : 'none';
   byId('gauge-arc').setAttribute('stroke-dasharray', `${clamped} 100`);
   byId('gauge-score').textContent = String(clamped);
 }
@@ -50,7 +64,9 @@ function showPassage(range: Range): void {
   const rect = range.getBoundingClientRect();
   window.scrollTo({ top: window.scrollY + rect.top - window.innerHeight / 3, behavior: reduced ? 'auto' : 'smooth' });
   if ('highlights' in CSS) {
-    CSS.highlights.set(PASSAGE_HIGHLIGHT, new Highlight(range));
+    const passage = new Highlight(range);
+    passage.priority = 1; // above the sentence shades
+    CSS.highlights.set(PASSAGE_HIGHLIGHT, passage);
   } else {
     const sel = window.getSelection();
     sel?.removeAllRanges();
@@ -82,6 +98,17 @@ function renderBullets(result: DetectResult, pieces: TextPiece[], lang: UiLang):
   }
 }
 
+/** Shades each sentence by its score (CSS custom highlights over the annotated view's text; no DOM change). */
+function renderHeat(pieces: TextPiece[], result: DetectResult): void {
+  if (!('highlights' in CSS)) return;
+  const bands: Range[][] = Array.from({ length: HEAT_BANDS }, () => []);
+  for (const s of result.sentenceScores) {
+    const range = rangeFor(pieces, s.start, s.end);
+    if (range) bands[heatBand(s.score)].push(range);
+  }
+  bands.forEach((ranges, b) => CSS.highlights.set(`heat-${b}`, new Highlight(...ranges)));
+}
+
 /** Escape hides the open flag tooltips until the pointer or focus leaves (WCAG 1.4.13: dismissible). */
 export function wireTooltipDismiss(): void {
   document.addEventListener('keydown', (e) => {
@@ -93,7 +120,7 @@ export function wireTooltipDismiss(): void {
 /** Shows a result for `text` in the result section (interface strings in `lang`). */
 export function renderResult(text: string, result: DetectResult, headers: Headers, lang: UiLang): void {
   if ('highlights' in CSS) CSS.highlights.delete(PASSAGE_HIGHLIGHT);
-  renderGauge(result.score);
+  renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
   byId('ai-share').textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : '—';
@@ -105,6 +132,7 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   const annotated = byId('annotated');
   const pieces = renderAnnotated(annotated, text, result, lang);
   if (result.textAnnotations.length === 0) annotated.appendChild(el('p', 'hint', tr(lang, 'noFlags')));
+  renderHeat(pieces, result);
   renderLegend(byId('legend'), result, lang);
   renderDimensions(result, lang);
   renderBullets(result, pieces, lang);

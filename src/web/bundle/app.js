@@ -43,6 +43,16 @@ var en = {
   verdictHint_ai: "The text reads as AI-generated.",
   legendAiPassage: "Passage that reads as AI-written",
   legendFlag: "Sentence flagged by a dimension",
+  legendHeat: "Shade: each sentence’s AI score",
+  gaugeNoVerdict: "AI score · no verdict",
+  staleNote: "The text has changed since this result: analyze it again to update it.",
+  filesRefused: "Not added (only TXT, MD, DOCX and PDF files): {names}",
+  plan_trial: "trial",
+  plan_free: "free",
+  plan_essential: "essential",
+  plan_premium: "premium",
+  plan_professional: "professional",
+  plan_enterprise: "enterprise",
   aiPassageTag: "AI passage",
   aiPassageTitle: "Reads as AI-written (passage score {score}/100)",
   aiPassageEnd: "End of AI passage",
@@ -125,6 +135,16 @@ var es = {
   verdictHint_ai: "El texto parece generado por IA.",
   legendAiPassage: "Pasaje que parece escrito por IA",
   legendFlag: "Frase señalada por una dimensión",
+  legendHeat: "Sombreado: la puntuación IA de cada frase",
+  gaugeNoVerdict: "Puntuación IA · sin veredicto",
+  staleNote: "El texto ha cambiado desde este resultado: vuelva a analizarlo para actualizarlo.",
+  filesRefused: "No se añadieron (solo archivos TXT, MD, DOCX y PDF): {names}",
+  plan_trial: "de prueba",
+  plan_free: "gratuito",
+  plan_essential: "esencial",
+  plan_premium: "prémium",
+  plan_professional: "profesional",
+  plan_enterprise: "empresa",
   aiPassageTag: "Pasaje IA",
   aiPassageTitle: "Parece escrito por IA (puntuación del pasaje {score}/100)",
   aiPassageEnd: "Fin del pasaje IA",
@@ -225,10 +245,19 @@ async function fetchUsage(key, lang) {
     throw await toApiError(res);
   return await res.json();
 }
+function planName(plan, lang) {
+  const key = `plan_${plan}`;
+  return Object.hasOwn(STRINGS[lang], key) ? tr(lang, key) : plan;
+}
 function usageText(usage, lang) {
   const n = (value) => value.toLocaleString(lang);
   const reset = new Intl.DateTimeFormat(lang, { month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(usage.period.end));
-  const line = tr(lang, "usageLine", { plan: usage.plan, remaining: n(usage.words.remaining), limit: n(usage.words.limit), reset });
+  const line = tr(lang, "usageLine", {
+    plan: planName(usage.plan, lang),
+    remaining: n(usage.words.remaining),
+    limit: n(usage.words.limit),
+    reset
+  });
   return usage.trial ? line + tr(lang, "usageTrial", { calls: n(usage.trial.callsRemaining) }) : line;
 }
 async function detectFiles(key, lang, files, sensitivity, signal) {
@@ -432,7 +461,7 @@ function cell(text, cls) {
 function paintRow(tr_, row, lang) {
   const name = document.createElement("th");
   name.scope = "row";
-  name.textContent = row.fileName;
+  name.appendChild(el("span", "file-name", row.fileName));
   if (row.reasons && row.reasons.length > 0) {
     const details = el("details", "reasons");
     const summary = el("summary");
@@ -553,6 +582,7 @@ function downloadCsv(csv, fileName = "detector-results.csv") {
 }
 
 // src/web/annotated.ts
+var HEAT_SCALE = ["0–19", "20–39", "40–59", "60–79", "80–100"];
 function zonesOf(segments, length) {
   const zones = [];
   let cursor = 0;
@@ -648,7 +678,7 @@ function renderAnnotated(container, text, result, lang) {
 }
 function renderLegend(list, result, lang) {
   list.replaceChildren();
-  if (result.segments.some((s) => s.label === "ai")) {
+  if (showsPassages(result.verdictKey) && result.segments.some((s) => s.label === "ai")) {
     const item = el("li");
     const sample = el("span", "swatch seg-ai");
     sample.append(el("span", "seg-tag", tr(lang, "aiPassageTag")), "Aa");
@@ -658,6 +688,16 @@ function renderLegend(list, result, lang) {
   if (result.textAnnotations.length > 0) {
     const item = el("li");
     item.append(el("span", "swatch flag", "Aa"), " ", tr(lang, "legendFlag"));
+    list.appendChild(item);
+  }
+  if (result.sentenceScores.length > 0) {
+    const item = el("li", "heat-legend");
+    const scale = el("span", "heat-scale");
+    for (let b = 0;b < HEAT_SCALE.length; b++) {
+      const swatch = el("span", `swatch heat-${b}`, HEAT_SCALE[b]);
+      scale.appendChild(swatch);
+    }
+    item.append(tr(lang, "legendHeat"), " ", scale);
     list.appendChild(item);
   }
   list.hidden = list.childElementCount === 0;
@@ -685,17 +725,24 @@ function rangeFor(pieces, start, end) {
 
 // src/web/result.ts
 var PASSAGE_HIGHLIGHT = "passage";
+var HEAT_BANDS = 5;
+function heatBand(score) {
+  return Math.max(0, Math.min(HEAT_BANDS - 1, Math.floor(score / (100 / HEAT_BANDS))));
+}
 var GAUGE_BANDS = [
   { min: 70, cls: "high" },
   { min: 40, cls: "mid" },
   { min: 0, cls: "low" }
 ];
-function renderGauge(score) {
+function renderGauge(score, verdictKey, lang) {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId("gauge");
+  const called = verdictKey !== "inconclusive";
+  const label = tr(lang, called ? "gaugeLabel" : "gaugeNoVerdict");
+  byId("gauge-label").textContent = label;
   gauge.setAttribute("aria-valuenow", String(clamped));
-  gauge.setAttribute("aria-valuetext", `${clamped}/100`);
-  gauge.dataset.band = GAUGE_BANDS.find((b) => clamped >= b.min).cls;
+  gauge.setAttribute("aria-valuetext", called ? `${clamped}/100` : `${clamped}/100, ${label}`);
+  gauge.dataset.band = called ? GAUGE_BANDS.find((b) => clamped >= b.min).cls : "none";
   byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
   byId("gauge-score").textContent = String(clamped);
 }
@@ -722,7 +769,9 @@ function showPassage(range) {
   const rect = range.getBoundingClientRect();
   window.scrollTo({ top: window.scrollY + rect.top - window.innerHeight / 3, behavior: reduced ? "auto" : "smooth" });
   if ("highlights" in CSS) {
-    CSS.highlights.set(PASSAGE_HIGHLIGHT, new Highlight(range));
+    const passage = new Highlight(range);
+    passage.priority = 1;
+    CSS.highlights.set(PASSAGE_HIGHLIGHT, passage);
   } else {
     const sel = window.getSelection();
     sel?.removeAllRanges();
@@ -753,6 +802,17 @@ function renderBullets(result, pieces, lang) {
     list.appendChild(item);
   }
 }
+function renderHeat(pieces, result) {
+  if (!("highlights" in CSS))
+    return;
+  const bands = Array.from({ length: HEAT_BANDS }, () => []);
+  for (const s of result.sentenceScores) {
+    const range = rangeFor(pieces, s.start, s.end);
+    if (range)
+      bands[heatBand(s.score)].push(range);
+  }
+  bands.forEach((ranges, b) => CSS.highlights.set(`heat-${b}`, new Highlight(...ranges)));
+}
 function wireTooltipDismiss() {
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape")
@@ -764,7 +824,7 @@ function wireTooltipDismiss() {
 function renderResult(text, result, headers, lang) {
   if ("highlights" in CSS)
     CSS.highlights.delete(PASSAGE_HIGHLIGHT);
-  renderGauge(result.score);
+  renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
   byId("ai-share").textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : "—";
@@ -777,6 +837,7 @@ function renderResult(text, result, headers, lang) {
   const pieces = renderAnnotated(annotated, text, result, lang);
   if (result.textAnnotations.length === 0)
     annotated.appendChild(el("p", "hint", tr(lang, "noFlags")));
+  renderHeat(pieces, result);
   renderLegend(byId("legend"), result, lang);
   renderDimensions(result, lang);
   renderBullets(result, pieces, lang);
@@ -796,6 +857,8 @@ var csvButton = $("download-csv");
 var lang = initialLang();
 var lastResult = null;
 var chosenFiles = [];
+var refusedFiles = [];
+var FILE_NAME = /\.(txt|md|markdown|docx|pdf)$/i;
 var batchRows = [];
 var busy = false;
 function initialLang() {
@@ -842,6 +905,16 @@ function updateWordCount() {
   out.dataset.words = String(n);
   analyzeButton.disabled = busy || n < MIN_WORDS;
 }
+function chooseFiles(files) {
+  chosenFiles = files.filter((f) => FILE_NAME.test(f.name));
+  refusedFiles = files.filter((f) => !FILE_NAME.test(f.name));
+  renderFileList();
+}
+function markStale() {
+  const stale = lastResult !== null && (textArea.value !== lastResult.text || sensitivity2.value !== lastResult.sensitivity);
+  $("result").classList.toggle("stale", stale);
+  $("stale-note").hidden = !stale;
+}
 function renderFileList() {
   const list = $("file-list");
   list.replaceChildren(...chosenFiles.map((f) => {
@@ -850,6 +923,9 @@ function renderFileList() {
     return li;
   }));
   $("file-summary").textContent = chosenFiles.length ? tr(lang, "filesChosen", { n: chosenFiles.length }) : "";
+  const refused = $("file-refused");
+  refused.textContent = refusedFiles.length ? tr(lang, "filesRefused", { names: refusedFiles.map((f) => f.name).join(", ") }) : "";
+  refused.hidden = refusedFiles.length === 0;
 }
 function applyLang(next) {
   lang = next;
@@ -902,12 +978,14 @@ async function analyzeText(e) {
   try {
     const text = textArea.value;
     const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity2.value);
-    lastResult = { text, data, headers };
+    lastResult = { text, sensitivity: sensitivity2.value, data, headers };
     renderResult(text, data, headers, lang);
+    markStale();
     $("result-heading").focus({ preventScroll: true });
   } catch (err) {
     $("result").hidden = true;
     lastResult = null;
+    markStale();
     showError("text-error", err);
   } finally {
     busy = false;
@@ -936,8 +1014,7 @@ async function analyzeFiles(e) {
 function wireFiles() {
   const zone = $("drop-zone");
   fileInput.addEventListener("change", () => {
-    chosenFiles = [...fileInput.files ?? []];
-    renderFileList();
+    chooseFiles([...fileInput.files ?? []]);
   });
   zone.addEventListener("dragover", (e) => {
     e.preventDefault();
@@ -947,8 +1024,7 @@ function wireFiles() {
   zone.addEventListener("drop", (e) => {
     e.preventDefault();
     zone.classList.remove("dragging");
-    chosenFiles = [...e.dataTransfer?.files ?? []];
-    renderFileList();
+    chooseFiles([...e.dataTransfer?.files ?? []]);
   });
   for (const type of ["dragover", "drop"])
     window.addEventListener(type, (e) => e.preventDefault());
@@ -959,7 +1035,11 @@ function main() {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
   keyInput.addEventListener("input", () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
   keyInput.addEventListener("change", () => void refreshUsage());
-  textArea.addEventListener("input", updateWordCount);
+  textArea.addEventListener("input", () => {
+    updateWordCount();
+    markStale();
+  });
+  sensitivity2.addEventListener("change", markStale);
   $("text-form").addEventListener("submit", analyzeText);
   for (const radio of document.querySelectorAll('input[name="lang"]')) {
     radio.addEventListener("change", () => radio.checked && applyLang(radio.value));
