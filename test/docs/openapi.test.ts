@@ -96,13 +96,24 @@ describe('the OpenAPI document', () => {
     expect(schemas.BatchForm.properties.sensitivity.enum).toEqual([...SENSITIVITIES]);
   });
 
+  it('puts no example on Idempotency-Key, which Swagger UI would send on every "Try it out" (issue 28)', () => {
+    for (const operation of [detect, spec.paths['/v1/detect'].post]) {
+      const parameter = operation.parameters.find((p: Json) => p.name === 'Idempotency-Key');
+      expect(parameter).toBeDefined();
+      expect(parameter.example).toBeUndefined();
+      expect(parameter.examples).toBeUndefined();
+      expect(parameter.schema.example).toBeUndefined();
+      expect(parameter.schema.default).toBeUndefined();
+    }
+  });
+
   it('documents each NDJSON line type as a component of a discriminated union', () => {
     const lines = { progress: 'BatchProgressLine', result: 'BatchResultLine', error: 'BatchErrorLine', complete: 'BatchCompleteLine' };
     expect(schemas.BatchLine.discriminator.propertyName).toBe('type');
     for (const [type, name] of Object.entries(lines)) {
       expect(schemas[name].properties.type).toEqual(expect.objectContaining({ const: type }));
       expect(schemas[name].required).toContain('type');
-      expect(schemas.BatchLine.oneOf).toContainEqual({ $ref: `#/components/schemas/${name}` });
+      expect(schemas.BatchLine.oneOf).toContainEqual({ $ref: `#/components/schemas/${name}`, type: 'object' });
       expect(schemas.BatchLine.discriminator.mapping[type]).toBe(`#/components/schemas/${name}`);
     }
     const stream = detect.responses['200'].content['application/x-ndjson'];

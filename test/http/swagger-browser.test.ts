@@ -6,6 +6,12 @@ import { VERDICT_KEYS } from '../../src/contract';
 import { EXAMPLES } from '../../src/modules/docs/examples';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, type TestBrowser } from '../web/harness';
 import { detector, freshStore, keyOn } from './helpers';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Screenshots land here (gitignored). */
+const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
@@ -27,6 +33,18 @@ afterAll(async () => {
   await app.stop();
   await store.close();
 });
+
+/** Opens /swagger with the test key authorized (persistAuthorization keeps it across tests; this makes each test stand alone). */
+async function openAuthorized(page: NonNullable<typeof browser>['page']): Promise<void> {
+  await page.goto(`${base}/swagger`);
+  await page.click('button.authorize');
+  const input = page.locator('.auth-container input[type="text"], .auth-container input[type="password"]').first();
+  if (await input.count()) {
+    await input.fill(key);
+    await page.locator('.auth-btn-wrapper button.authorize').first().click();
+  }
+  await page.click('button.btn-done');
+}
 
 describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
   it('renders offline: every request stays on the app, the API and its key scheme are shown', async () => {
@@ -68,6 +86,54 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
     expect(body.verdictKey).toBe('ai');
   });
 
+  it('"Try it out" leaves Idempotency-Key empty, so a second try is a new request, not a replay (issue 28)', async () => {
+    const page = browser!.page;
+    await openAuthorized(page);
+    await page.click('.opblock-summary-path[data-path="/v1/detect"]');
+    await page.click('button.try-out__btn');
+    expect(await page.inputValue('tr[data-param-name="Idempotency-Key"] input')).toBe('');
+    const replayed: (string | undefined)[] = [];
+    for (let i = 0; i < 2; i++) {
+      const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/v1/detect`));
+      await page.click('button.execute');
+      const response = await answered;
+      expect(response.status()).toBe(200);
+      expect(response.request().headers()['idempotency-key']).toBeUndefined();
+      replayed.push(response.headers()['idempotent-replayed']);
+    }
+    expect(replayed).toEqual([undefined, undefined]);
+  });
+
+  it('shows a batch answer (NDJSON) as its lines, not "can\'t parse JSON" (issue 28)', async () => {
+    const page = browser!.page;
+    await openAuthorized(page);
+    await page.click('.opblock-summary-path[data-path="/v1/detect"]');
+    await page.click('button.try-out__btn');
+    await page.locator('.opblock-section-request-body select').first().selectOption('multipart/form-data');
+    await page
+      .locator('.opblock-section-request-body input[type="file"]')
+      .first()
+      .setInputFiles({
+        name: 'essay.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(EXAMPLES.single.request.text),
+      });
+    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/v1/detect`));
+    await page.click('button.execute');
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toStartWith('application/x-ndjson');
+    const shown = page.locator('.live-responses-table .response-col_description pre').first();
+    await shown.waitFor();
+    const text = (await shown.textContent()) ?? '';
+    expect(text).not.toContain("can't parse JSON");
+    const lines = JSON.parse(text);
+    expect(lines.map((l: { type: string }) => l.type)).toEqual(['progress', 'result', 'complete']);
+    expect(lines[1].fileName).toBe('essay.txt');
+    expect(lines[1].verdictKey).toBe(EXAMPLES.single.response.verdictKey);
+    await page.screenshot({ path: join(ARTIFACTS, 'swagger-ndjson.png'), fullPage: false });
+  });
+
   it('shows integer fields as integer and enumerations with their values', async () => {
     const page = browser!.page;
     await page.goto(`${base}/swagger`);
@@ -93,5 +159,23 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
     expect(schema).toContain('(object | object | object | object)');
     expect(schema).toMatch(/Discriminator.*type.*progress#\/components\/schemas\/BatchProgressLine/);
     expect(schema).not.toContain('any');
+  });
+
+  it('lists BatchLine under Schemas as a oneOf of the four named line types, not (any | any | any | any) (issue 28)', async () => {
+    const page = browser!.page;
+    await page.goto(`${base}/swagger`);
+    await page.waitForSelector('section.models');
+    const batchLine = page.locator('section.models article[data-json-schema-level="0"]', {
+      has: page.locator('.json-schema-2020-12__title', { hasText: /^BatchLine$/ }),
+    });
+    // Collapsed, as a reader first sees it.
+    expect(await batchLine.textContent()).toContain('(object | object | object | object)');
+    await batchLine.locator('.json-schema-2020-12-expand-deep-button').first().click();
+    await page.waitForFunction(() => document.querySelector('section.models')?.textContent?.includes('#3 BatchCompleteLine'));
+    const text = (await batchLine.textContent()) ?? '';
+    for (const [i, name] of ['BatchProgressLine', 'BatchResultLine', 'BatchErrorLine', 'BatchCompleteLine'].entries()) {
+      expect(text).toContain(`#${i} ${name}`);
+    }
+    expect(text).not.toContain('any');
   });
 });

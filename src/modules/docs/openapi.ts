@@ -31,8 +31,11 @@ const BATCH_STREAM =
 
 /** The discriminated union of NDJSON lines, referencing one component per line type. */
 const batchLineSchema = {
+  title: 'BatchLine',
   description: 'One line of a batch NDJSON stream.',
-  oneOf: Object.values(LINE_COMPONENTS).map(ref),
+  // A `type` beside each reference (OpenAPI 3.1 allows siblings of $ref): Swagger UI's Schemas list sums
+  // up a oneOf from its members' types before resolving references, and read `(any | any | any | any)` (issue 28).
+  oneOf: Object.values(LINE_COMPONENTS).map((name) => ({ ...ref(name), type: 'object' })),
   discriminator: {
     propertyName: 'type',
     mapping: Object.fromEntries(Object.entries(LINE_COMPONENTS).map(([type, name]) => [type, ref(name).$ref])),
@@ -217,9 +220,10 @@ export const detectOperation = {
       in: 'header',
       required: false,
       schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
-      example: '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c',
+      // No `example`: Swagger UI's "Try it out" pre-fills examples, and one fixed key made every later try
+      // replay the first answer (or 422 once the text changed) for 24 hours (issue 28).
       description:
-        'Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md).',
+        'A fresh value per logical request, e.g. a UUID. Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md).',
     },
   ],
   requestBody: {
@@ -276,13 +280,7 @@ export const usageOperation = {
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Usage' },
-          example: {
-            plan: 'free',
-            period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
-            words: { limit: 10000, used: 175, remaining: 9825 },
-            calls: { used: 1 },
-            trial: null,
-          },
+          example: EXAMPLES.usage,
         },
       },
     },

@@ -27,6 +27,22 @@ function uiOptions(specUrl: string) {
   };
 }
 
+/**
+ * Swagger UI's response interceptor, as page script: an NDJSON answer (a batch) is shown as the JSON
+ * array of its lines. Swagger UI parses any type matching /json/ as one JSON document, and printed
+ * "can't parse JSON" for application/x-ndjson; the headers still say what was sent.
+ */
+const NDJSON_AS_ARRAY = `function (res) {
+  var type = String((res.headers && res.headers['content-type']) || '');
+  if (!/application\\/x-ndjson/i.test(type) || typeof res.text !== 'string') return res;
+  try {
+    var lines = res.text.split('\\n').filter(function (l) { return l.trim() !== ''; }).map(function (l) { return JSON.parse(l); });
+    res.text = res.data = JSON.stringify(lines);
+    res.body = res.obj = lines;
+  } catch (e) {}
+  return res;
+}`;
+
 /** The HTML page at /swagger: loads only same-origin assets, then the spec at `specUrl`. */
 export function swaggerPage(title: string, specUrl: string): string {
   return `<!doctype html>
@@ -42,7 +58,9 @@ export function swaggerPage(title: string, specUrl: string): string {
   <div id="swagger-ui"></div>
   <script src="/swagger/assets/swagger-ui-bundle.js"></script>
   <script>
-    window.ui = SwaggerUIBundle(${JSON.stringify(uiOptions(specUrl))});
+    var options = ${JSON.stringify(uiOptions(specUrl))};
+    options.responseInterceptor = ${NDJSON_AS_ARRAY};
+    window.ui = SwaggerUIBundle(options);
   </script>
 </body>
 </html>`;
