@@ -62,6 +62,19 @@ export function printStartBanner(info: BannerInfo): void {
 }
 
 /**
+ * The text of the first-start "Try:" line and of the README's first request: 30 words, over the
+ * 20-word minimum (the banner once sent "...", refused as too short). Plain ASCII but for ’, so
+ * it needs no escaping inside the shell's single quotes or in JSON.
+ */
+export const TRY_TEXT =
+  'In today’s fast-paced world, it is important to note that technology plays a crucial role in our daily lives. Moreover, it offers numerous benefits that enhance productivity and foster innovation.';
+
+/** The "Try:" command of the first start: a request the server accepts, with the new key in it. */
+export function tryCommand(url: string, key: string): string {
+  return `curl -s ${url}/v1/detect -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '${JSON.stringify({ text: TRY_TEXT })}'`;
+}
+
+/**
  * Prints the bootstrap key once, on stderr with the banner: stdout is the JSON request log (one
  * object per line), which a log shipper forwards, and a secret must not travel with it.
  */
@@ -73,7 +86,7 @@ export function printBootstrapKey(created: CreatedKey, url: string, keysCommand:
       '',
       `    ${created.key}`,
       '',
-      `  Try:  curl -s ${url}/v1/detect -H "X-API-Key: <key>" -H "Content-Type: application/json" -d '{"text":"..."}'`,
+      `  Try:  ${tryCommand(url, created.key)}`,
       `  Or open the playground: ${url}/`,
       `  Disable this with BOOTSTRAP_KEY=0; manage keys with \`${keysCommand}\`.`,
       '',

@@ -8,7 +8,7 @@ import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keysCommandLine, serviceUrl } from '../../src/cli/console';
+import { keysCommandLine, serviceUrl, TRY_TEXT } from '../../src/cli/console';
 import { bootstrapKeyOf, startServerProcess } from '../fixtures/server-process';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -26,7 +26,17 @@ describe('start banner', () => {
     const base = `http://127.0.0.1:${server.port}`;
     const key = await bootstrapKeyOf(server);
     const stderr = server.errLines.join('\n');
-    expect(stderr).toContain(`Try:  curl -s ${base}/v1/detect -H "X-API-Key: <key>"`);
+    expect(stderr).toContain(`Try:  curl -s ${base}/v1/detect -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '`);
+    // Issue 28: the Try line's request is one the server accepts (it sent "...", refused as too short).
+    const body = /Try: {2}curl .* -d '(.*)'$/m.exec(stderr)![1];
+    expect(JSON.parse(body).text).toBe(TRY_TEXT);
+    const tried = await fetch(`${base}/v1/detect`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(tried.status).toBe(200);
+    expect(((await tried.json()) as { words: number }).words).toBe(30);
     expect(stderr).toContain(`Or open the playground: ${base}/`);
     expect(stderr).toContain('manage keys with `bun run keys`');
     expect(stderr).not.toContain('localhost:3000');

@@ -7,6 +7,7 @@
 import type { ErrorBody, ErrorCode } from '../../http/errors';
 import type { BatchLine } from '../batch/model';
 import type { DetectResponse } from '../detect/model';
+import type { Usage } from '../usage/model';
 import generated from './examples.json';
 
 /** One error response as the app answered it. */
@@ -21,6 +22,10 @@ export interface ErrorExample {
 export interface DetectExamples {
   $comment: string;
   single: { request: { text: string; sensitivity: string }; response: DetectResponse };
+  /** The README's first request (the bootstrap banner's "Try:" text), with the default sensitivity. */
+  readme: { request: { text: string }; response: DetectResponse };
+  /** GET /v1/usage of a trial key after that request. */
+  usage: Usage;
   batch: { files: string[]; lines: BatchLine[] };
   errors: Partial<Record<ErrorCode, ErrorExample>>;
 }
