@@ -20,9 +20,10 @@ ENV HOST=0.0.0.0 \
     DATABASE_PATH=/var/lib/ai-detector/detector.sqlite \
     BOOTSTRAP_KEY=0
 EXPOSE 3000
-# /health is 503 while the store is down; bash's /dev/tcp avoids adding curl to the image.
+# /health is 503 while the store is down; bash's /dev/tcp avoids adding curl to the image. The port
+# is the container's PORT (docker run -e PORT=8080 ...), not a fixed 3000.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/3000 && printf 'GET /health HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PORT:-3000} && printf 'GET /health HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
 # SIGTERM: in-flight requests finish (batch streams get 30 s), then exit 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/ai-detector"]
