@@ -7,7 +7,7 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 
-const EXPLANATION = ['dimensions', 'textAnnotations', 'bullets', 'segments'];
+const EXPLANATION = ['dimensions', 'textAnnotations', 'bullets', 'segments', 'sentenceScores'];
 
 describe('batch detail=full', () => {
   it('adds the single-mode explanation to each result line, offsets into the extracted text', async () => {
@@ -25,6 +25,9 @@ describe('batch detail=full', () => {
       expect(line.textAnnotations).toEqual(analysis.textAnnotations);
       expect(line.bullets).toEqual(analysis.bullets);
       expect(line.segments).toEqual(analysis.segments);
+      // Issue 28: each sentence's score too, offsets into the extracted text.
+      expect(line.sentenceScores).toEqual(analysis.sentenceScores);
+      expect((line.sentenceScores as unknown[]).length).toBeGreaterThan(0);
       expect(line.verdictKey).toBe(analysis.verdictKey);
       expect(line.aiShare).toBe(analysis.aiShare);
       expect(line.flagged).toBe(analysis.textAnnotations.length);

@@ -62,6 +62,18 @@ describe('POST /api/detect (single mode)', () => {
       expect(typeof b.text).toBe('string');
       expect(PROSE.slice(b.start, b.end)).toBe(b.example);
     }
+    // Issue 28: a score for every sentence, offsets into the text as sent, averaging to the passage's score.
+    expect(body.sentenceScores.length).toBeGreaterThan(1);
+    for (const s of body.sentenceScores) {
+      expect(Object.keys(s).sort()).toEqual(['end', 'score', 'start', 'words']);
+      expect(PROSE.slice(s.start, s.end).trim()).toBe(PROSE.slice(s.start, s.end));
+      expect(s.score).toBeGreaterThanOrEqual(0);
+      expect(s.score).toBeLessThanOrEqual(100);
+    }
+    expect(body.segments).toHaveLength(1);
+    const words = body.sentenceScores.reduce((n: number, s: { words: number }) => n + s.words, 0);
+    const mean = body.sentenceScores.reduce((n: number, s: { words: number; score: number }) => n + s.words * s.score, 0) / words;
+    expect(Math.abs(mean - body.segments[0].score)).toBeLessThan(1);
     expectRateHeaders(response, 10_000, 9_940);
   });
 
