@@ -5,7 +5,8 @@
  * a `docker run` whose volume is the image's database folder. (No Docker engine on the test machine:
  * the files are checked, the health-check command is run.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createApp } from '../../src/app';
@@ -13,6 +14,8 @@ import { loadConfig } from '../../src/config';
 import { POOL_MAX } from '../../src/store/postgres/client';
 import { DEFAULT_OUTFILE } from '../../scripts/build';
 import { detector, freshStore } from '../http/helpers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

@@ -4,12 +4,15 @@
  * running code. A stale block, a hand-written answer outside the markers, or a README request that is
  * not the one answered fails here (fix: `bun run docs:examples`).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRY_TEXT } from '../../src/cli/console';
 import { EXAMPLES } from '../../src/modules/docs/examples';
 import { BLOCK, DOC_ANSWERS, fillAnswers } from '../../scripts/lib/doc-answers';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

@@ -4,12 +4,15 @@
  * sentence scores is within 1 point of its score, for texts read as one passage (anchored to the
  * document's score) and for mixed texts alike. The dev split is checked in test/explain/invariants.test.ts.
  */
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { detectorFor, type DetectorPipeline } from '../../src/detector';
 import { anchorSentences } from '../../src/detector/score/segments';
 import type { Analysis } from '../../src/detector/types';
 import { sharedEngine } from './fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from './texts';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 let detector: DetectorPipeline;
 beforeAll(async () => {
