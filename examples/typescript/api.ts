@@ -171,10 +171,10 @@ export interface components {
             }[];
             /** @description Plain-language explanations. */
             bullets: {
-                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
+                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
                 id: string;
                 /**
-                 * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.
+                 * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why there is no verdict) for inconclusive: `short_text` (too short for this sensitivity), `language_limit` (too short for any sensitivity in the text’s language), `uncertain_score`, `ai_passage` or `obfuscation`. `short_text` and `language_limit` appear only beside `inconclusive`.
                  * @enum {string}
                  */
                 leaning: "ai" | "human" | "neutral";
@@ -247,6 +247,17 @@ export interface components {
                 /** @description The same in one sentence, in the label language. */
                 text: string;
             };
+            /** @description Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text. */
+            sentenceScores: {
+                /** @description Start offset in UTF-16 code units of the text exactly as submitted (inclusive). */
+                start: number;
+                /** @description End offset in UTF-16 code units of the text exactly as submitted (exclusive). */
+                end: number;
+                /** @description Words of the sentence as the scorer counts them (a run like `1.2.3` is one): the weight of the sentence in its passage’s mean. */
+                words: number;
+                /** @description AI likelihood of the sentence, 0-100: the calibrated sentence reading the passages are scored from. Within each passage of `segments`, the word-weighted mean of its sentences’ scores is within 1 point of the passage’s `score`. */
+                score: number;
+            }[];
             /** @description The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it). */
             modelVersion: string;
         };
@@ -291,12 +302,15 @@ export interface components {
              */
             lang?: "en" | "es";
             /**
-             * @description `full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.
+             * @description `full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.
              * @enum {string}
              */
             detail?: "full";
         };
-        /** @description One line of a batch NDJSON stream. */
+        /**
+         * BatchLine
+         * @description One line of a batch NDJSON stream.
+         */
         BatchLine: components["schemas"]["BatchProgressLine"] | components["schemas"]["BatchResultLine"] | components["schemas"]["BatchErrorLine"] | components["schemas"]["BatchCompleteLine"];
         /**
          * BatchProgressLine
@@ -431,10 +445,10 @@ export interface components {
             }[];
             /** @description Plain-language explanations. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
             bullets?: {
-                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `uncertain_score`, `ai_passage`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
+                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
                 id: string;
                 /**
-                 * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why) for inconclusive.
+                 * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why there is no verdict) for inconclusive: `short_text` (too short for this sensitivity), `language_limit` (too short for any sensitivity in the text’s language), `uncertain_score`, `ai_passage` or `obfuscation`. `short_text` and `language_limit` appear only beside `inconclusive`.
                  * @enum {string}
                  */
                 leaning: "ai" | "human" | "neutral";
@@ -459,6 +473,17 @@ export interface components {
                  */
                 label: "ai" | "human";
                 /** @description The passage's mean AI likelihood, 0-100. */
+                score: number;
+            }[];
+            /** @description Each sentence's AI score, 0-100. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
+            sentenceScores?: {
+                /** @description Start offset in UTF-16 code units of the text exactly as submitted (inclusive). */
+                start: number;
+                /** @description End offset in UTF-16 code units of the text exactly as submitted (exclusive). */
+                end: number;
+                /** @description Words of the sentence as the scorer counts them (a run like `1.2.3` is one): the weight of the sentence in its passage’s mean. */
+                words: number;
+                /** @description AI likelihood of the sentence, 0-100: the calibrated sentence reading the passages are scored from. Within each passage of `segments`, the word-weighted mean of its sentences’ scores is within 1 point of the passage’s `score`. */
                 score: number;
             }[];
         };
@@ -830,7 +855,7 @@ export interface operations {
                 "Accept-Language"?: string;
                 /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
                 "X-Request-Id"?: string;
-                /** @description Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md). */
+                /** @description A fresh value per logical request, e.g. a UUID. Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1029,7 +1054,7 @@ export interface operations {
                 "Accept-Language"?: string;
                 /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
                 "X-Request-Id"?: string;
-                /** @description Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md). */
+                /** @description A fresh value per logical request, e.g. a UUID. Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
