@@ -6,6 +6,7 @@
  */
 import { createApp } from '../src/app';
 import { TRY_TEXT } from '../src/cli/console';
+import type { Limits } from '../src/modules/limits/model';
 import type { Usage } from '../src/modules/usage/model';
 import { DOC_ANSWERS, fillAnswers } from './lib/doc-answers';
 import { loadConfig } from '../src/config';
@@ -139,6 +140,9 @@ export async function generateExamples(): Promise<DetectExamples> {
   const usage = await send('/v1/usage', { key: trialKey });
   if (usage.status !== 200) throw new Error(`docs:examples: GET /v1/usage answered ${usage.status}: ${usage.text}`);
 
+  const limits = await send('/v1/limits', { key: await keyOf() });
+  if (limits.status !== 200) throw new Error(`docs:examples: GET /v1/limits answered ${limits.status}: ${limits.text}`);
+
   const form = new FormData();
   form.append('files[]', new File([ESSAY], 'essay.txt'));
   form.append('files[]', new File([TRIP_NOTES], 'saturday-ride.md'));
@@ -229,6 +233,7 @@ export async function generateExamples(): Promise<DetectExamples> {
     single: { request: single, response: ok.body as DetectResponse },
     readme: { request: { text: TRY_TEXT }, response: readme.body as DetectResponse },
     usage: usage.body as Usage,
+    limits: limits.body as Limits,
     batch: { files: ['essay.txt', 'saturday-ride.md', 'photo.png'], lines },
     errors,
   };

@@ -24,6 +24,8 @@ export const DOC_ANSWERS: Record<string, Record<string, (ex: DetectExamples) => 
   'docs/api.md': {
     'single-answer': (ex) => fence('json', compactJson(ex.single.response)),
     'usage-answer': (ex) => fence('json', compactJson(ex.usage)),
+    'limits-answer': (ex) => fence('json', compactJson(ex.limits)),
+    'quota-error-answer': (ex) => fence('json', errorAnswer(ex.errors.quota_exceeded!.body)),
   },
   'docs/batch.md': { 'batch-answer': (ex) => fence('ndjson', ex.batch.lines.map((line) => JSON.stringify(line)).join('\n')) },
 };
@@ -39,6 +41,12 @@ export function compactJson(value: object): string {
     return `  ${JSON.stringify(key)}: ${JSON.stringify(v)}`;
   });
   return `{\n${fields.join(',\n')}\n}`;
+}
+
+/** An error body with one field of `error` per line. */
+export function errorAnswer(body: { success: false; error: object }): string {
+  const fields = Object.entries(body.error).map(([key, v]) => `  ${JSON.stringify(key)}: ${JSON.stringify(v)}`);
+  return `{ "success": false, "error": {\n${fields.join(',\n')}\n} }`;
 }
 
 /** The README's abridged answer: the fields a first reader looks at, `…` for the rest. */

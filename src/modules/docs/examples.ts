@@ -7,6 +7,7 @@
 import type { ErrorBody, ErrorCode } from '../../http/errors';
 import type { BatchLine } from '../batch/model';
 import type { DetectResponse } from '../detect/model';
+import type { Limits } from '../limits/model';
 import type { Usage } from '../usage/model';
 import generated from './examples.json';
 
@@ -26,6 +27,8 @@ export interface DetectExamples {
   readme: { request: { text: string }; response: DetectResponse };
   /** GET /v1/usage of a trial key after that request. */
   usage: Usage;
+  /** GET /v1/limits of a free key. */
+  limits: Limits;
   batch: { files: string[]; lines: BatchLine[] };
   errors: Partial<Record<ErrorCode, ErrorExample>>;
 }

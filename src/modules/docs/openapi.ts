@@ -309,7 +309,7 @@ export const limitsOperation = {
     200: {
       description: 'The limits.',
       headers: { ...REQUEST_RATE_HEADERS, ...CONTENT_LANGUAGE },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Limits' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Limits' }, example: EXAMPLES.limits } },
     },
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
     429: errorResponse(
