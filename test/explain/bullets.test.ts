@@ -12,7 +12,7 @@ import { MAX_BULLETS, MIN_BULLETS } from '../../src/detector/explain/bullets';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
-import { conclusiveFrom } from '../../src/detector/decide/verdict';
+import { cellOf, conclusiveFrom } from '../../src/detector/decide/verdict';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
 
@@ -97,20 +97,22 @@ describe('bullets', () => {
 
   it('give an inconclusive Spanish AI text, which no sensitivity can call at its length, that reason first, in plain words (issue 28)', async () => {
     const text = AI_ES.split(/\s+/).slice(0, 60).join(' ');
-    // The committed model gives Spanish verdicts from 150 words (model/model.json, `cells.es[].conclusive`).
+    // The model gives Spanish verdicts only from some length (model/model.json, `cells.es[].conclusive`):
+    // 150 words in the model of 2026-11-26, 300 in its retrained successor. A 60-word text is below it.
     const model = (await sharedEngine()).model;
-    expect(model.cells.es.slice(0, 3).every((c) => !Object.values(c.conclusive).some(Boolean))).toBe(true);
+    expect(Object.values(cellOf(model, 'es', 60).conclusive)).toEqual([false, false, false]);
     for (const sensitivity of MODES) {
-      expect(conclusiveFrom(model, 'es', sensitivity)).toBe(150);
+      const from = conclusiveFrom(model, 'es', sensitivity);
+      expect(from).toBeGreaterThan(60);
       const es = detector.analyze(text, { labelLang: 'es', sensitivity });
       expect(es.verdictKey).toBe('inconclusive');
       expect(es.score).toBeGreaterThanOrEqual(70);
       expect(es.bullets[0].id).toBe('language_limit');
       expect(es.bullets[0].text).toBe(
-        `Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de 150 palabras, con ninguna sensibilidad: con ${es.words} palabras, este recibe una puntuación pero no un veredicto.`,
+        `Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de ${from} palabras, con ninguna sensibilidad: con ${es.words} palabras, este recibe una puntuación pero no un veredicto.`,
       );
       const en = detector.analyze(text, { labelLang: 'en', sensitivity });
-      expect(en.bullets[0].text).toContain('in Spanish texts under 150 words, at any sensitivity');
+      expect(en.bullets[0].text).toContain(`in Spanish texts under ${from} words, at any sensitivity`);
     }
   });
 

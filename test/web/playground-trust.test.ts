@@ -10,7 +10,10 @@ import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
+import { conclusiveFrom } from '../../src/detector/decide/verdict.ts';
+import type { ModelFile } from '../../src/detector/score/model.ts';
 import { STRINGS } from '../../src/web/strings.ts';
+import modelJson from '../../model/model.json';
 import { AI_ES } from '../engine/texts.ts';
 import { contrastFailures } from './contrast.ts';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
@@ -21,6 +24,8 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
 /** 60 words of a Spanish AI text: scored high, but no sensitivity calls Spanish texts that short (model/model.json). */
 const SHORT_SPANISH_AI = AI_ES.split(/\s+/).slice(0, 60).join(' ');
+/** The committed model's calibration cells: from which length Spanish texts get verdicts. */
+const MODEL = modelJson as unknown as ModelFile;
 /** The gauge's colour for a strong AI score (styles.css --high). */
 const HIGH_RED = 'rgb(179, 38, 30)';
 
@@ -91,8 +96,10 @@ describe.skipIf(!HAVE_CHROMIUM)('playground answers agree with themselves (issue
       expect(await page.getAttribute('#gauge', 'aria-valuetext')).toBe(`${body.score}/100, ${STRINGS.es.gaugeNoVerdict}`);
       const first = page.locator('#bullets li.bullet').first();
       expect(await first.getAttribute('data-id')).toBe('language_limit');
+      const from = conclusiveFrom(MODEL, 'es', 'conservative');
+      expect(from).toBeGreaterThan(60);
       expect(await first.textContent()).toContain(
-        'Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de 150 palabras',
+        `Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de ${from} palabras`,
       );
       // No AI passage is drawn under it, so the legend does not list one either.
       expect(await page.locator('#annotated .seg-ai').count()).toBe(0);
