@@ -12,7 +12,10 @@ import { MAX_BULLETS, MIN_BULLETS } from '../../src/detector/explain/bullets';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
 import { sharedDetector, sharedEngine } from '../engine/fixture';
-import { cellOf, conclusiveFrom } from '../../src/detector/decide/verdict';
+import { conclusiveFrom } from '../../src/detector/decide/verdict';
+import { decide } from '../../src/detector/decide';
+import { explain } from '../../src/detector/explain';
+import type { ModelFile } from '../../src/detector/score/model';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
 
@@ -95,25 +98,46 @@ describe('bullets', () => {
     }
   });
 
-  it('give an inconclusive Spanish AI text, which no sensitivity can call at its length, that reason first, in plain words (issue 28)', async () => {
+  it('lead an inconclusive verdict with why there is none: the language’s limit when no sensitivity calls its length, the sensitivity’s otherwise (issue 28)', async () => {
+    // Calibration cells decide where a language gets verdicts (model/model.json, `cells.<lang>[].conclusive`);
+    // the retrained model of 2026-11-26 calls every Spanish length, so the limit is set here on a copy of it.
+    const engine = await sharedEngine();
     const text = AI_ES.split(/\s+/).slice(0, 60).join(' ');
-    // The model gives Spanish verdicts only from some length (model/model.json, `cells.es[].conclusive`):
-    // 150 words in the model of 2026-11-26, 300 in its retrained successor. A 60-word text is below it.
-    const model = (await sharedEngine()).model;
-    expect(Object.values(cellOf(model, 'es', 60).conclusive)).toEqual([false, false, false]);
-    for (const sensitivity of MODES) {
-      const from = conclusiveFrom(model, 'es', sensitivity);
-      expect(from).toBeGreaterThan(60);
-      const es = detector.analyze(text, { labelLang: 'es', sensitivity });
+    const r = engine.analyze(text);
+    expect(r.language).toBe('es');
+    expect(r.score).toBeGreaterThanOrEqual(70);
+    const limited = (modes: readonly Sensitivity[]) => {
+      const model = structuredClone(engine.model);
+      model.cells.es = model.cells.es.map((cell, b) =>
+        b < 3 ? { ...cell, conclusive: { ...cell.conclusive, ...Object.fromEntries(modes.map((m) => [m, false])) } } : cell,
+      );
+      return model;
+    };
+    const answer = (model: ModelFile, mode: Sensitivity, lang: LabelLang) =>
+      explain(model, text, r, decide(model, engine.docTypes, text, r, mode), lang);
+    // No sensitivity calls Spanish under 150 words: the reason names the language and the length, in words.
+    const none = limited(MODES);
+    for (const mode of MODES) {
+      expect(conclusiveFrom(none, 'es', mode)).toBe(150);
+      const es = answer(none, mode, 'es');
       expect(es.verdictKey).toBe('inconclusive');
-      expect(es.score).toBeGreaterThanOrEqual(70);
       expect(es.bullets[0].id).toBe('language_limit');
       expect(es.bullets[0].text).toBe(
-        `Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de ${from} palabras, con ninguna sensibilidad: con ${es.words} palabras, este recibe una puntuación pero no un veredicto.`,
+        `Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de 150 palabras, con ninguna sensibilidad: con ${r.style.words} palabras, este recibe una puntuación pero no un veredicto.`,
       );
-      const en = detector.analyze(text, { labelLang: 'en', sensitivity });
-      expect(en.bullets[0].text).toContain(`in Spanish texts under ${from} words, at any sensitivity`);
+      expect(answer(none, mode, 'en').bullets[0].text).toBe(
+        `This model cannot yet tell AI from human writing in Spanish texts under 150 words, at any sensitivity: with ${r.style.words} words, this one gets a score but no verdict.`,
+      );
     }
+    // Only the conservative mode cannot: the reason is the length at this sensitivity, not the language.
+    const conservativeOnly = limited(['conservative']);
+    const en = answer(conservativeOnly, 'conservative', 'en');
+    expect(en.verdictKey).toBe('inconclusive');
+    expect(en.bullets[0].id).toBe('short_text');
+    expect(en.bullets[0].text).toBe(
+      `With ${r.style.words} words, the text is too short to call either way at this sensitivity: the score is shown, but no verdict is given.`,
+    );
+    expect(answer(conservativeOnly, 'aggressive', 'en').verdictKey).toBe('ai');
   });
 
   it('are 2 to 6 per text, each example === text.slice(start, end), in every mode and label language', () => {

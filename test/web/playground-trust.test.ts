@@ -10,10 +10,7 @@ import { SUITE_TIMEOUT_MS } from '../timeout';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { conclusiveFrom } from '../../src/detector/decide/verdict.ts';
-import type { ModelFile } from '../../src/detector/score/model.ts';
 import { STRINGS } from '../../src/web/strings.ts';
-import modelJson from '../../model/model.json';
 import { AI_ES } from '../engine/texts.ts';
 import { contrastFailures } from './contrast.ts';
 import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
@@ -22,10 +19,15 @@ import { ESSAY, MIXED } from './texts.ts';
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
-/** 60 words of a Spanish AI text: scored high, but no sensitivity calls Spanish texts that short (model/model.json). */
-const SHORT_SPANISH_AI = AI_ES.split(/\s+/).slice(0, 60).join(' ');
-/** The committed model's calibration cells: from which length Spanish texts get verdicts. */
-const MODEL = modelJson as unknown as ModelFile;
+/**
+ * The first two sentences (36 words) of a Spanish AI text: with the model of 2026-11-26 (retrained)
+ * it scores 86, below the conservative threshold, so `inconclusive` with a high score: the issue's case.
+ */
+const SHORT_SPANISH_AI = AI_ES.split(/(?<=[.!?])\s+/)
+  .slice(0, 2)
+  .join(' ');
+/** The first bullets that say why there is no verdict (as test/explain/invariants.test.ts). */
+const NO_VERDICT_REASONS = ['short_text', 'language_limit', 'uncertain_score', 'ai_passage', 'obfuscation'];
 /** The gauge's colour for a strong AI score (styles.css --high). */
 const HIGH_RED = 'rgb(179, 38, 30)';
 
@@ -87,7 +89,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground answers agree with themselves (issue
       await page.check('#lang-es');
       const { body } = await analyze(page, SHORT_SPANISH_AI);
       expect(body.verdictKey).toBe('inconclusive');
-      expect(body.score).toBeGreaterThanOrEqual(90);
+      expect(body.score).toBeGreaterThanOrEqual(80);
       expect(await page.getAttribute('#gauge', 'data-band')).toBe('none');
       const stroke = await page.evaluate(() => getComputedStyle(document.getElementById('gauge-arc')!).stroke);
       expect(stroke).not.toBe(HIGH_RED);
@@ -95,12 +97,10 @@ describe.skipIf(!HAVE_CHROMIUM)('playground answers agree with themselves (issue
       expect(await page.textContent('#gauge-label')).toBe(STRINGS.es.gaugeNoVerdict);
       expect(await page.getAttribute('#gauge', 'aria-valuetext')).toBe(`${body.score}/100, ${STRINGS.es.gaugeNoVerdict}`);
       const first = page.locator('#bullets li.bullet').first();
-      expect(await first.getAttribute('data-id')).toBe('language_limit');
-      const from = conclusiveFrom(MODEL, 'es', 'conservative');
-      expect(from).toBeGreaterThan(60);
-      expect(await first.textContent()).toContain(
-        `Este modelo aún no distingue la escritura de IA de la humana en textos en español de menos de ${from} palabras`,
-      );
+      expect(NO_VERDICT_REASONS).toContain((await first.getAttribute('data-id')) ?? '');
+      expect(await first.getAttribute('data-leaning')).toBe('neutral');
+      expect(await first.locator('.bullet-text').textContent()).toBe(`${STRINGS.es.leaning_neutral} ${body.bullets[0].text}`);
+      expect(body.bullets[0].text).toContain(`(${body.score}/100)`);
       // No AI passage is drawn under it, so the legend does not list one either.
       expect(await page.locator('#annotated .seg-ai').count()).toBe(0);
       expect(await page.locator('#legend .seg-ai').count()).toBe(0);
