@@ -43,6 +43,7 @@ export type DetectResult = Pick<
   | 'textAnnotations'
   | 'bullets'
   | 'sentenceScores'
+  | 'measuredError'
 >;
 
 function headersFor(key: string, lang: UiLang): Record<string, string> {

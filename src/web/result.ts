@@ -123,6 +123,8 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
+  // The measured error beside the verdict, in the server's words (it is asked in the page's language).
+  byId('measured-error').textContent = result.measuredError.text;
   byId('ai-share').textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : '—';
   byId('doc-type').textContent = result.docTypeLabel;
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });

@@ -28,6 +28,11 @@ function stable(value: unknown): unknown {
 
 /** Paths of fields in `value` that `schema` does not declare (the document must show everything sent). */
 function undeclared(schema: Record<string, any>, value: unknown, path = ''): string[] {
+  // A union (`{...} | null`): the value is declared if one member declares all of it.
+  if (Array.isArray(schema.anyOf)) {
+    const tries = schema.anyOf.map((member: Record<string, any>) => undeclared(member, value, path));
+    return tries.find((t: string[]) => t.length === 0) ?? tries[0];
+  }
   if (Array.isArray(value)) return value.flatMap((item, i) => undeclared(schema.items ?? {}, item, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
   const properties: Record<string, object> = schema.properties ?? {};

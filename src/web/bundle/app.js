@@ -827,6 +827,7 @@ function renderResult(text, result, headers, lang) {
   renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
+  byId("measured-error").textContent = result.measuredError.text;
   byId("ai-share").textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : "—";
   byId("doc-type").textContent = result.docTypeLabel;
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
