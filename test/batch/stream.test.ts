@@ -58,6 +58,7 @@ function expectedResult(
     probability: a.probability,
     ai: a.ai,
     aiShare: a.aiShare,
+    measuredError: a.measuredError,
     language: a.language,
     sensitivity: a.sensitivity,
     format,
