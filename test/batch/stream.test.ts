@@ -27,6 +27,7 @@ const RESULT_KEYS = [
   'probability',
   'ai',
   'aiShare',
+  'measuredError',
   'language',
   'sensitivity',
   'format',
