@@ -16,8 +16,9 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 const ELLIPSIS = '…';
 
 /** The name to echo for a part: unsafe characters dropped, shortened in the middle to MAX_FILE_NAME_CHARS keeping its extension. */
-export function safeFileName(raw: string, fallback: string): string {
-  const name = raw.replace(UNSAFE, '').trim();
+export function safeFileName(raw: string | undefined, fallback: string): string {
+  // Typed string, but Bun's File.name is undefined for `filename=""` (issue 29).
+  const name = (raw ?? '').replace(UNSAFE, '').trim();
   if (name === '') return fallback;
   if (name.length <= MAX_FILE_NAME_CHARS) return name;
   const dot = name.lastIndexOf('.');

@@ -52,7 +52,8 @@ export async function readBatchForm(request: Request, limits: FormLimits): Promi
   for (const [name, value] of form.entries() as Iterable<[string, unknown]>) {
     if (!FILE_FIELDS.has(name)) continue;
     if (!(value instanceof File)) throw new ApiError('invalid_request', { detail: `every "${name}" part must be a file` });
-    files.push({ index: files.length, fileName: safeFileName(value.name, `file-${files.length + 1}`), file: value });
+    // Bun leaves `name` undefined for `filename=""` (a browser's empty file input) and a lone `"`.
+    files.push({ index: files.length, fileName: safeFileName(value.name ?? '', `file-${files.length + 1}`), file: value });
   }
   if (files.length === 0) throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
   if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });

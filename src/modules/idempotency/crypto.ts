@@ -92,7 +92,9 @@ export async function multipartFingerprint(bytes: Uint8Array<ArrayBuffer>, conte
     if (typeof value === 'string') hasher.update(`s${value.length}:${value}\0`);
     else {
       const digest = new Bun.CryptoHasher('sha256').update(new Uint8Array(await value.arrayBuffer())).digest('hex');
-      hasher.update(`f${value.name.length}:${value.name}\0${digest}\0`);
+      // Bun leaves `name` undefined for `filename=""` and a lone `"` (issue 29: it was a 500).
+      const name = value.name ?? '';
+      hasher.update(`f${name.length}:${name}\0${digest}\0`);
     }
   }
   return hasher.digest() as Uint8Array;
