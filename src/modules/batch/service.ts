@@ -1,11 +1,11 @@
 /** Batch mode: check the quota, read the form, extract and count, charge once, then stream the scores as NDJSON. */
-import { type LabelLang, MIN_WORDS } from '../../contract';
+import type { LabelLang } from '../../contract';
 import type { ExtractPool } from '../../extract/pool';
 import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
 import { driverCode } from '../../store/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
-import { callsExhausted, chargeWords, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
+import { chargeWords, checkQuotaFirst, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
 import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';
 import type { ExhaustedFiles } from './exhausted';
@@ -18,17 +18,6 @@ export const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
 /** A quota ApiError whose response carries the batch's label language. */
 function localizedQuotaError(error: ApiError, lang: LabelLang): ApiError {
   return new ApiError(error.code, error.params, { ...error.headers, 'content-language': lang }, error.details);
-}
-
-/**
- * Before a byte of the body is read: a trial key out of calls, or a key with fewer words left
- * than any file needs to be scored (MIN_WORDS), gets its 429 at once. Returns the state otherwise.
- */
-async function checkQuotaFirst(quota: QuotaStore, key: ApiKey): Promise<QuotaState> {
-  const state = await getQuotaState(quota, key);
-  if (callsExhausted(state)) throw quotaError('trial_calls_exhausted', state, 0);
-  if (state.remaining < MIN_WORDS) throw quotaError('quota_exceeded', state, MIN_WORDS);
-  return state;
 }
 
 /**

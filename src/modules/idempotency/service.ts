@@ -77,6 +77,8 @@ export interface IdempotencyOptions {
 export interface Idempotency {
   /** Runs `execute` once per (key, Idempotency-Key, body), or replays its kept answer. */
   run(call: IdempotentCall, execute: () => Promise<Response>): Promise<IdempotentAnswer>;
+  /** True when an answer is kept for this key's Idempotency-Key (a replay costs nothing; read before the body). */
+  answered(secret: string, idempotencyKey: string): Promise<boolean>;
 }
 
 function keptHeaders(headers: Headers): Record<string, string> {
@@ -176,6 +178,10 @@ export function createIdempotency({
   }
 
   return {
+    async answered(secret, idempotencyKey) {
+      const record = await store.read(await recordId(secret, idempotencyKey), now());
+      return record?.state === 'done';
+    },
     async run(call, execute) {
       purgeNow(now());
       const id = await recordId(call.secret, call.idempotencyKey);

@@ -13,3 +13,4 @@ export {
 export { refundOrRetry, type RefundReport } from './refund';
 export { oweRefund } from './owed';
 export { quotaError, rateLimitHeaders } from './headers';
+export { checkQuotaFirst } from './first';
