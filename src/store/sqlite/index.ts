@@ -8,7 +8,7 @@ import type { Store } from '../types';
 import type { StoreOptions } from '../options';
 import { retryBusy } from './busy';
 import { leaveCheckpointsToPrimary, startCheckpointer, type Checkpointer } from './checkpoint';
-import { openDatabase, useServingBusyTimeout, type Db } from './client';
+import { convertToIncrementalVacuum, openDatabase, useServingBusyTimeout, type Db } from './client';
 import { sqliteIdempotencyStore } from './idempotency';
 import { sqliteKeyStore } from './keys';
 import { migrateDatabase } from './migrate';
@@ -58,6 +58,8 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
   const { timeoutMs, migrate = true, checkpoints = 'none', onEvent = () => {} } = options;
   const db = openOrExplain(path, migrate, timeoutMs);
   let checkpointer: Checkpointer = { stop() {} };
+  // The server's primary, before anything is served: a file from before issue 29 learns to give space back.
+  if (checkpoints === 'own' && path !== ':memory:') convertToIncrementalVacuum(db);
   if (checkpoints === 'own') checkpointer = startCheckpointer(db, path, { onError: (name) => onEvent('checkpointer_failed', { name }) });
   else if (checkpoints === 'primary') checkpointer = leaveCheckpointsToPrimary(db);
   const writes = new WriteHealth();
