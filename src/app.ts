@@ -15,7 +15,7 @@ import { detectAliasOperation, detectOperation, limitsOperation, usageOperation 
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
-import { getQuotaState, rateLimitHeaders } from './modules/quota';
+import { createHolds, getQuotaState, rateLimitHeaders } from './modules/quota';
 import { admitRequest } from './modules/rate';
 import { LIMITS_ROUTE, limitsModule } from './modules/limits';
 import { createIdempotency } from './modules/idempotency';
@@ -28,7 +28,7 @@ import type { Store } from './store/types';
 export interface AppDeps {
   config: Config;
   /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
-  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency' | 'rates'>;
+  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency' | 'rates' | 'ledger'>;
   detector: Detector;
   /** Version of the model the detector loaded (default: the committed model's, src/model-version.ts). */
   modelVersion?: string;
@@ -95,6 +95,7 @@ export function createApp(deps: AppDeps) {
           waitMs: deps.idempotencyWaitMs,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
+        holds: createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) }),
         handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
         operations: { detect: detectOperation, alias: detectAliasOperation },

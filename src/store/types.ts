@@ -67,6 +67,8 @@ export interface ChargeRequest {
   wordLimit: number;
   /** The plan's lifetime call cap, or null. */
   callLimit: number | null;
+  /** When set, the words charged are also added to this hold in the same transaction (ChargeLedger). */
+  hold?: HoldClaim;
 }
 
 /** Monthly word counters and lifetime calls, charged atomically. */
@@ -83,6 +85,57 @@ export interface QuotaStore {
   periodCalls(keyId: number, period: string): Promise<number>;
   /** Gives back words (and calls) charged in `period`; never below zero. */
   refund(keyId: number, period: string, words: number, calls: 0 | 1): Promise<void>;
+}
+
+/** Who holds a charge while its results are delivered, and for how long (ChargeLedger). */
+export interface HoldClaim {
+  /** The idempotency record's id for a keyed request (so a retry finds it), else a random id. */
+  id: string;
+  /** The process delivering the results. */
+  owner: string;
+  /** Epoch ms: past this, with words still undelivered, the owner counts as dead and they are given back. */
+  leaseUntil: number;
+  /** Epoch ms until which a settled hold is kept for a retry to credit. */
+  expiresAt: number;
+}
+
+/** A hold as stored: words charged under it (net of refunds) and words of the results it delivered. */
+export interface Hold {
+  keyId: number;
+  period: string;
+  charged: number;
+  delivered: number;
+  owner: string;
+  leaseUntil: number;
+}
+
+/**
+ * Charges tied to the results they pay for (issue 29): a charge is recorded under a hold in the
+ * same transaction; each result delivered is counted on it; the attempt ends by giving back what
+ * was charged and not delivered. A process that dies (kill -9) leaves its holds open: their lease
+ * runs out and any process gives the undelivered words back; a retry with the same Idempotency-Key
+ * credits the words its hold already paid.
+ */
+export interface ChargeLedger {
+  /** The hold, or null. */
+  read(id: string): Promise<Hold | null>;
+  /** Makes `owner` the holder (a retry whose words are paid already: nothing is charged). */
+  take(id: string, owner: string, leaseUntil: number): Promise<void>;
+  /** Counts `words` of results delivered by this attempt (the largest count of any attempt stays). */
+  deliver(id: string, words: number): Promise<void>;
+  /**
+   * Ends `owner`'s attempt in one transaction: the words charged and not delivered (by it or an
+   * earlier attempt) go back to the key's month, with one call when `calls` is 1; the hold is
+   * kept (settled) when `keep`, else deleted. Returns the words given back (0 when `owner` no
+   * longer holds it).
+   */
+  settle(id: string, owner: string, delivered: number, options: { keep: boolean; calls: 0 | 1 }): Promise<number>;
+  /** Extends the lease of every unsettled hold of `owner`. */
+  renew(owner: string, leaseUntil: number): Promise<void>;
+  /** Settles every hold whose lease ran out by `now` (its process died): returns the words given back. */
+  sweep(now: number): Promise<number>;
+  /** Deletes settled holds kept past their expiry; returns how many. */
+  purge(now: number): Promise<number>;
 }
 
 /** One authenticated request, as recorded: metadata only, never the submitted text. */
@@ -195,6 +248,7 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Per-key rate buckets (request rate, extraction throttle). */
   readonly rates: RateStore;
+  readonly ledger: ChargeLedger;
   /** Probes the store within a short deadline (GET /health). */
   health(): Promise<StoreHealth>;
   /** Writes what is queued and closes the connections. */

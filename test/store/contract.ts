@@ -4,7 +4,7 @@
  * store instances on one database, as several processes or machines would.
  */
 import { afterAll, describe, expect, it } from 'bun:test';
-import { chargeWords, getQuotaState, refundWords } from '../../src/modules/quota';
+import { chargeWords, createHolds, getQuotaState, HOLD_LEASE_MS, refundWords } from '../../src/modules/quota';
 import { createKey, findActiveKey, resolveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import { FLUSH_DELAY_MS } from '../../src/store/usage-buffer';
@@ -287,6 +287,91 @@ export function storeContract(target: ContractTarget | null): void {
         expect(await store.idempotency.read('row-d', NOV + 11 * H)).toBeNull();
         expect(await store.idempotency.read('row-e', NOV + 11 * H)).toMatchObject({ state: 'pending' });
         expect(await store.idempotency.purge(NOV + 24 * H)).toBe(0);
+      });
+    });
+
+    describe('charge holds (issue 29)', () => {
+      const holds = (store: Store) => createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false });
+      const used = async (store: Store, key: ApiKey) => (await store.quota.read(key.id, NOV_PERIOD, false)).wordsUsed;
+      // One database for these tests (each its own key and hold ids): PostgreSQL counts every pool's connections.
+      let shared: Awaited<ReturnType<typeof fresh>> | undefined;
+      const database = async () => (shared ??= await fresh());
+      afterAll(async () => {
+        await shared?.first.close();
+      });
+
+      it('gives back what was charged and not delivered when an attempt ends, and deletes an unkeyed hold', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const charge = await holds(store).charge(key, 300, { now: NOV });
+        if (!charge.ok) throw new Error('refused');
+        charge.hold.deliver(120);
+        await charge.hold.settle();
+        expect(await used(store, key)).toBe(120);
+        expect(await store.ledger.read(charge.hold.id)).toBeNull();
+      });
+
+      it('settles the holds of a process that died once their lease is over, once across instances', async () => {
+        const { first, open } = await database();
+        const others = [await open(), await open()];
+        const key = await keyOf(first, 'essential');
+        const dead = holds(first);
+        const charge = await dead.charge(key, 500, { now: NOV, id: 'crashed-1', keepUntil: NOV + 86_400_000 });
+        if (!charge.ok) throw new Error('refused');
+        charge.hold.deliver(200);
+        await Bun.sleep(50); // the count is written in the background
+        // Within the lease nothing moves; past it, three instances sweep at once and give 300 words back once.
+        expect(await others[0].ledger.sweep(NOV + 1_000)).toBe(0);
+        const back = await Promise.all([first, ...others].map((store) => store.ledger.sweep(NOV + HOLD_LEASE_MS + 1)));
+        expect(back.reduce((a, b) => a + b, 0)).toBe(300);
+        expect(await used(first, key)).toBe(200);
+        expect(await first.ledger.read('crashed-1')).toMatchObject({ charged: 200, delivered: 200 });
+        // Their connections back: PostgreSQL's are counted across the whole suite.
+        await Promise.all(others.map((store) => store.close()));
+        // The process comes back too late: its own settlement finds nothing left to give back.
+        await charge.hold.settle();
+        expect(await used(first, key)).toBe(200);
+      });
+
+      it('charges a retry under the same hold only the words it has not paid', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const keyed = { id: 'retry-1', keepUntil: NOV + 86_400_000 };
+        // First attempt: cut short after 150 of 400 words (a hang-up).
+        const first = await holds(store).charge(key, 400, { ...keyed, now: NOV });
+        if (!first.ok) throw new Error('refused');
+        first.hold.deliver(150);
+        await first.hold.settle();
+        expect(await used(store, key)).toBe(150);
+        // Its retry pays the other 250 and delivers everything: 400 in all, and the hold is gone.
+        const retry = await holds(store).charge(key, 400, { ...keyed, now: NOV + 1 });
+        if (!retry.ok) throw new Error('refused');
+        expect(await used(store, key)).toBe(400);
+        retry.hold.deliver(400);
+        await retry.hold.settle();
+        expect(await used(store, key)).toBe(400);
+        expect(await store.ledger.read('retry-1')).toBeNull();
+        // A crash holding the whole charge: the retry on another process charges nothing more.
+        const crashed = await holds(store).charge(key, 100, { id: 'retry-2', keepUntil: keyed.keepUntil, now: NOV });
+        if (!crashed.ok) throw new Error('refused');
+        const again = await holds(store).charge(key, 100, { id: 'retry-2', keepUntil: keyed.keepUntil, now: NOV + 5 });
+        if (!again.ok) throw new Error('refused');
+        expect(await used(store, key)).toBe(500);
+        again.hold.deliver(100);
+        await again.hold.settle();
+        await crashed.hold.settle(); // the dead attempt's owner no longer holds it
+        expect(await used(store, key)).toBe(500);
+      });
+
+      it('purges settled holds once expired, never open ones', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const open = await holds(store).charge(key, 50, { id: 'open-1', keepUntil: NOV + 10, now: NOV });
+        const settled = await holds(store).charge(key, 50, { id: 'settled-1', keepUntil: NOV + 10, now: NOV });
+        if (!open.ok || !settled.ok) throw new Error('refused');
+        await settled.hold.settle();
+        expect(await store.ledger.purge(NOV + 20)).toBe(1);
+        expect(await store.ledger.read('open-1')).toMatchObject({ charged: 50, delivered: 0 });
       });
     });
 

@@ -43,6 +43,7 @@ describe('migrations', () => {
       'usage_events',
       'idempotency_records',
       'rate_buckets',
+      'charge_holds',
     ]);
   });
 
@@ -57,6 +58,7 @@ describe('migrations', () => {
     expect(tables).toEqual([
       '__drizzle_migrations',
       'api_keys',
+      'charge_holds',
       'idempotency_records',
       'monthly_usage',
       'rate_buckets',

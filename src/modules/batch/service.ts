@@ -5,7 +5,7 @@ import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
 import { driverCode } from '../../store/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
-import { chargeWords, checkQuotaFirst, getQuotaState, quotaError, rateLimitHeaders, refundOrRetry, type QuotaState } from '../quota';
+import { checkQuotaFirst, getQuotaState, quotaError, rateLimitHeaders, type HeldCharge, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
 import { ClientGoneError, OverQuotaError, planBatch, scorableWords } from './plan';
 import type { ExhaustedFiles } from './exhausted';
@@ -22,13 +22,19 @@ function localizedQuotaError(error: ApiError, lang: LabelLang): ApiError {
 
 /**
  * Charges the words of the scorable files (a batch is one call) through the same conditional
- * charge as single mode, or throws the 429. Nothing to score means nothing charged: the state is only read.
+ * charge as single mode, held while the results are delivered (quota/holds.ts), or throws the 429.
+ * Nothing to score means nothing charged: the state is only read.
  */
-export async function chargeBatch(quota: QuotaStore, key: ApiKey, words: number, lang: LabelLang, now: number): Promise<QuotaState> {
-  if (words === 0) return getQuotaState(quota, key, now);
-  const charge = await chargeWords(quota, key, words, now);
+export async function chargeBatch(
+  ctx: Pick<BatchRequest, 'quota' | 'holds' | 'hold' | 'key'>,
+  words: number,
+  lang: LabelLang,
+  now: number,
+): Promise<{ state: QuotaState; hold: HeldCharge | null }> {
+  if (words === 0) return { state: await getQuotaState(ctx.quota, ctx.key, now), hold: null };
+  const charge = await ctx.holds.charge(ctx.key, words, { id: ctx.hold?.id, keepUntil: ctx.hold?.keepUntil, now });
   if (!charge.ok) throw localizedQuotaError(quotaError(charge.code, charge.state, words), lang);
-  return charge.state;
+  return { state: charge.state, hold: charge.hold };
 }
 
 /** Numbers the batches of this process: each is its own owner in the extraction pool's fair queue. */
@@ -68,9 +74,7 @@ export async function runBatch(
 
   const words = scorableWords(plan);
   ctx.onWords(words);
-  const chargedAt = Date.now();
-  const state = await chargeBatch(quota, key, words, lang, chargedAt);
-  const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
+  const { state, hold } = await chargeBatch(ctx, words, lang, Date.now());
   const body = batchStream({
     plan,
     detector,
@@ -83,9 +87,11 @@ export async function runBatch(
     budgetSeconds,
     logger,
     onFile: (outcome) => ctx.metrics?.batchFile(outcome),
+    onDeliver: (deliveredWords) => hold?.deliver(deliveredWords),
     onEnd({ deliveredWords, completed }) {
       // Words of files not scored, or scored but never handed to the client, are given back.
-      void refundOrRetry(quota, key, words - deliveredWords, chargedAt, 0, onRefundEvent);
+      void hold?.deliver(deliveredWords);
+      void hold?.settle();
       const status = completed ? 200 : CLIENT_CLOSED_STATUS;
       observeRequest(observe, ctx.facts, { status, mode: 'batch', words: deliveredWords, code: completed ? null : 'client_closed' });
     },

@@ -33,6 +33,8 @@ export interface BatchStreamOptions {
   logger: Logger;
   /** Each file's outcome as its line is handed over: `result`, or the code of its error line (the metrics count them). */
   onFile?(outcome: string): void;
+  /** The words of the results handed to the client so far, after each result (the charge's hold counts them); awaited. */
+  onDeliver?(deliveredWords: number): Promise<void> | undefined;
   onEnd(end: StreamEnd): void;
 }
 
@@ -82,6 +84,10 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
       }
       o.onFile?.(line.type === 'result' ? 'result' : line.code);
       yield line;
+      // Runs when the next line is asked for, so after this one was handed over: a crash before
+      // it is written gives this result back (never charged twice), one after cannot charge a
+      // result that was never sent.
+      if (line.type === 'result') await o.onDeliver?.(deliveredWords);
     }
     completed = true;
     yield completeLine(total);

@@ -6,6 +6,7 @@ import type { Logger } from '../../http/logger';
 import type { RequestFacts } from '../../http/observe';
 import type { ServiceMetrics } from '../../metrics/types';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
+import type { Holds } from '../quota';
 
 /**
  * What the detect route hands to `handleBatch` for a multipart/form-data request. The key has
@@ -28,6 +29,10 @@ export interface BatchRequest {
   onWords(words: number): void;
   config: Config;
   quota: QuotaStore;
+  /** Where the batch's charge is held while its results are delivered (issue 29). */
+  holds: Holds;
+  /** A keyed request's hold: the idempotency record's id, kept until the record expires, so a retry credits what it paid. */
+  hold?: { id: string; keepUntil: number };
   usage: UsageSink;
   detector: Detector;
   /** The loaded model's version, put in every result line. */

@@ -18,8 +18,8 @@ import {
 } from '../../http';
 import type { ServiceMetrics } from '../../metrics/types';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
-import { idempotencyKeyOf, jsonFingerprint, multipartFingerprint, type Idempotency } from '../idempotency';
-import { checkQuotaFirst, rateLimitHeaders } from '../quota';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, recordId, type Idempotency } from '../idempotency';
+import { checkQuotaFirst, rateLimitHeaders, type Holds } from '../quota';
 import type { HandleBatch } from './batch-contract';
 import type { DocumentDecoration } from 'elysia';
 import { validateDetectBody } from './model';
@@ -53,12 +53,17 @@ export interface DetectModuleOptions {
   metrics?: ServiceMetrics;
   /** Idempotency-Key handling (src/modules/idempotency). */
   idempotency: Idempotency;
+  /** Charges held while their results are delivered (src/modules/quota/holds.ts). */
+  holds: Holds;
   /** How the two routes appear in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
   operations?: { detect: DocumentDecoration; alias: DocumentDecoration };
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
 type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> }; lang: LabelLang; words: number };
+
+/** A keyed request's hold: the idempotency record's id, kept until the record expires. */
+type KeyedHold = { id: string; keepUntil: number };
 
 /** Lease of a single detection on its idempotency record: far above its run time, short enough that a retry after a crash waits little. */
 const SINGLE_LEASE_MS = 60_000;
@@ -77,15 +82,15 @@ function batchComplete(body: string): boolean {
 
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, operations } = deps;
+  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, holds, operations } = deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
 
   /** Single mode on a body already read: charge, analyze, observe; the body and its rate-limit headers. */
-  async function single(ctx: DetectContext, key: ApiKey, text: string) {
+  async function single(ctx: DetectContext, key: ApiKey, text: string, hold?: KeyedHold) {
     const input = validateDetectBody(parseJson(text));
     const outcome = await detectText(
-      { quota, detector, modelVersion, onRefundEvent, signal: ctx.request.signal },
+      { quota, detector, modelVersion, onRefundEvent, signal: ctx.request.signal, holds: hold && { holds, ...hold } },
       key,
       input,
       ctx.lang,
@@ -98,10 +103,12 @@ export function detectModule(deps: DetectModuleOptions) {
   }
 
   /** Batch mode on `request` (the original, or one rebuilt from bytes already read). */
-  function batch(ctx: DetectContext, key: ApiKey, request: Request) {
+  function batch(ctx: DetectContext, key: ApiKey, request: Request, hold?: KeyedHold) {
     return handleBatch({
       request,
       key,
+      holds,
+      hold,
       lang: ctx.lang,
       facts: ctx,
       onLang: (lang) => {
@@ -127,12 +134,14 @@ export function detectModule(deps: DetectModuleOptions) {
     idempotencyKey: string,
     fingerprint: Uint8Array,
     mode: 'single' | 'batch',
-    execute: () => Promise<Response>,
+    execute: (hold: KeyedHold) => Promise<Response>,
   ): Promise<Response> {
     const secret = secretOf(ctx);
     const leaseMs = mode === 'single' ? SINGLE_LEASE_MS : config.batchTimeBudgetMs + SINGLE_LEASE_MS;
     const call = { secret, keyId: key.id, idempotencyKey, fingerprint, leaseMs, isComplete: mode === 'batch' ? batchComplete : undefined };
-    const { response, replayed } = await idempotency.run(call, execute);
+    // The charge's hold shares the record's id: a retry after a crash or a hang-up finds what it paid.
+    const hold = { id: await recordId(secret, idempotencyKey), keepUntil: Date.now() + IDEMPOTENCY_TTL_MS };
+    const { response, replayed } = await idempotency.run(call, () => execute(hold));
     if (replayed) {
       // The stored answer says which language it was in.
       ctx.set.headers['content-language'] = response.headers.get('content-language') ?? ctx.lang;
@@ -156,7 +165,7 @@ export function detectModule(deps: DetectModuleOptions) {
       const bytes = await readBodyBytes(request, config.maxBatchBytes);
       const fingerprint = await multipartFingerprint(bytes, contentType ?? '');
       const replayable = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes, signal: request.signal });
-      return idempotently(ctx, key, idempotencyKey, fingerprint, 'batch', () => batch(ctx, key, replayable));
+      return idempotently(ctx, key, idempotencyKey, fingerprint, 'batch', (hold) => batch(ctx, key, replayable, hold));
     }
     if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
     const text = await readBodyText(request, config.maxBodyBytes);
@@ -165,8 +174,8 @@ export function detectModule(deps: DetectModuleOptions) {
       Object.assign(ctx.set.headers, answer.headers);
       return answer.body;
     }
-    return idempotently(ctx, key, idempotencyKey, jsonFingerprint(text), 'single', async () => {
-      const answer = await single(ctx, key, text);
+    return idempotently(ctx, key, idempotencyKey, jsonFingerprint(text), 'single', async (hold) => {
+      const answer = await single(ctx, key, text, hold);
       return Response.json(answer.body, { headers: { ...answer.headers, 'content-language': ctx.lang } });
     });
   };

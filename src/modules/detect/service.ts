@@ -4,7 +4,16 @@ import { MIN_WORDS, type LabelLang } from '../../contract';
 import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
-import { chargeWords, oweRefund, quotaError, refundOrRetry, type QuotaState, type RefundReport } from '../quota';
+import {
+  chargeWords,
+  oweRefund,
+  quotaError,
+  refundOrRetry,
+  type HeldCharge,
+  type Holds,
+  type QuotaState,
+  type RefundReport,
+} from '../quota';
 import type { DetectInput, DetectResponse } from './model';
 
 export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
@@ -60,6 +69,11 @@ export interface DetectDeps {
    * pipelined a second request behind this one): its charge is then given back, as nobody reads the answer.
    */
   signal?: AbortSignal;
+  /**
+   * A keyed request's charge is held under its idempotency record's id (quota/holds.ts): a retry
+   * after a crash reuses the charge instead of paying again.
+   */
+  holds?: { holds: Holds; id: string; keepUntil: number };
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -104,8 +118,16 @@ export async function detectText(
   deps.signal?.addEventListener('abort', owe, { once: true });
   try {
     const chargedAt = Date.now();
-    const charge = await chargeWords(deps.quota, key, words, chargedAt, deps.signal);
+    const charge = deps.holds
+      ? await deps.holds.holds.charge(key, words, {
+          id: deps.holds.id,
+          keepUntil: deps.holds.keepUntil,
+          signal: deps.signal,
+          now: chargedAt,
+        })
+      : await chargeWords(deps.quota, key, words, chargedAt, deps.signal);
     if (!charge.ok) throw quotaError(charge.code, charge.state, words);
+    const hold: HeldCharge | null = 'hold' in charge ? (charge.hold as HeldCharge) : null;
     let analysis: Analysis;
     try {
       // The charge waited for a commit: the client may have gone meanwhile, and nobody would read the analysis.
@@ -113,8 +135,14 @@ export async function detectText(
       analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
       if (deps.signal?.aborted) throw new ApiError('client_closed');
     } catch (error) {
-      await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
+      if (hold) await hold.settle({ calls: 1 });
+      else await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
       throw error;
+    }
+    if (hold) {
+      // Handed to the client from here on: delivered, so nothing is given back.
+      void hold.deliver(words);
+      await hold.settle();
     }
     return { body: toDetectResponse(analysis, charge.state, deps.modelVersion), state: charge.state, words };
   } finally {

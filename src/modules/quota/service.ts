@@ -1,6 +1,6 @@
 /** Monthly word quotas over a QuotaStore: read the state, charge words (single and batch alike), give words back. */
 import { planFor, type PlanId } from '../../plans';
-import type { ApiKey, QuotaStore } from '../../store/types';
+import type { ApiKey, HoldClaim, QuotaStore } from '../../store/types';
 import { refundsOwed } from './owed';
 
 /** A key's quota at one instant: words of the current UTC month and lifetime calls. */
@@ -70,7 +70,8 @@ export async function getQuotaState(quota: QuotaStore, key: ApiKey, now: number 
  * Charges `words` and one call to the key's current month in one conditional statement of the
  * store (exact under races between processes and machines); nothing is charged on failure. Single
  * and batch mode both charge through here. A refusal while a refund to the key is owed (owed.ts)
- * is judged once more after it, unless `signal` (the caller's client) has aborted.
+ * is judged once more after it, unless `signal` (the caller's client) has aborted. With `hold`, the
+ * words are added to that hold in the same transaction (holds.ts).
  */
 export async function chargeWords(
   quota: QuotaStore,
@@ -78,9 +79,10 @@ export async function chargeWords(
   words: number,
   now: number = Date.now(),
   signal?: AbortSignal,
+  hold?: HoldClaim,
 ): Promise<ChargeResult> {
   const plan = planFor(key.plan);
-  const request = { keyId: key.id, period: periodOf(now), words, wordLimit: plan.wordsPerMonth, callLimit: plan.callLimit };
+  const request = { keyId: key.id, period: periodOf(now), words, wordLimit: plan.wordsPerMonth, callLimit: plan.callLimit, hold };
   let counters = await quota.charge(request);
   // Refused while this process still owes the key a refund (a client that just hung up): judge
   // again once it is written. A request whose own client is gone never waits: the refund it would

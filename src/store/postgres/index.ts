@@ -11,6 +11,7 @@ import type { Store } from '../types';
 import { openPostgres, redactUrl, type PgDb } from './client';
 import { postgresIdempotencyStore } from './idempotency';
 import { postgresKeyStore } from './keys';
+import { postgresChargeLedger } from './ledger';
 import { migratePostgres, withMigrationLock } from './migrate';
 import { postgresQuotaStore } from './quota';
 import { postgresRateStore } from './rates';
@@ -50,10 +51,16 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
   const keys = cachedKeyStore(postgresKeyStore(db, timeoutMs));
   const writes = new WriteHealth();
   const usage = postgresUsageSink(db, timeoutMs, onEvent, writes);
+  const ledger = postgresChargeLedger(db, timeoutMs);
   const quota = postgresQuotaStore(db, timeoutMs, (request) => {
     const fields = { keyId: request.keyId, words: request.words };
     onEvent('late_charge_refunding', fields);
-    void keepTrying(() => quota.refund(request.keyId, request.period, request.words, 1), { windowMs: LATE_REFUND_WINDOW_MS }).then(
+    const { hold } = request;
+    // A held charge is given back through its hold, so its lease never gives it back a second time.
+    const refund = hold
+      ? () => ledger.settle(hold.id, hold.owner, 0, { keep: true, calls: 1 })
+      : () => quota.refund(request.keyId, request.period, request.words, 1);
+    void keepTrying(refund, { windowMs: LATE_REFUND_WINDOW_MS }).then(
       (outcome) => outcome.ok || onEvent('late_charge_refund_failed', { ...fields, name: driverCode(outcome.lastError) }),
     );
   });
@@ -67,6 +74,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     usage,
     idempotency: postgresIdempotencyStore(db, timeoutMs),
     rates: watchRateWrites(postgresRateStore(db, timeoutMs), writes),
+    ledger,
     health: () => probeHealth(writes, () => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;

@@ -10,6 +10,7 @@ import m0001 from '../../../drizzle/postgres/0001_charge_function.sql' with { ty
 import m0002 from '../../../drizzle/postgres/0002_idempotency.sql' with { type: 'text' };
 import m0003 from '../../../drizzle/postgres/0003_rate_buckets.sql' with { type: 'text' };
 import m0004 from '../../../drizzle/postgres/0004_take_rates_function.sql' with { type: 'text' };
+import m0005 from '../../../drizzle/postgres/0005_charge_holds.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
@@ -20,6 +21,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0002_idempotency': m0002,
   '0003_rate_buckets': m0003,
   '0004_take_rates_function': m0004,
+  '0005_charge_holds': m0005,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */

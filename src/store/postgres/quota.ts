@@ -25,7 +25,8 @@ const CHARGE_SQL = `SELECT charge_index, used_after, lifetime_calls
 const CALLS_SQL = 'SELECT COALESCE(SUM(calls), 0)::integer AS calls FROM monthly_usage WHERE key_id = $1::integer';
 const PERIOD_CALLS_SQL = 'SELECT calls FROM monthly_usage WHERE key_id = $1::integer AND period = $2::text';
 const MONTH_SQL = 'SELECT words_used FROM monthly_usage WHERE key_id = $1::integer AND period = $2::text';
-const REFUND_SQL = `UPDATE monthly_usage SET words_used = GREATEST(0, words_used - $3::integer), calls = GREATEST(0, calls - $4::integer)
+/** Gives words (and calls) back to a month, never below zero (also used by ./ledger.ts). */
+export const REFUND_SQL = `UPDATE monthly_usage SET words_used = GREATEST(0, words_used - $3::integer), calls = GREATEST(0, calls - $4::integer)
   WHERE key_id = $1::integer AND period = $2::text`;
 
 /** Most charges in one call: bounds a group's lock time and its reply. */
@@ -39,22 +40,45 @@ interface PendingCharge {
 
 type Rows = Array<Record<string, unknown>>;
 
+/** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge. */
+const HOLD_SQL = `
+INSERT INTO charge_holds AS h (id, key_id, period, charged, delivered, owner, lease_until, expires_at)
+VALUES ($1::text, $2::integer, $3::text, $4::integer, 0, $5::text, $6::bigint, $7::bigint)
+ON CONFLICT (id) DO UPDATE
+  SET charged = h.charged + excluded.charged, owner = excluded.owner,
+      lease_until = excluded.lease_until, expires_at = GREATEST(h.expires_at, excluded.expires_at)`;
+
 /** Runs one group in one charge_words call; the counters of each charge, in the group's order. */
 async function commitGroup(db: PgDb, group: readonly PendingCharge[]): Promise<Array<UsageCounters | null>> {
   const order = group.map((_, i) => i).sort((a, b) => group[a].request.keyId - group[b].request.keyId);
   const column = <T>(pick: (request: ChargeRequest) => T) => order.map((i) => pick(group[i].request));
-  const rows = (await db.$client.unsafe(CHARGE_SQL, [
+  const params = [
     column((r) => r.keyId),
     column((r) => r.period),
     column((r) => r.words),
     column((r) => r.wordLimit),
     column((r) => r.callLimit),
-  ])) as Rows;
+  ];
   const counters: Array<UsageCounters | null> = new Array(group.length);
-  for (const row of rows) {
-    const i = order[Number(row.charge_index) - 1];
-    counters[i] = row.used_after === null ? null : { wordsUsed: Number(row.used_after), calls: Number(row.lifetime_calls) };
+  const read = (rows: Rows) => {
+    for (const row of rows) {
+      const i = order[Number(row.charge_index) - 1];
+      counters[i] = row.used_after === null ? null : { wordsUsed: Number(row.used_after), calls: Number(row.lifetime_calls) };
+    }
+  };
+  if (!group.some((charge) => charge.request.hold)) {
+    read((await db.$client.unsafe(CHARGE_SQL, params)) as Rows);
+    return counters;
   }
+  // A charge with a hold: the hold gets its words in the same transaction (one more round trip).
+  await db.$client.begin(async (tx) => {
+    read((await tx.unsafe(CHARGE_SQL, params)) as Rows);
+    for (const [i, { request }] of group.entries()) {
+      const { hold } = request;
+      if (!hold || !counters[i]) continue;
+      await tx.unsafe(HOLD_SQL, [hold.id, request.keyId, request.period, request.words, hold.owner, hold.leaseUntil, hold.expiresAt]);
+    }
+  });
   return counters;
 }
 

@@ -93,3 +93,33 @@ export const rateBuckets = pgTable(
   },
   (table) => [primaryKey({ columns: [table.keyId, table.bucket] })],
 );
+
+/**
+ * Charges tied to the results they pay for (issue 29, ChargeLedger in src/store/types.ts): words
+ * charged under a hold and words of the results delivered; a hold whose lease runs out with words
+ * undelivered (its process died) gives them back. Kept until `expires_at` when its request had an
+ * Idempotency-Key, so a retry credits what it paid.
+ */
+export const chargeHolds = pgTable(
+  'charge_holds',
+  {
+    /** The idempotency record's id (HMAC, hex) for a keyed request, else a random UUID. */
+    id: text('id').primaryKey(),
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    /** UTC month of the charge, "YYYY-MM": refunds go back to it. */
+    period: text('period').notNull(),
+    /** Words charged under the hold, net of what was given back. */
+    charged: integer('charged').notNull(),
+    /** Words of the results delivered (the largest count of any attempt). */
+    delivered: integer('delivered').notNull().default(0),
+    /** The process delivering the results. */
+    owner: text('owner').notNull(),
+    /** Epoch ms: past this with charged > delivered, the owner is presumed dead. */
+    leaseUntil: bigint('lease_until', { mode: 'number' }).notNull(),
+    /** Epoch ms until which a settled hold is kept for a retry. */
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('charge_holds_lease').on(table.leaseUntil), index('charge_holds_owner').on(table.owner)],
+);

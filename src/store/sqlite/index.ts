@@ -11,6 +11,7 @@ import { leaveCheckpointsToPrimary, startCheckpointer, type Checkpointer } from 
 import { convertToIncrementalVacuum, openDatabase, useServingBusyTimeout, type Db } from './client';
 import { sqliteIdempotencyStore } from './idempotency';
 import { sqliteKeyStore } from './keys';
+import { sqliteChargeLedger } from './ledger';
 import { migrateDatabase } from './migrate';
 import { sqliteQuotaStore } from './quota';
 import { sqliteRateStore } from './rates';
@@ -74,6 +75,7 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     usage,
     idempotency: sqliteIdempotencyStore(db, timeoutMs),
     rates: watchRateWrites(sqliteRateStore(db, timeoutMs), writes),
+    ledger: sqliteChargeLedger(db, timeoutMs),
     // Writes are what fail under another process's lock (WAL readers never wait): take the lock and
     // let go, waiting HEALTH_LOCK_PROBE_MS at most. A full disk lets this pass: the writes tell.
     health: () =>

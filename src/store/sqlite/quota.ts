@@ -27,8 +27,17 @@ ON CONFLICT (key_id, period) DO UPDATE
   WHERE monthly_usage.words_used + excluded.words_used <= $limit
 RETURNING words_used AS used`;
 
-const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - $calls)
+/** Gives words (and calls) back to a month, never below zero (also used by ./ledger.ts). */
+export const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - $calls)
   WHERE key_id = $keyId AND period = $period`;
+
+/** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge. */
+const HOLD_SQL = `
+INSERT INTO charge_holds (id, key_id, period, charged, delivered, owner, lease_until, expires_at)
+VALUES ($id, $keyId, $period, $words, 0, $owner, $leaseUntil, $expiresAt)
+ON CONFLICT (id) DO UPDATE
+  SET charged = charge_holds.charged + excluded.charged, owner = excluded.owner,
+      lease_until = excluded.lease_until, expires_at = MAX(charge_holds.expires_at, excluded.expires_at)`;
 
 function lifetimeCalls(db: Db, keyId: number): number {
   return prepared<{ calls: number }>(db, CALLS_SQL).get({ keyId })?.calls ?? 0;
@@ -44,6 +53,8 @@ function chargeNow(db: Db, request: ChargeRequest): UsageCounters | null {
     callLimit: request.callLimit,
   });
   if (!row) return null;
+  // Same transaction as the charge: a hold never misses words that were charged, nor the reverse.
+  if (request.hold) prepared(db, HOLD_SQL).run({ ...request.hold, keyId: request.keyId, period: request.period, words: request.words });
   return { wordsUsed: row.used, calls: request.callLimit === null ? 0 : lifetimeCalls(db, request.keyId) };
 }
 
