@@ -15,7 +15,7 @@ import { detectAliasOperation, detectOperation, limitsOperation, usageOperation 
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
-import { createHolds, getQuotaState, rateLimitHeaders } from './modules/quota';
+import { createHolds, getQuotaState, rateLimitHeaders, type Holds } from './modules/quota';
 import { admitRequest } from './modules/rate';
 import { LIMITS_ROUTE, limitsModule } from './modules/limits';
 import { createIdempotency } from './modules/idempotency';
@@ -37,6 +37,10 @@ export interface AppDeps {
   idempotencyWaitMs?: number;
   /** Batch mode (default: src/modules/batch with its extraction pool). */
   handleBatch?: HandleBatch;
+  /** Charges held while results are delivered (default: this app's own; serve.ts passes one it settles before closing the store). */
+  holds?: Holds;
+  /** Aborted when the server begins to stop (serve.ts, SIGTERM): batch streams end early with a complete line. */
+  stopping?: AbortSignal;
   /** Counters and what GET /metrics shows (default: this process alone; serve.ts gives the WORKERS-wide view). */
   metrics?: { metrics: ServiceMetrics; view: MetricsView };
 }
@@ -95,7 +99,8 @@ export function createApp(deps: AppDeps) {
           waitMs: deps.idempotencyWaitMs,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
-        holds: createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) }),
+        holds: deps.holds ?? createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) }),
+        stopping: deps.stopping,
         handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
         operations: { detect: detectOperation, alias: detectAliasOperation },

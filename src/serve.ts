@@ -10,6 +10,7 @@ import { createJsonLogger, type Logger } from './http/logger';
 import { serveView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import { extractPoolFor } from './modules/batch';
+import { createHolds } from './modules/quota';
 import { startMemoryGovernor } from './memory-governor';
 import { VERSION } from './modules/health';
 import { createKey, type CreatedKey } from './modules/keys';
@@ -19,6 +20,15 @@ import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreO
 
 /** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
 const SHUTDOWN_GRACE_MS = 30_000;
+/**
+ * How long batch streams go on scoring after SIGTERM before they end with a complete line naming
+ * the files not processed: time for a batch whose upload was arriving to be answered, and 25 s
+ * left of the grace period for the file being scored (up to ~1.5 s for a 10 MiB text here) and
+ * for the client to read the last lines.
+ */
+const STOP_STREAMS_AFTER_MS = 5_000;
+/** Longest a stopping process waits for its charge settlements before it closes the store (their holds' leases cover the rest). */
+const SETTLE_WAIT_MS = 3_000;
 
 /** Loads the environment configuration, or prints what is wrong and exits 1. */
 export function loadConfigOrExit(): Config {
@@ -103,7 +113,10 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   // One registry per process; GET /metrics on any of them shows every process (src/metrics/cluster.ts).
   const { registry, metrics } = createProcessMetrics({ extractionQueue: () => extractPoolFor(config).pending });
   const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());
-  const app = createApp({ config, store, detector, logger, metrics: { metrics, view } });
+  // SIGTERM aborts it: batch streams end early with a complete line naming the files not processed.
+  const stopStreams = new AbortController();
+  const holds = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: (event, fields) => logger.error(event, fields) });
+  const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal });
   options.extraRoutes?.(app);
   // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
   const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
@@ -114,12 +127,19 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
+      // A worker gets SIGTERM twice when the whole group is signalled (systemd's default
+      // KillMode=control-group): from the service manager and from its primary. It is stopping
+      // already; exiting at once cut its batch streams mid-line (issue 29). The primary decides.
+      if (isWorker) return;
       // A second signal means "now": do not wait for long-running batch streams.
       logger.warn('forced_exit', { signal });
       process.exit(1);
     }
     stopping = true;
     logger.info('shutting_down', { signal });
+    // Batch streams may go on scoring for STOP_STREAMS_AFTER_MS (an upload that was arriving gets its
+    // results), then stop after the file they are scoring and say which files they did not process.
+    setTimeout(() => stopStreams.abort(), STOP_STREAMS_AFTER_MS).unref();
     // Refuse new connections, let in-flight requests finish, answer kept-alive connections once more
     // with `Connection: close`, then close (here and in every worker); past the grace period, close what is left.
     // The workers are signalled first, so that every process closes its listening socket before any client is sent away.
@@ -127,6 +147,9 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: SHUTDOWN_GRACE_MS }) : undefined;
     await workersStopped;
     governor.stop();
+    // What the stopped streams did not deliver goes back before the store closes.
+    await Promise.race([holds.settled(), Bun.sleep(SETTLE_WAIT_MS)]);
+    holds.stop();
     await store.close();
     logger.info('stopped', { signal, ...outcome });
     process.exit(0);

@@ -66,9 +66,10 @@ export function errorLine(file: FileRef, failure: FileFailure, lang: LabelLang):
   };
 }
 
-/** `{"type":"complete","total":n}`. */
-export function completeLine(total: number): CompleteLine {
-  return { type: 'complete', total };
+/** `{"type":"complete","total":n}`; with `unprocessed`, the line of a batch the server stopped early (SIGTERM). */
+export function completeLine(total: number, unprocessed?: readonly number[]): CompleteLine {
+  if (!unprocessed) return { type: 'complete', total };
+  return { type: 'complete', total, stopped: 'shutting_down', unprocessed: [...unprocessed] };
 }
 
 const encoder = new TextEncoder();

@@ -12,6 +12,9 @@ import { Int, keysOf, StringEnum } from '../../http/schema';
 import { DetectResponseSchema, LabelLangSchema, ModelVersionSchema, SensitivitySchema } from '../detect/model';
 import { MAX_FILE_NAME_CHARS } from './file-name';
 
+/** Why a batch stopped before its end (the complete line's `stopped`): the server received SIGTERM. */
+export const STOP_REASONS = ['shutting_down'] as const;
+
 /** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
 export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_short', 'batch_timeout', 'internal_error'] as const;
 /** A per-file error code. */
@@ -107,8 +110,24 @@ export const ErrorLineSchema = t.Object(
 
 /** The last line of a batch that ran to its end. */
 export const CompleteLineSchema = t.Object(
-  { type: t.Literal('complete'), total: Int({ minimum: 1, description: 'Files in the batch.' }) },
-  { title: 'BatchCompleteLine', description: 'The last line of a batch that ran to its end (absent when it was cut short).' },
+  {
+    type: t.Literal('complete'),
+    total: Int({ minimum: 1, description: 'Files in the batch.' }),
+    stopped: t.Optional(
+      StringEnum(STOP_REASONS, {
+        description:
+          'Present when the server stopped the batch before its end: `shutting_down` (it received SIGTERM). The files in `unprocessed` were not scored nor charged; send them again.',
+      }),
+    ),
+    unprocessed: t.Optional(
+      t.Array(Int({ minimum: 0 }), { description: 'With `stopped`: the indices of the files that were not processed, in upload order.' }),
+    ),
+  },
+  {
+    title: 'BatchCompleteLine',
+    description:
+      'The last line of a batch: after every file, or with `stopped` and `unprocessed` when the server stopped it early (absent when the connection was cut).',
+  },
 );
 
 /** Sent before each file is processed. */

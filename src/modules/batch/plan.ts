@@ -52,6 +52,8 @@ export class OverQuotaError extends Error {
 interface PlanSignals {
   client: AbortSignal;
   budget: AbortSignal;
+  /** The server is stopping: extraction stops, and the stream reports every file unprocessed. */
+  stopping?: AbortSignal;
   both: AbortSignal;
 }
 
@@ -93,6 +95,7 @@ async function planFile(
   } catch (error) {
     if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
     if (total.stop.signal.aborted) return failed(file, 'extract_failed'); // discarded: the plan throws OverQuotaError
+    if (signals.stopping?.aborted) return failed(file, 'extract_failed'); // discarded: the stream stops before every file
     if (signals.budget.aborted) return failed(file, 'batch_timeout', { seconds: budgetSeconds });
     // The error's own params quote the limit that was hit (pages, inflated bytes, ...).
     if (error instanceof ExtractError) return failed(file, error.code, error.params);
@@ -112,12 +115,12 @@ async function planFile(
 export async function planBatch(
   deps: PlanDeps,
   files: readonly UploadedFile[],
-  signals: { client: AbortSignal; budget: AbortSignal },
+  signals: { client: AbortSignal; budget: AbortSignal; stopping?: AbortSignal },
   budgetSeconds: number,
   remaining: number = Number.POSITIVE_INFINITY,
 ): Promise<PlannedFile[]> {
   const total: RunningTotal = { words: 0, remaining, stop: new AbortController() };
-  const both = AbortSignal.any([signals.client, signals.budget, total.stop.signal]);
+  const both = AbortSignal.any([signals.client, signals.budget, total.stop.signal, ...(signals.stopping ? [signals.stopping] : [])]);
   const planned = await Promise.allSettled(files.map((file) => planFile(deps, file, { ...signals, both }, total, budgetSeconds)));
   if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');
   if (total.stop.signal.aborted) throw new OverQuotaError(total.words);

@@ -61,7 +61,7 @@ export async function runBatch(
     const owner = { key: String(key.id), request: String(++batchSequence) };
     const gate = await exhausted.gate(owner.key, (error) => logger.error('extract_throttle_store_failed', { name: driverCode(error) }));
     const deps = { pool, limits: extractLimitsOf(config), detector, logger, owner, gate };
-    plan = await planBatch(deps, form.files, { client: request.signal, budget }, budgetSeconds, initial.remaining);
+    plan = await planBatch(deps, form.files, { client: request.signal, budget, stopping: ctx.stopping }, budgetSeconds, initial.remaining);
   } catch (error) {
     if (error instanceof OverQuotaError) {
       ctx.onWords(error.words);
@@ -84,16 +84,19 @@ export async function runBatch(
     lang,
     client: request.signal,
     budget,
+    stopping: ctx.stopping,
     budgetSeconds,
     logger,
     onFile: (outcome) => ctx.metrics?.batchFile(outcome),
     onDeliver: (deliveredWords) => hold?.deliver(deliveredWords),
-    onEnd({ deliveredWords, completed }) {
+    onEnd({ deliveredWords, completed, stopped }) {
       // Words of files not scored, or scored but never handed to the client, are given back.
       void hold?.deliver(deliveredWords);
       void hold?.settle();
-      const status = completed ? 200 : CLIENT_CLOSED_STATUS;
-      observeRequest(observe, ctx.facts, { status, mode: 'batch', words: deliveredWords, code: completed ? null : 'client_closed' });
+      // A stream the shutdown stopped was answered whole (its last line says what was not processed).
+      const status = completed || stopped ? 200 : CLIENT_CLOSED_STATUS;
+      const code = completed ? null : stopped ? 'shutting_down' : 'client_closed';
+      observeRequest(observe, ctx.facts, { status, mode: 'batch', words: deliveredWords, code });
     },
   });
   return new Response(body, {

@@ -13,6 +13,8 @@ import type { PlannedFile } from './plan';
 export interface StreamEnd {
   deliveredWords: number;
   completed: boolean;
+  /** Ended early by the server's shutdown, with a complete line naming the files not processed. */
+  stopped?: boolean;
 }
 
 /** Everything the stream needs; `onEnd` runs exactly once, however the stream ends. */
@@ -29,6 +31,12 @@ export interface BatchStreamOptions {
   client: AbortSignal;
   /** The batch time budget: files not scored when it fires get `batch_timeout`. */
   budget: AbortSignal;
+  /**
+   * Aborted when the server begins to stop (SIGTERM): the file being scored finishes, then the
+   * stream ends with a complete line listing the files not processed (issue 29: a line was cut
+   * in half and the stop took 99-134 s).
+   */
+  stopping?: AbortSignal;
   budgetSeconds: number;
   logger: Logger;
   /** Each file's outcome as its line is handed over: `result`, or the code of its error line (the metrics count them). */
@@ -48,12 +56,29 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
   const total = o.plan.length;
   let deliveredWords = 0;
   let completed = false;
+  let stopped = false;
+  /** The complete line of a stream stopped before `file`: it and every later file are unprocessed. */
+  const stopBefore = (file: PlannedFile) => {
+    stopped = true;
+    return completeLine(
+      total,
+      o.plan.filter((f) => f.index >= file.index).map((f) => f.index),
+    );
+  };
   try {
     for (const file of o.plan) {
       if (o.client.aborted) return;
+      if (o.stopping?.aborted) {
+        yield stopBefore(file);
+        return;
+      }
       yield progressLine(file, total);
       await nextTurn();
       if (o.client.aborted) return;
+      if (o.stopping?.aborted) {
+        yield stopBefore(file);
+        return;
+      }
       if (!file.ok) {
         o.onFile?.(file.failure.code);
         yield errorLine(file, file.failure, o.lang);
@@ -92,7 +117,7 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
     completed = true;
     yield completeLine(total);
   } finally {
-    o.onEnd({ deliveredWords, completed });
+    o.onEnd({ deliveredWords, completed, stopped });
   }
 }
 

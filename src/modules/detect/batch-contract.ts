@@ -31,6 +31,8 @@ export interface BatchRequest {
   quota: QuotaStore;
   /** Where the batch's charge is held while its results are delivered (issue 29). */
   holds: Holds;
+  /** Aborted when the server begins to stop (SIGTERM): the stream ends early, saying which files it did not process. */
+  stopping?: AbortSignal;
   /** A keyed request's hold: the idempotency record's id, kept until the record expires, so a retry credits what it paid. */
   hold?: { id: string; keepUntil: number };
   usage: UsageSink;

@@ -55,6 +55,8 @@ export interface DetectModuleOptions {
   idempotency: Idempotency;
   /** Charges held while their results are delivered (src/modules/quota/holds.ts). */
   holds: Holds;
+  /** Aborted when the server begins to stop (SIGTERM): batch streams end early with a complete line. */
+  stopping?: AbortSignal;
   /** How the two routes appear in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
   operations?: { detect: DocumentDecoration; alias: DocumentDecoration };
 }
@@ -73,16 +75,17 @@ function secretOf(ctx: DetectContext): string {
   return presentedSecret(ctx.request.headers)?.trim() ?? '';
 }
 
-/** True when a batch stream ran to its `complete` line (only then is it kept for a retry). */
+/** True when a batch stream ran to its `complete` line and was not stopped early (only then is it kept for a retry). */
 function batchComplete(body: string): boolean {
   const end = body.trimEnd();
   // Only the last line is read: splitting a whole batch answer into lines to find it allocated one string per file.
-  return end.startsWith('{"type":"complete"', end.lastIndexOf('\n') + 1);
+  const last = end.lastIndexOf('\n') + 1;
+  return end.startsWith('{"type":"complete"', last) && !end.includes('"stopped"', last);
 }
 
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, holds, operations } = deps;
+  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, holds, stopping, operations } = deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
 
@@ -109,6 +112,7 @@ export function detectModule(deps: DetectModuleOptions) {
       key,
       holds,
       hold,
+      stopping,
       lang: ctx.lang,
       facts: ctx,
       onLang: (lang) => {

@@ -54,6 +54,8 @@ export interface Holds {
     words: number,
     options?: HoldOptions,
   ): Promise<(ChargeResult & { ok: false }) | (ChargeResult & { ok: true; hold: HeldCharge })>;
+  /** Resolves once the settlements begun so far have been written (or have failed once): before the store closes. */
+  settled(): Promise<void>;
   /** One pass of the background work: renew this process's leases, settle abandoned holds, delete expired ones. */
   tend(now?: number): Promise<void>;
   /** Stops the background work. */
@@ -87,6 +89,9 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
     timer.unref();
   }
 
+  /** Settlements on their way: a stopping process waits for them before it closes the store. */
+  const settling = new Set<Promise<unknown>>();
+
   function held(key: ApiKey, id: string, words: number, keepUntil: number): HeldCharge {
     let delivered = 0;
     let written: Promise<unknown> = Promise.resolve();
@@ -101,13 +106,15 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
         return write;
       },
       async settle({ calls = 0 } = {}) {
-        await written;
         const keep = keepUntil > 0 && delivered < words;
         const fields = { keyId: key.id, words: words - delivered };
         const settle = () => ledger.settle(id, owner, delivered, { keep, calls });
-        const attempt = settle();
+        const attempt = written.then(settle);
         // The key's next charge waits for these words (owed.ts), as for any refund.
         oweRefund(quota, key.id, attempt);
+        settling.add(attempt);
+        const done = () => settling.delete(attempt);
+        attempt.then(done, done);
         try {
           await attempt;
           return;
@@ -143,6 +150,9 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
       const result = await chargeWords(quota, key, owed, now, signal, claim);
       if (!result.ok) return result;
       return { ...result, hold: held(key, id, words, keepUntil) };
+    },
+    async settled() {
+      await Promise.allSettled([...settling]);
     },
     tend,
     stop() {
