@@ -3,11 +3,15 @@
  * (issue 16, item 4: at most 1 GB per process). Phase 1 sends large batches (~40 MB each: TXT,
  * Markdown, DOCX and 300-page PDFs, and 2 MiB of tiny sentences that must be refused unscored), phase 2 large single texts (0.85 MB of JSON each), both a
  * few at a time; every server process's RSS is sampled throughout. Prints a Markdown summary and
- * exits 1 when a process passed the ceiling or a request failed. Not part of `bun test` (the full
- * run took 18 min on 2 cores: 209 s of batches, 879 s of texts); flags shorten it:
- *   bun run soak [--batches 50] [--texts 10000] [--concurrency 4] [--workers 1] [--ceiling-mb 1024]
+ * exits 1 when a process passed the ceiling or a request failed. Phase 3 (issue 29) sends small
+ * detections back to back from 8 clients, with an Idempotency-Key each and then without, and the
+ * SQLite WAL and database sizes are sampled throughout: the run also fails when the WAL passes
+ * --wal-ceiling-mb. Not part of `bun test` (the full run took 18 min on 2 cores: 209 s of batches,
+ * 879 s of texts); flags shorten it:
+ *   bun run soak [--batches 50] [--texts 10000] [--small-seconds 60] [--concurrency 4] [--workers 1]
+ *                [--ceiling-mb 1024] [--wal-ceiling-mb 64]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,7 +32,18 @@ const SAMPLE_MS = 250;
 /** A single text of 0.85 MB: the size issue 16 measured (72 -> 877 MB in 40 s). */
 const SINGLE_TEXT_BYTES = 0.85 * MB;
 
-type Args = { batches: number; texts: number; concurrency: number; workers: number; ceilingMb: number };
+type Args = {
+  batches: number;
+  texts: number;
+  smallSeconds: number;
+  concurrency: number;
+  workers: number;
+  ceilingMb: number;
+  walCeilingMb: number;
+};
+/** Clients of phase 3, each sending 60-word detections back to back. */
+const SMALL_CLIENTS = 8;
+const SMALL_TEXT = JSON.stringify({ text: corpusText(60, 4242) });
 
 function readArgs(): Args {
   const { values } = parseArgs({
@@ -36,17 +51,21 @@ function readArgs(): Args {
     options: {
       batches: { type: 'string', default: '50' },
       texts: { type: 'string', default: '10000' },
+      'small-seconds': { type: 'string', default: '60' },
       concurrency: { type: 'string', default: '4' },
       workers: { type: 'string', default: '1' },
       'ceiling-mb': { type: 'string', default: '1024' },
+      'wal-ceiling-mb': { type: 'string', default: '64' },
     },
   });
   return {
     batches: Number(values.batches),
     texts: Number(values.texts),
+    smallSeconds: Number(values['small-seconds']),
     concurrency: Number(values.concurrency),
     workers: Number(values.workers),
     ceilingMb: Number(values['ceiling-mb']),
+    walCeilingMb: Number(values['wal-ceiling-mb']),
   };
 }
 
@@ -102,10 +121,18 @@ async function createKeys(count: number, env: Record<string, string>): Promise<s
   return keys;
 }
 
-/** Samples the RSS of the server and its worker processes until stopped. */
-function startSampler(server: BenchServer) {
+/** Size of a file in MB, 0 when absent (a WAL between checkpoints of TRUNCATE). */
+function fileMb(path: string): number {
+  return existsSync(path) ? statSync(path).size / MB : 0;
+}
+
+/** Samples the RSS of the server and its worker processes, and the database's WAL and size, until stopped. */
+function startSampler(server: BenchServer, databasePath: string) {
   const peakByPid = new Map<number, number>();
   let phasePeak = 0;
+  let walPeak = 0;
+  let phaseWalPeak = 0;
+  let databaseMb = 0;
   const timeline: { t: number; mb: number }[] = [];
   const t0 = performance.now();
   let running = true;
@@ -119,6 +146,10 @@ function startSampler(server: BenchServer) {
         largest = Math.max(largest, mb);
       }
       phasePeak = Math.max(phasePeak, largest);
+      const wal = fileMb(`${databasePath}-wal`);
+      walPeak = Math.max(walPeak, wal);
+      phaseWalPeak = Math.max(phaseWalPeak, wal);
+      databaseMb = fileMb(databasePath);
       timeline.push({ t: (performance.now() - t0) / 1000, mb: largest });
       await Bun.sleep(SAMPLE_MS);
     }
@@ -132,6 +163,16 @@ function startSampler(server: BenchServer) {
       phasePeak = 0;
       return peak;
     },
+    /** Largest WAL so far, in MB. */
+    walPeakMb: () => walPeak,
+    /** Largest WAL since the last call, in MB (then starts over). */
+    takePhaseWalPeakMb: () => {
+      const peak = phaseWalPeak;
+      phaseWalPeak = 0;
+      return peak;
+    },
+    /** The database file's size at the last sample, in MB. */
+    databaseMb: () => databaseMb,
     /** Largest current RSS among the processes, in MB. */
     nowMb: () => timeline.at(-1)?.mb ?? 0,
     timeline,
@@ -171,9 +212,19 @@ async function main(): Promise<number> {
     join(dir, 'server.log'),
     ROOT,
   );
-  const sampler = startSampler(server);
+  const sampler = startSampler(server, env.DATABASE_PATH);
   const failures: string[] = [];
-  const phases: { name: string; seconds: number; peakMb: number; endMb: number }[] = [];
+  type Phase = { name: string; seconds: number; peakMb: number; endMb: number; walPeakMb: number; databaseMb: number };
+  const phases: Phase[] = [];
+  /** Closes a phase begun at `t`: its time, its peaks, and the database at its end. */
+  const endPhase = (name: string, t: number): Phase => ({
+    name,
+    seconds: (performance.now() - t) / 1000,
+    peakMb: sampler.takePhasePeakMb(),
+    endMb: sampler.nowMb(),
+    walPeakMb: sampler.takePhaseWalPeakMb(),
+    databaseMb: sampler.databaseMb(),
+  });
   try {
     console.error(`[soak] building batch files`);
     const batchFiles = await Promise.all([0, 1, 2, 3].map((v) => largeBatch(v * 10)));
@@ -195,16 +246,12 @@ async function main(): Promise<number> {
       if ((i + 1) % 5 === 0)
         console.error(`[soak] batch ${i + 1}/${args.batches}: RSS ${sampler.nowMb().toFixed(0)} MB (peak ${sampler.peakMb().toFixed(0)})`);
     });
-    phases.push({
-      name: `${args.batches} batches of ${batchMb.toFixed(0)} MB, ${args.concurrency} at a time`,
-      seconds: (performance.now() - t) / 1000,
-      peakMb: sampler.takePhasePeakMb(),
-      endMb: sampler.nowMb(),
-    });
+    phases.push(endPhase(`${args.batches} batches of ${batchMb.toFixed(0)} MB, ${args.concurrency} at a time`, t));
 
     console.error(`[soak] building single texts`);
     const bodies = Array.from({ length: 8 }, (_, v) => JSON.stringify({ text: prose(SINGLE_TEXT_BYTES, 100 + v) }));
     sampler.takePhasePeakMb();
+    sampler.takePhaseWalPeakMb();
     t = performance.now();
     await runPool(args.texts, args.concurrency, async (i) => {
       const key = keys[batchKeys + Math.floor(i / perKeyTexts)];
@@ -218,12 +265,31 @@ async function main(): Promise<number> {
       if ((i + 1) % 500 === 0)
         console.error(`[soak] text ${i + 1}/${args.texts}: RSS ${sampler.nowMb().toFixed(0)} MB (peak ${sampler.peakMb().toFixed(0)})`);
     });
-    phases.push({
-      name: `${args.texts} single texts of 0.85 MB, ${args.concurrency} at a time`,
-      seconds: (performance.now() - t) / 1000,
-      peakMb: sampler.takePhasePeakMb(),
-      endMb: sampler.nowMb(),
-    });
+    phases.push(endPhase(`${args.texts} single texts of 0.85 MB, ${args.concurrency} at a time`, t));
+
+    // Phase 3 (issue 29): small detections back to back, with an Idempotency-Key each, then without.
+    for (const keyed of [true, false]) {
+      sampler.takePhasePeakMb();
+      sampler.takePhaseWalPeakMb();
+      t = performance.now();
+      const until = t + args.smallSeconds * 1000;
+      let answered = 0;
+      await Promise.all(
+        Array.from({ length: SMALL_CLIENTS }, async (_, client) => {
+          for (let n = 0; performance.now() < until; n++) {
+            const headers: Record<string, string> = { 'x-api-key': keys[0], 'content-type': 'application/json' };
+            if (keyed) headers['idempotency-key'] = `soak-${client}-${n}`;
+            const response = await fetch(`${server.base}/v1/detect`, { method: 'POST', headers, body: SMALL_TEXT });
+            const body = await response.text();
+            if (response.status === 200) answered++;
+            else failures.push(`small ${keyed ? 'keyed ' : ''}text: ${response.status} ${body.slice(0, 200)}`);
+          }
+        }),
+      );
+      const name = `${args.smallSeconds} s of 60-word texts${keyed ? ' with an Idempotency-Key' : ''}, ${SMALL_CLIENTS} clients (${answered} answers)`;
+      phases.push(endPhase(name, t));
+      console.error(`[soak] ${name}: WAL peak ${phases.at(-1)!.walPeakMb.toFixed(1)} MB, database ${sampler.databaseMb().toFixed(1)} MB`);
+    }
   } finally {
     await sampler.stop();
     await server.stop();
@@ -233,16 +299,20 @@ async function main(): Promise<number> {
   rmSync(dir, { recursive: true, force: true });
 
   const peak = sampler.peakMb();
-  console.log('| phase | time | peak RSS of one process | RSS at the end |');
-  console.log('|---|---:|---:|---:|');
-  for (const p of phases) console.log(`| ${p.name} | ${p.seconds.toFixed(0)} s | ${p.peakMb.toFixed(0)} MB | ${p.endMb.toFixed(0)} MB |`);
+  console.log('| phase | time | peak RSS of one process | RSS at the end | WAL peak | database at the end |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const p of phases)
+    console.log(
+      `| ${p.name} | ${p.seconds.toFixed(0)} s | ${p.peakMb.toFixed(0)} MB | ${p.endMb.toFixed(0)} MB | ${p.walPeakMb.toFixed(1)} MB | ${p.databaseMb.toFixed(1)} MB |`,
+    );
   const pauses = collections.map((l) => Number(/"ms":(\d+)/.exec(l)?.[1] ?? 0));
   console.log(`\nMemory governor: ${collections.length} collections, longest ${Math.max(0, ...pauses)} ms.`);
+  const walPeak = sampler.walPeakMb();
   console.log(
-    `WORKERS=${args.workers}, ceiling ${args.ceilingMb} MB: ${peak <= args.ceilingMb ? 'held' : 'PASSED'}; failed requests: ${failures.length}`,
+    `WORKERS=${args.workers}, ceiling ${args.ceilingMb} MB: ${peak <= args.ceilingMb ? 'held' : 'PASSED'}; WAL peak ${walPeak.toFixed(1)} MB (ceiling ${args.walCeilingMb} MB: ${walPeak <= args.walCeilingMb ? 'held' : 'PASSED'}); failed requests: ${failures.length}`,
   );
   for (const failure of failures.slice(0, 10)) console.log(`- ${failure}`);
-  return peak <= args.ceilingMb && failures.length === 0 ? 0 : 1;
+  return peak <= args.ceilingMb && walPeak <= args.walCeilingMb && failures.length === 0 ? 0 : 1;
 }
 
 process.exit(await main());

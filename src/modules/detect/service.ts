@@ -9,6 +9,7 @@ import {
   oweRefund,
   quotaError,
   refundOrRetry,
+  type ChargeResult,
   type HeldCharge,
   type Holds,
   type QuotaState,
@@ -94,6 +95,21 @@ export function checkScorable(text: string, words: number): void {
   if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
 }
 
+/** Charges a single text: under a hold for a keyed request (deps.holds), else directly; `hold` null then. */
+async function chargeSingle(
+  deps: DetectDeps,
+  key: ApiKey,
+  words: number,
+  now: number,
+): Promise<(ChargeResult & { ok: false }) | { ok: true; state: QuotaState; hold: HeldCharge | null }> {
+  if (deps.holds) {
+    const { holds, id, keepUntil } = deps.holds;
+    return holds.charge(key, words, { id, keepUntil, signal: deps.signal, now });
+  }
+  const charge = await chargeWords(deps.quota, key, words, now, deps.signal);
+  return charge.ok ? { ...charge, hold: null } : charge;
+}
+
 /**
  * Runs one detection for a key. Words are counted once with the detector's definition, then
  * charged atomically BEFORE the analysis (one statement decides and charges, so parallel requests
@@ -118,16 +134,9 @@ export async function detectText(
   deps.signal?.addEventListener('abort', owe, { once: true });
   try {
     const chargedAt = Date.now();
-    const charge = deps.holds
-      ? await deps.holds.holds.charge(key, words, {
-          id: deps.holds.id,
-          keepUntil: deps.holds.keepUntil,
-          signal: deps.signal,
-          now: chargedAt,
-        })
-      : await chargeWords(deps.quota, key, words, chargedAt, deps.signal);
+    const charge = await chargeSingle(deps, key, words, chargedAt);
     if (!charge.ok) throw quotaError(charge.code, charge.state, words);
-    const hold: HeldCharge | null = 'hold' in charge ? (charge.hold as HeldCharge) : null;
+    const hold = charge.hold;
     let analysis: Analysis;
     try {
       // The charge waited for a commit: the client may have gone meanwhile, and nobody would read the analysis.

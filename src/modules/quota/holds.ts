@@ -16,7 +16,7 @@ import { keepTrying } from '../../store/retry';
 import type { ApiKey, ChargeLedger, QuotaStore } from '../../store/types';
 import { oweRefund } from './owed';
 import { REFUND_RETRY_WINDOW_MS, type RefundReport } from './refund';
-import { chargeWords, getQuotaState, periodOf, type ChargeResult } from './service';
+import { chargeWords, getQuotaState, periodOf, type ChargeResult, type QuotaState } from './service';
 
 /** Lease of an open hold: past it without renewal, its process counts as dead and the undelivered words go back. */
 export const HOLD_LEASE_MS = 30_000;
@@ -34,6 +34,9 @@ export interface HeldCharge {
   settle(options?: { calls?: 0 | 1 }): Promise<void>;
 }
 
+/** A held charge: the state after it and its hold, or the refusal (nothing charged). */
+export type HeldChargeResult = { ok: true; state: QuotaState; hold: HeldCharge } | (ChargeResult & { ok: false });
+
 /** How a hold is opened: its id, and until when a settled hold is kept for a retry (0: not kept). */
 export interface HoldOptions {
   /** The idempotency record's id of a keyed request; a random id otherwise. */
@@ -49,11 +52,7 @@ export interface Holds {
   /** This process, as the owner of its holds. */
   readonly owner: string;
   /** Charges `words` under a hold, crediting what the hold already paid; or the refusal. */
-  charge(
-    key: ApiKey,
-    words: number,
-    options?: HoldOptions,
-  ): Promise<(ChargeResult & { ok: false }) | (ChargeResult & { ok: true; hold: HeldCharge })>;
+  charge(key: ApiKey, words: number, options?: HoldOptions): Promise<HeldChargeResult>;
   /** Resolves once the settlements begun so far have been written (or have failed once): before the store closes. */
   settled(): Promise<void>;
   /** One pass of the background work: renew this process's leases, settle abandoned holds, delete expired ones. */
@@ -149,7 +148,7 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
       }
       const result = await chargeWords(quota, key, owed, now, signal, claim);
       if (!result.ok) return result;
-      return { ...result, hold: held(key, id, words, keepUntil) };
+      return { ok: true, state: result.state, hold: held(key, id, words, keepUntil) };
     },
     async settled() {
       await Promise.allSettled([...settling]);
