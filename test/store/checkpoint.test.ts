@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer } from '../../src/store/sqlite/checkpoint';
-import { openDatabase, type Db } from '../../src/store/sqlite/client';
+import { Database } from 'bun:sqlite';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer, WAL_TRUNCATE_BYTES } from '../../src/store/sqlite/checkpoint';
+import { convertToIncrementalVacuum, openDatabase, type Db } from '../../src/store/sqlite/client';
 import { migrateDatabase } from '../../src/store/sqlite/migrate';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -63,6 +64,44 @@ describe('background WAL checkpoints', () => {
     const name = await waitFor<string>((resolve) => startCheckpointer(db, join(dir, 'missing', 'x.sqlite'), { onError: resolve }));
     expect(name).toBeString();
     expect(autocheckpoint(db)).toBe(DEFAULT_AUTOCHECKPOINT_PAGES);
+    closeDatabase(db);
+  });
+
+  it('empties the WAL once it passes WAL_TRUNCATE_BYTES, and hands free pages back (issue 29)', async () => {
+    const { db, path } = fileDb('d.sqlite');
+    // This test writes synchronously beside the worker's TRUNCATE (the server retries asynchronously instead).
+    db.$client.exec('PRAGMA busy_timeout = 2000');
+    db.$client.exec('PRAGMA wal_autocheckpoint = 0');
+    db.$client.run('CREATE TABLE filler (blob BLOB)');
+    const insert = db.$client.prepare('INSERT INTO filler VALUES (?)');
+    db.$client.transaction(() => {
+      for (let i = 0; i < 3_000; i++) insert.run(new Uint8Array(4_000));
+    })();
+    const checkpointer = startCheckpointer(db, path, { intervalMs: 20 });
+    const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+    expect(size(`${path}-wal`)).toBeGreaterThan(WAL_TRUNCATE_BYTES);
+    for (let i = 0; i < 100 && size(`${path}-wal`) > WAL_TRUNCATE_BYTES; i++) await Bun.sleep(20);
+    expect(size(`${path}-wal`)).toBeLessThan(WAL_TRUNCATE_BYTES);
+    // Deleted rows give their pages back to the file system (incremental auto-vacuum).
+    const full = size(path);
+    db.$client.run('DELETE FROM filler');
+    for (let i = 0; i < 100 && size(path) > full / 2; i++) await Bun.sleep(20);
+    expect(size(path)).toBeLessThan(full / 2);
+    checkpointer.stop();
+    closeDatabase(db);
+  });
+
+  it('converts a file made before issue 29 to incremental auto-vacuum', () => {
+    const path = join(dir, 'old.sqlite');
+    const old = new Database(path);
+    old.exec('PRAGMA journal_mode = WAL');
+    old.exec('CREATE TABLE t (x)');
+    old.close();
+    const db = openDatabase(path);
+    expect(db.$client.query('PRAGMA auto_vacuum').get()).toEqual({ auto_vacuum: 0 });
+    expect(convertToIncrementalVacuum(db)).toBe(true);
+    expect(db.$client.query('PRAGMA auto_vacuum').get()).toEqual({ auto_vacuum: 2 });
+    expect(convertToIncrementalVacuum(db)).toBe(false);
     closeDatabase(db);
   });
 
