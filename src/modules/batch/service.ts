@@ -3,7 +3,6 @@ import type { LabelLang } from '../../contract';
 import type { ExtractPool } from '../../extract/pool';
 import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
 import { driverCode } from '../../store/errors';
-import type { ApiKey, QuotaStore } from '../../store/types';
 import type { BatchRequest } from '../detect/batch-contract';
 import { checkQuotaFirst, getQuotaState, quotaError, rateLimitHeaders, type HeldCharge, type QuotaState } from '../quota';
 import { readBatchForm } from './form';
