@@ -9,6 +9,4 @@ CREATE TABLE "charge_holds" (
 	"expires_at" bigint NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "charge_holds" ADD CONSTRAINT "charge_holds_key_id_api_keys_id_fk" FOREIGN KEY ("key_id") REFERENCES "public"."api_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "charge_holds_lease" ON "charge_holds" USING btree ("lease_until");--> statement-breakpoint
-CREATE INDEX "charge_holds_owner" ON "charge_holds" USING btree ("owner");
+ALTER TABLE "charge_holds" ADD CONSTRAINT "charge_holds_key_id_api_keys_id_fk" FOREIGN KEY ("key_id") REFERENCES "public"."api_keys"("id") ON DELETE no action ON UPDATE no action;

@@ -9,6 +9,3 @@ CREATE TABLE `charge_holds` (
 	`expires_at` integer NOT NULL,
 	FOREIGN KEY (`key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE no action
 );
---> statement-breakpoint
-CREATE INDEX `charge_holds_lease` ON `charge_holds` (`lease_until`);--> statement-breakpoint
-CREATE INDEX `charge_holds_owner` ON `charge_holds` (`owner`);

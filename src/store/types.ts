@@ -130,6 +130,11 @@ export interface ChargeLedger {
    * longer holds it).
    */
   settle(id: string, owner: string, delivered: number, options: { keep: boolean; calls: 0 | 1 }): Promise<number>;
+  /**
+   * Deletes holds of `owner` whose results were all delivered and that no earlier attempt paid
+   * into: nothing to give back. Batched (one statement for many), as every single text has one.
+   */
+  forget(owner: string, ids: readonly string[]): Promise<void>;
   /** Extends the lease of every unsettled hold of `owner`. */
   renew(owner: string, leaseUntil: number): Promise<void>;
   /** Settles every hold whose lease ran out by `now` (its process died): returns the words given back. */

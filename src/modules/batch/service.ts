@@ -90,8 +90,11 @@ export async function runBatch(
     onDeliver: (deliveredWords) => hold?.deliver(deliveredWords),
     onEnd({ deliveredWords, completed, stopped }) {
       // Words of files not scored, or scored but never handed to the client, are given back.
-      void hold?.deliver(deliveredWords);
-      void hold?.settle();
+      if (completed && deliveredWords === hold?.words) hold.complete();
+      else {
+        void hold?.deliver(deliveredWords);
+        void hold?.settle();
+      }
       // A stream the shutdown stopped was answered whole (its last line says what was not processed).
       const status = completed || stopped ? 200 : CLIENT_CLOSED_STATUS;
       const code = completed ? null : stopped ? 'shutting_down' : 'client_closed';

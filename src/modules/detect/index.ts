@@ -93,7 +93,7 @@ export function detectModule(deps: DetectModuleOptions) {
   async function single(ctx: DetectContext, key: ApiKey, text: string, hold?: KeyedHold) {
     const input = validateDetectBody(parseJson(text));
     const outcome = await detectText(
-      { quota, detector, modelVersion, onRefundEvent, signal: ctx.request.signal, holds: hold && { holds, ...hold } },
+      { quota, detector, modelVersion, onRefundEvent, signal: ctx.request.signal, holds: { holds, ...(hold ?? { keepUntil: 0 }) } },
       key,
       input,
       ctx.lang,

@@ -71,10 +71,11 @@ export interface DetectDeps {
    */
   signal?: AbortSignal;
   /**
-   * A keyed request's charge is held under its idempotency record's id (quota/holds.ts): a retry
-   * after a crash reuses the charge instead of paying again.
+   * Where the charge is held until the answer is handed over (quota/holds.ts): a process killed
+   * during the analysis gives it back once its lease runs out. A keyed request's hold has its
+   * idempotency record's id, so a retry after a crash reuses the charge instead of paying again.
    */
-  holds?: { holds: Holds; id: string; keepUntil: number };
+  holds?: { holds: Holds; id?: string; keepUntil: number };
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -95,7 +96,7 @@ export function checkScorable(text: string, words: number): void {
   if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
 }
 
-/** Charges a single text: under a hold for a keyed request (deps.holds), else directly; `hold` null then. */
+/** Charges a single text: under a hold when the route gives one (deps.holds), else directly (`hold` null). */
 async function chargeSingle(
   deps: DetectDeps,
   key: ApiKey,
@@ -148,11 +149,8 @@ export async function detectText(
       else await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
       throw error;
     }
-    if (hold) {
-      // Handed to the client from here on: delivered, so nothing is given back.
-      void hold.deliver(words);
-      await hold.settle();
-    }
+    // Handed to the client from here on: delivered, so nothing is given back.
+    hold?.complete();
     return { body: toDetectResponse(analysis, charge.state, deps.modelVersion), state: charge.state, words };
   } finally {
     deps.signal?.removeEventListener('abort', owe);

@@ -32,6 +32,12 @@ export interface HeldCharge {
   deliver(delivered: number): Promise<void>;
   /** Ends the attempt: gives back what was charged and not delivered (and the call, with `calls` 1). Never rejects. */
   settle(options?: { calls?: 0 | 1 }): Promise<void>;
+  /**
+   * Ends an attempt that delivered all its `words`: nothing to give back. A hold this attempt opened
+   * is deleted with the others of this moment, in one statement (every single text has a hold);
+   * one an earlier attempt paid into is settled.
+   */
+  complete(): void;
 }
 
 /** A held charge: the state after it and its hold, or the refusal (nothing charged). */
@@ -90,42 +96,59 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
 
   /** Settlements on their way: a stopping process waits for them before it closes the store. */
   const settling = new Set<Promise<unknown>>();
+  /** Holds fully delivered in this event-loop turn, deleted together at its end. */
+  let forgetting: string[] = [];
+  const forgetQueued = () => {
+    const ids = forgetting;
+    forgetting = [];
+    // A hold left behind (the store failed, the process died first) is settled by its lease:
+    // nothing undelivered, nothing given back but its count, which errs towards the client.
+    const done = ledger.forget(owner, ids).catch(() => {});
+    settling.add(done);
+    void done.then(() => settling.delete(done));
+  };
 
-  function held(key: ApiKey, id: string, words: number, keepUntil: number): HeldCharge {
+  function held(key: ApiKey, id: string, words: number, keepUntil: number, fresh: boolean): HeldCharge {
     let delivered = 0;
     let written: Promise<unknown> = Promise.resolve();
-    return {
-      id,
-      words,
-      deliver(total) {
-        delivered = total;
-        // In order; a count that cannot be written only means more is given back after a crash.
-        const write = written.then(() => ledger.deliver(id, total)).catch(() => {});
-        written = write;
-        return write;
-      },
-      async settle({ calls = 0 } = {}) {
-        const keep = keepUntil > 0 && delivered < words;
-        const fields = { keyId: key.id, words: words - delivered };
-        const settle = () => ledger.settle(id, owner, delivered, { keep, calls });
-        const attempt = written.then(settle);
-        // The key's next charge waits for these words (owed.ts), as for any refund.
-        oweRefund(quota, key.id, attempt);
-        settling.add(attempt);
-        const done = () => settling.delete(attempt);
-        attempt.then(done, done);
-        try {
-          await attempt;
-          return;
-        } catch {
-          onEvent('refund_failed', fields);
-        }
-        // Retried in the background; until it succeeds, this process keeps renewing the hold's lease.
-        void keepTrying(settle, { windowMs: REFUND_RETRY_WINDOW_MS }).then((outcome) =>
-          onEvent(outcome.ok ? 'refund_retried' : 'refund_given_up', { ...fields, attempts: outcome.attempts + 1 }),
-        );
-      },
+    const deliver = (total: number) => {
+      delivered = total;
+      // In order; a count that cannot be written only means more is given back after a crash.
+      const write = written.then(() => ledger.deliver(id, total)).catch(() => {});
+      written = write;
+      return write;
     };
+    const settle = async ({ calls = 0 }: { calls?: 0 | 1 } = {}) => {
+      const keep = keepUntil > 0 && delivered < words;
+      const fields = { keyId: key.id, words: words - delivered };
+      const once = () => ledger.settle(id, owner, delivered, { keep, calls });
+      const attempt = written.then(once);
+      // The key's next charge waits for these words (owed.ts), as for any refund.
+      oweRefund(quota, key.id, attempt);
+      settling.add(attempt);
+      const done = () => settling.delete(attempt);
+      attempt.then(done, done);
+      try {
+        await attempt;
+        return;
+      } catch {
+        onEvent('refund_failed', fields);
+      }
+      // Retried in the background; until it succeeds, this process keeps renewing the hold's lease.
+      void keepTrying(once, { windowMs: REFUND_RETRY_WINDOW_MS }).then((outcome) =>
+        onEvent(outcome.ok ? 'refund_retried' : 'refund_given_up', { ...fields, attempts: outcome.attempts + 1 }),
+      );
+    };
+    const complete = () => {
+      if (!fresh) {
+        delivered = words;
+        void written.then(() => settle());
+        return;
+      }
+      if (forgetting.length === 0) setImmediate(forgetQueued);
+      forgetting.push(id);
+    };
+    return { id, words, deliver, settle, complete };
   }
 
   return {
@@ -144,11 +167,11 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
       if (owed === 0 && prior) {
         // Paid already by an earlier attempt under this key (it crashed or was cut short): nothing more to charge.
         await ledger.take(id, owner, claim.leaseUntil);
-        return { ok: true, state: await getQuotaState(quota, key, now), hold: held(key, id, words, keepUntil) };
+        return { ok: true, state: await getQuotaState(quota, key, now), hold: held(key, id, words, keepUntil, false) };
       }
       const result = await chargeWords(quota, key, owed, now, signal, claim);
       if (!result.ok) return result;
-      return { ok: true, state: result.state, hold: held(key, id, words, keepUntil) };
+      return { ok: true, state: result.state, hold: held(key, id, words, keepUntil, prior === null) };
     },
     async settled() {
       await Promise.allSettled([...settling]);

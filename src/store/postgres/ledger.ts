@@ -15,6 +15,7 @@ const TAKE_SQL = 'UPDATE charge_holds SET owner = $2::text, lease_until = $3::bi
 const DELIVER_SQL = 'UPDATE charge_holds SET delivered = GREATEST(delivered, $2::integer) WHERE id = $1::text';
 const SETTLE_SQL = 'UPDATE charge_holds SET charged = $2::integer, delivered = $3::integer WHERE id = $1::text';
 const DELETE_SQL = 'DELETE FROM charge_holds WHERE id = $1::text';
+const FORGET_SQL = 'DELETE FROM charge_holds WHERE owner = $1::text AND id = ANY($2::text[])';
 const RENEW_SQL = 'UPDATE charge_holds SET lease_until = $2::bigint WHERE owner = $1::text AND charged > delivered';
 const EXPIRED_SQL = `SELECT ${COLUMNS} FROM charge_holds WHERE lease_until <= $1::bigint AND charged > delivered
   ORDER BY id FOR UPDATE SKIP LOCKED`;
@@ -66,6 +67,9 @@ export function postgresChargeLedger(db: PgDb, timeoutMs: number): ChargeLedger 
         if (!hold || hold.owner !== owner) return 0;
         return settleRow(tx, id, hold, delivered, keep, calls);
       }),
+    async forget(owner, ids) {
+      await deadline(query(FORGET_SQL, [owner, [...ids]]));
+    },
     async renew(owner, leaseUntil) {
       await deadline(query(RENEW_SQL, [owner, leaseUntil]));
     },

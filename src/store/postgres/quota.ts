@@ -43,7 +43,9 @@ type Rows = Array<Record<string, unknown>>;
 /** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge. */
 const HOLD_SQL = `
 INSERT INTO charge_holds AS h (id, key_id, period, charged, delivered, owner, lease_until, expires_at)
-VALUES ($1::text, $2::integer, $3::text, $4::integer, 0, $5::text, $6::bigint, $7::bigint)
+SELECT id, key_id, period, charged, 0, owner, lease_until, expires_at
+FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[], $5::text[], $6::bigint[], $7::bigint[])
+  AS t (id, key_id, period, charged, owner, lease_until, expires_at)
 ON CONFLICT (id) DO UPDATE
   SET charged = h.charged + excluded.charged, owner = excluded.owner,
       lease_until = excluded.lease_until, expires_at = GREATEST(h.expires_at, excluded.expires_at)`;
@@ -70,14 +72,21 @@ async function commitGroup(db: PgDb, group: readonly PendingCharge[]): Promise<A
     read((await db.$client.unsafe(CHARGE_SQL, params)) as Rows);
     return counters;
   }
-  // A charge with a hold: the hold gets its words in the same transaction (one more round trip).
+  // Charges with a hold: the holds get their words in the same transaction (one more statement for the group).
   await db.$client.begin(async (tx) => {
     read((await tx.unsafe(CHARGE_SQL, params)) as Rows);
-    for (const [i, { request }] of group.entries()) {
-      const { hold } = request;
-      if (!hold || !counters[i]) continue;
-      await tx.unsafe(HOLD_SQL, [hold.id, request.keyId, request.period, request.words, hold.owner, hold.leaseUntil, hold.expiresAt]);
-    }
+    const held = group.flatMap(({ request }, i) => (request.hold && counters[i] ? [{ request, hold: request.hold }] : []));
+    if (held.length === 0) return;
+    const column = <T>(pick: (entry: (typeof held)[number]) => T) => held.map(pick);
+    await tx.unsafe(HOLD_SQL, [
+      column((e) => e.hold.id),
+      column((e) => e.request.keyId),
+      column((e) => e.request.period),
+      column((e) => e.request.words),
+      column((e) => e.hold.owner),
+      column((e) => e.hold.leaseUntil),
+      column((e) => e.hold.expiresAt),
+    ]);
   });
   return counters;
 }

@@ -11,6 +11,7 @@ const TAKE_SQL = 'UPDATE charge_holds SET owner = $owner, lease_until = $leaseUn
 const DELIVER_SQL = 'UPDATE charge_holds SET delivered = MAX(delivered, $words) WHERE id = $id';
 const SETTLE_SQL = 'UPDATE charge_holds SET charged = $charged, delivered = $delivered WHERE id = $id';
 const DELETE_SQL = 'DELETE FROM charge_holds WHERE id = $id';
+const FORGET_SQL = 'DELETE FROM charge_holds WHERE owner = $owner AND id IN (SELECT value FROM json_each($ids))';
 const RENEW_SQL = 'UPDATE charge_holds SET lease_until = $leaseUntil WHERE owner = $owner AND charged > delivered';
 const EXPIRED_SQL = `SELECT id, key_id AS keyId, period, charged, delivered, owner, lease_until AS leaseUntil
   FROM charge_holds WHERE lease_until <= $now AND charged > delivered`;
@@ -48,6 +49,9 @@ export function sqliteChargeLedger(db: Db, timeoutMs: number): ChargeLedger {
       await run(() => prepared(db, DELIVER_SQL).run({ id, words }));
     },
     settle: (id, owner, delivered, { keep, calls }) => run(() => settleNow.immediate(id, owner, delivered, keep, calls)),
+    async forget(owner, ids) {
+      await run(() => prepared(db, FORGET_SQL).run({ owner, ids: JSON.stringify(ids) }));
+    },
     async renew(owner, leaseUntil) {
       await run(() => prepared(db, RENEW_SQL).run({ owner, leaseUntil }));
     },

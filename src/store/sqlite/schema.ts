@@ -121,5 +121,6 @@ export const chargeHolds = sqliteTable(
     /** Epoch ms until which a settled hold is kept for a retry. */
     expiresAt: integer('expires_at').notNull(),
   },
-  (table) => [index('charge_holds_lease').on(table.leaseUntil), index('charge_holds_owner').on(table.owner)],
+  // No secondary index: the table holds only the holds in flight and the few kept for a retry, and
+  // every single text writes one, so an index would cost each detection more than it saves a sweep.
 );
