@@ -511,7 +511,7 @@ export interface components {
         };
         /**
          * BatchCompleteLine
-         * @description The last line of a batch that ran to its end (absent when it was cut short).
+         * @description The last line of a batch: after every file, or with `stopped` and `unprocessed` when the server stopped it early (absent when the connection was cut).
          */
         BatchCompleteLine: {
             /**
@@ -521,6 +521,13 @@ export interface components {
             type: "complete";
             /** @description Files in the batch. */
             total: number;
+            /**
+             * @description Present when the server stopped the batch before its end: `shutting_down` (it received SIGTERM). The files in `unprocessed` were not scored nor charged; send them again.
+             * @enum {string}
+             */
+            stopped?: "shutting_down";
+            /** @description With `stopped`: the indices of the files that were not processed, in upload order. */
+            unprocessed?: number[];
         };
         /** @description What the key has used and has left. Reading it is not charged. */
         Usage: {
