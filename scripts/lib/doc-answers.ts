@@ -61,6 +61,7 @@ export function readmeAnswer(r: DetectResponse): string {
     `  "bullets": [ ${JSON.stringify(r.bullets[0])}, … ],`,
     `  ${pairs({ segments: r.segments, aiShare: r.aiShare })},`,
     `  ${pairs({ sentenceScores: r.sentenceScores })},`,
+    `  ${pairs({ measuredError: r.measuredError })},`,
     `  "dimensions": [ … ], "textAnnotations": [ … ], ${pairs({ modelVersion: r.modelVersion, rate_remaining: r.rate_remaining })}, … }`,
   ].join('\n');
 }
