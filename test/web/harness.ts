@@ -1,5 +1,5 @@
 /** Browser-test harness: the real app on a free port and Debian's chromium driven by playwright-core. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -91,6 +91,32 @@ export async function launchBrowser(): Promise<TestBrowser> {
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where the browser tests write their screenshots (git-ignored); docs/playground.png is a copy of playground-mixed.png. */
+export const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
+
+/** A test server and a chromium page open on its playground, with one close() for both. */
+export interface PlaygroundSession {
+  server: TestServer;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Starts a server and a browser, opens the playground, and makes the screenshot folder. */
+export async function openPlayground(): Promise<PlaygroundSession> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const server = await startServer();
+  const browser = await launchBrowser();
+  await browser.page.goto(`${server.url}/`);
+  return {
+    server,
+    page: browser.page,
+    async close() {
+      await browser.close();
+      await server.stop();
     },
   };
 }

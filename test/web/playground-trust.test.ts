@@ -7,18 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { STRINGS } from '../../src/web/strings.ts';
 import { AI_ES } from '../engine/texts.ts';
 import { contrastFailures } from './contrast.ts';
-import { BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, launchBrowser, startServer, type TestBrowser, type TestServer } from './harness.ts';
+import { ARTIFACTS, BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, openPlayground, type PlaygroundSession, type TestServer } from './harness.ts';
 import { ESSAY, MIXED } from './texts.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
-const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
 /**
  * The first two sentences (36 words) of a Spanish AI text: with the model of 2026-11-26 (retrained)
  * it scores 86, below the conservative threshold, so `inconclusive` with a high score: the issue's case.
@@ -42,23 +40,19 @@ async function analyze(page: Page, text: string): Promise<{ status: number; body
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('playground answers agree with themselves (issue 28)', () => {
+  let session: PlaygroundSession;
   let server: TestServer;
-  let browser: TestBrowser;
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.goto(`${server.url}/`);
+    session = await openPlayground();
+    ({ server, page } = session);
     await page.check('#lang-en');
     await page.fill('#api-key', server.key);
   }, BROWSER_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   }, BROWSER_TIMEOUT_MS);
 
   it(

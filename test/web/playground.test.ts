@@ -1,7 +1,7 @@
 /** End-to-end: the playground page in Debian's chromium against the real server (issue 7). */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { VERDICT_KEYS } from '../../src/contract/index.ts';
@@ -9,21 +9,16 @@ import { STRINGS } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
 import { csvFields, ESSAY, HUMAN_PARAGRAPH, MIXED, NOTES_MD, percent, SHORT_FORMAL } from './texts.ts';
 import {
+  ARTIFACTS,
   BROWSER_TIMEOUT_MS,
   CHROMIUM_PATH,
   HAVE_CHROMIUM,
-  launchBrowser,
-  startServer,
-  type TestBrowser,
+  openPlayground,
+  type PlaygroundSession,
   type TestServer,
 } from './harness.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
-
-/** Screenshots land here (gitignored); docs/playground.png is a copy of playground-mixed.png. */
-const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
-
-/** Per-test budget: a timeout would kill chromium and fail every later test, so keep it generous. */
 
 if (!HAVE_CHROMIUM) {
   console.warn(`[playground] skipping the browser tests: ${CHROMIUM_PATH} is absent (apt-get install -y chromium).`);
@@ -41,21 +36,17 @@ async function analyze(page: Page): Promise<Response> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
+  let session: PlaygroundSession;
   let server: TestServer;
-  let browser: TestBrowser;
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.goto(`${server.url}/`);
+    session = await openPlayground();
+    ({ server, page } = session);
   }, BROWSER_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   }, BROWSER_TIMEOUT_MS);
 
   it(
