@@ -55,6 +55,27 @@ export function errorMessage(lang: LabelLang, code: string, params: Params = {})
 /** Plural rules per label language (Intl.PluralRules: "1 sentence", "2 sentences"; "1 frase", "2 frases"). */
 const pluralRules: Record<LabelLang, Intl.PluralRules> = { en: new Intl.PluralRules('en'), es: new Intl.PluralRules('es') };
 
+/**
+ * Numbers and shares as the label language writes them ("1,980" / "1980", "0.6%" / "0,6 %"), with the
+ * same fallback to English as the labels. Built once: an Intl.NumberFormat costs ~20 us to construct,
+ * which every detection would pay for its measured-error sentence.
+ */
+const numberFormats: Record<LabelLang, { count: Intl.NumberFormat; share: Intl.NumberFormat }> = {
+  en: { count: new Intl.NumberFormat('en'), share: new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }) },
+  es: { count: new Intl.NumberFormat('es'), share: new Intl.NumberFormat('es', { style: 'percent', maximumFractionDigits: 1 }) },
+};
+const formatsOf = (lang: LabelLang) => (Object.hasOwn(numberFormats, lang) ? numberFormats[lang] : numberFormats.en);
+
+/** A count in the label language. */
+export function formatCount(lang: LabelLang, n: number): string {
+  return formatsOf(lang).count.format(n);
+}
+
+/** A share (0 to 1) as a percentage with at most one decimal, in the label language. */
+export function formatShare(lang: LabelLang, share: number): string {
+  return formatsOf(lang).share.format(share);
+}
+
 /** `{name, plural, one {…} other {…}}` (ICU's plural syntax, without nesting; `#` is the number). */
 const PLURAL = /\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other) \{[^{}]*\})+)\s*\}/g;
 const BRANCH = /(zero|one|two|few|many|other) \{([^{}]*)\}/g;

@@ -8,7 +8,7 @@
  * sentences highlighted with its dimension, and its example one of those sentences.
  */
 import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type TextLang, type VerdictKey } from '../../contract';
-import { DEFAULT_LANG, SUPPORTED_LANGS, t } from '../../i18n';
+import { formatCount, formatShare, t } from '../../i18n';
 import type { Decision } from '../decide';
 import { EVEN_ODDS } from '../decide/verdict';
 import type { EngineResult, ScoredSentence } from '../score/engine';
@@ -111,10 +111,8 @@ export function measuredErrorView(m: MeasuredError, textLang: TextLang, lang: La
       : null,
     t(lang, `languages.${textLang}`),
   ].filter(Boolean);
-  // Numbers in the catalogue's language: an unknown label language reads English, digits included.
-  const locale = (SUPPORTED_LANGS as readonly string[]).includes(lang) ? lang : DEFAULT_LANG;
-  const rate = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(measured ? m.rate : 0);
-  const texts = new Intl.NumberFormat(locale).format(m.texts);
+  const rate = formatShare(lang, measured ? m.rate : 0);
+  const texts = formatCount(lang, m.texts);
   return {
     humanFlaggedRate: measured ? m.rate : null,
     humanTexts: m.texts,
