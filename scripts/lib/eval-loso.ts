@@ -5,7 +5,8 @@
  * (nested), so a family never sets its own bar. The document-type classifier is held out the same
  * way, one source at a time.
  */
-import { cellFor, LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { LENGTH_BUCKETS, lengthBucket } from '../../src/detector/score/calibration';
+import { cellAt } from '../../src/detector/score/probability';
 import { scoreBuckets, withFloor, type DocType, type DocTypeModel } from '../../src/detector/score/doctype';
 import type { ModelFile } from '../../src/detector/score/model';
 import { SENSITIVITIES, type Sensitivity } from '../../src/contract';
@@ -81,7 +82,7 @@ export function nestedFlags(docs: readonly Doc[], z: Float64Array, shipped: Mode
     const t = languageThresholds(guards.filter((s) => s.family !== family));
     for (const s of all) {
       if (s.family !== family) continue;
-      const cell = cellFor(shipped.cells[LANGS[s.lang]], s.words, shipped.thresholdLogits?.[LANGS[s.lang]]);
+      const cell = cellAt(shipped, LANGS[s.lang], s.words);
       const evenOdds = cell.platt.a > 0 ? -cell.platt.b / cell.platt.a : Infinity;
       s.flagged = SENSITIVITIES.map((m) => s.z >= Math.max(t[s.lang][m], evenOdds) && cell.conclusive[m]);
     }

@@ -79,6 +79,8 @@ export function blankModel(
     segments: { en: null, es: null },
     heldOutErrors: { en: {}, es: {} },
     dimensionThresholds: { en: {}, es: {} },
+    // Last, where model.json has had it since it was added (the file is compared byte for byte).
+    thresholdLogits: { en: modes, es: modes },
   };
 }
 

@@ -12,7 +12,8 @@
  *
  * `mixed` (human and AI passages) is decided from the segments (./mixed.ts); ./index.ts puts the rules together.
  */
-import { cellFor, LENGTH_BUCKETS, type CellCalibration } from '../score/calibration';
+import { LENGTH_BUCKETS, type CellCalibration } from '../score/calibration';
+import { cellAt } from '../score/probability';
 import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';
 import type { ModelFile } from '../score/model';
 
@@ -25,8 +26,7 @@ export const HUMAN_BELOW = 0.2;
 
 /** The calibration cell a text falls in. */
 export function cellOf(model: ModelFile, lang: TextLang, words: number): CellCalibration {
-  const ml = modelLang(lang);
-  return cellFor(model.cells[ml], words, model.thresholdLogits?.[ml]);
+  return cellAt(model, modelLang(lang), words);
 }
 
 /** The smallest probability called AI in a cell at a mode (never below even odds). */

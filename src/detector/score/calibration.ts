@@ -4,7 +4,7 @@
  * held-out logit per mode, stored as that cell's probability of it (scripts/lib/calibrate.ts fits
  * them; the model card has the numbers per cell).
  */
-import type { Sensitivity } from '../../contract';
+import { SENSITIVITIES, type Sensitivity } from '../../contract';
 import { sigmoid } from './logistic';
 
 /**
@@ -51,9 +51,9 @@ export const CELL_MIDDLES: readonly number[] = LENGTH_BUCKETS.map((lo, b) =>
  * thresholds follow from the language's threshold logits (`thresholdLogits`), so the verdict is
  * still "the logit reaches the language's threshold"; whether the mode may call AI stays the cell's.
  */
-export function cellFor(cells: readonly CellCalibration[], words: number, thresholdLogits?: Record<Sensitivity, number>): CellCalibration {
+export function cellFor(cells: readonly CellCalibration[], words: number, thresholdLogits: Record<Sensitivity, number>): CellCalibration {
   const own = cells[Math.min(cells.length - 1, lengthBucket(words))];
-  if (!thresholdLogits || cells.length < 2) return own;
+  if (cells.length < 2) return own;
   let k = 0;
   while (k + 2 < cells.length && words >= CELL_MIDDLES[k + 1]) k++;
   const w = Math.log(Math.max(words, 1));
@@ -61,7 +61,7 @@ export function cellFor(cells: readonly CellCalibration[], words: number, thresh
   const [p, q] = [cells[k].platt, cells[k + 1].platt];
   const platt = { a: p.a + t * (q.a - p.a), b: p.b + t * (q.b - p.b) };
   const thresholds = {} as Record<Sensitivity, number>;
-  for (const mode of Object.keys(thresholdLogits) as Sensitivity[]) thresholds[mode] = sigmoid(platt.a * thresholdLogits[mode] + platt.b);
+  for (const mode of SENSITIVITIES) thresholds[mode] = sigmoid(platt.a * thresholdLogits[mode] + platt.b);
   return { ...own, platt, thresholds };
 }
 

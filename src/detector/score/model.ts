@@ -25,8 +25,8 @@ export interface ModelFile {
   lexicalBias: { en: number; es: number };
   /** Per length bucket (src/detector/score/calibration.ts LENGTH_BUCKETS): probability calibration and mode thresholds. */
   cells: { en: CellCalibration[]; es: CellCalibration[] };
-  /** The language's threshold per mode, as a held-out logit (the cells store it as each cell's probability); absent in older files. */
-  thresholdLogits?: { en: ModeThresholds; es: ModeThresholds };
+  /** The language's threshold per mode, as a held-out logit (the cells store it as each cell's probability). */
+  thresholdLogits: { en: ModeThresholds; es: ModeThresholds };
   sentenceCalibration: { en: Platt; es: Platt };
   /** Per-sentence probability above which a sentence is flagged by the lexical fingerprint, per mode. */
   sentenceThresholds: { en: ModeThresholds; es: ModeThresholds };

@@ -4,7 +4,7 @@
  * passage to the same calibration as a whole text, so both come from here.
  */
 import type { ModelLang } from '../../contract';
-import { cellFor } from './calibration';
+import { cellFor, type CellCalibration } from './calibration';
 import { SF } from './layout';
 import { sigmoid } from './logistic';
 import type { ModelFile } from './model';
@@ -18,9 +18,14 @@ export function lexicalLogit(weightSum: number, distinctGrams: number, bias: num
   return distinctGrams > 0 ? weightSum / Math.sqrt(distinctGrams) + bias : bias;
 }
 
-/** p = sigmoid(a * logit + b) with the Platt parameters of a `words`-word text (calibration.ts cellFor). */
+/** The calibration of a `words`-word text of language `ml` in the model: its cell, blended by length (calibration.ts cellFor). */
+export function cellAt(model: ModelFile, ml: ModelLang, words: number): CellCalibration {
+  return cellFor(model.cells[ml], words, model.thresholdLogits[ml]);
+}
+
+/** p = sigmoid(a * logit + b) with the Platt parameters of a `words`-word text. */
 export function calibratedProbability(model: ModelFile, ml: ModelLang, logit: number, words: number): number {
-  const { platt } = cellFor(model.cells[ml], words, model.thresholdLogits?.[ml]);
+  const { platt } = cellAt(model, ml, words);
   return sigmoid(platt.a * logit + platt.b);
 }
 
