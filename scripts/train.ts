@@ -86,24 +86,21 @@ log('sentence calibration, dimension thresholds and the mixed-authorship decoder
 const docTypes = trainDocTypeClassifier(docs.filter(trainable), SEED);
 log(`document-type classifier over ${docTypes.types.join(', ')}`);
 
-// Each held-out score flagged by thresholds its family did not set: the measured error each verdict carries, and --report.
-const scored = nestedFlags(docs, heldOut, model).filter((s) => !UNTRAINED_FAMILIES.has(s.family));
+// Each held-out score flagged by thresholds its family did not set: the measured error each verdict carries, --report and --dump.
+const flagged = nestedFlags(docs, heldOut, model);
+// The document type the API will report for a text: the shipped classifier's answer.
+const docTypeOf = (row: { text: string; lang: 'en' | 'es' }) => detectDocType(docTypes, row.text, engine.analyze(row.text, row.lang)).type;
 model.heldOutErrors = measuredErrors(
-  scored
-    .filter((s) => s.y === 0 && !s.excerpt && s.doc)
-    .map((s) => {
-      const row = s.doc!.row;
-      const type = detectDocType(docTypes, row.text, engine.analyze(row.text, row.lang)).type;
-      return { lang: s.lang, docType: type, words: s.words, flagged: s.flagged };
-    }),
+  flagged
+    .filter((s) => s.y === 0 && !s.excerpt && !UNTRAINED_FAMILIES.has(s.family))
+    .map((s) => ({ lang: s.lang, docType: docTypeOf(s.doc!.row), words: s.words, flagged: s.flagged })),
 );
 log('measured error per language, document type and length');
-if (opt.report) console.log(losoReport(nestedFlags(docs, heldOut, model)).markdown);
+if (opt.report) console.log(losoReport(flagged).markdown);
 if (opt.dump) {
-  const lines = nestedFlags(docs, heldOut, model).map(({ doc, ...s }) => {
+  const lines = flagged.map(({ doc, ...s }) => {
     const row = doc!.row;
-    const docType = s.excerpt ? null : detectDocType(docTypes, row.text, engine.analyze(row.text, row.lang)).type;
-    return JSON.stringify({ ...s, docType, register: registerOf(row) });
+    return JSON.stringify({ ...s, docType: s.excerpt ? null : docTypeOf(row), register: registerOf(row) });
   });
   writeFileSync(opt.dump, `${lines.join('\n')}\n`);
   log(`wrote ${lines.length} held-out scores to ${opt.dump}`);
