@@ -34,9 +34,6 @@ const wordCount = (s: string): number => s.match(/\S+/g)?.length ?? 0;
  * single paragraph of finished sentences), so callers can skip a second scoring pass.
  */
 export function scoringText(text: string): string {
-  if (!/[\n\r#*_>•‣◦]|^\s*(?:[-+]|\d{1,3}[.)]|t[ií]tulo|title|headline|titular|abstract|summary|resumen|keywords|palabras)/i.test(text)) {
-    return finished(text);
-  }
   const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim());
   const kept: string[] = [];
   let firstProse = true;
@@ -70,7 +67,8 @@ export function scoringText(text: string): string {
   }
   const prose = kept.join(' ');
   // Nothing but headings (a list of titles): score the words as they are rather than nothing.
-  return finished(wordCount(prose) > 0 ? prose : lines.filter(Boolean).join(' '));
+  const view = finished(wordCount(prose) > 0 ? prose : lines.filter(Boolean).join(' '));
+  return view === text.trim() ? text : view;
 }
 
 /**
