@@ -148,28 +148,41 @@ export function segmentSentences(sentences: readonly SegmentInput[], docLogit: n
 
 /** How far apart (in log-odds) the common shift of anchorSentences may move the sentences, either way. */
 const ANCHOR_SPAN = 40;
-/** Bisection steps of that shift: 2^-50 of 80 log-odds is far below what a 0-100 score can show. */
+/** Most steps of the search for that shift (bisection alone would need 50 for 2^-50 of 80 log-odds). */
 const ANCHOR_STEPS = 50;
+/** The search stops once the mean is this close to the target: far below what a 0-100 score can show. */
+const ANCHOR_TOLERANCE = 1e-10;
 
 /**
  * Shifts every sentence's log-odds by one common amount so that their word-weighted mean probability
  * is `target`: a text read as one passage is scored as the whole document (its calibrated score), and
- * its sentences must average to that score while keeping their order and their spread. Bisection on
- * the shift (the mean is increasing in it). Returns new records; `sentences` is not changed.
+ * its sentences must average to that score while keeping their order and their spread. The mean is
+ * increasing in the shift: Newton steps, kept inside a bisection bracket, reach it in a few steps
+ * (bisection alone took 50, ~30 us a 500-word text on every detection). Returns new records;
+ * `sentences` is not changed.
  */
 export function anchorSentences(sentences: readonly SentenceScore[], target: number): SentenceScore[] {
   const words = sentences.reduce((n, s) => n + s.words, 0);
   if (!sentences.length || words === 0) return sentences.map((s) => ({ ...s }));
   const logits = sentences.map((s) => logitOf(s.probability));
-  const meanAt = (shift: number) => sentences.reduce((sum, s, k) => sum + sigmoid(logits[k] + shift) * s.words, 0) / words;
   let lo = -ANCHOR_SPAN;
   let hi = ANCHOR_SPAN;
+  let shift = 0;
   for (let i = 0; i < ANCHOR_STEPS; i++) {
-    const mid = (lo + hi) / 2;
-    if (meanAt(mid) < target) lo = mid;
-    else hi = mid;
+    let mean = 0;
+    let slope = 0;
+    for (let k = 0; k < sentences.length; k++) {
+      const p = sigmoid(logits[k] + shift);
+      mean += p * sentences[k].words;
+      slope += p * (1 - p) * sentences[k].words;
+    }
+    const gap = mean / words - target;
+    if (Math.abs(gap) < ANCHOR_TOLERANCE) break;
+    if (gap < 0) lo = shift;
+    else hi = shift;
+    const newton = shift - gap / (slope / words);
+    shift = slope > 0 && newton > lo && newton < hi ? newton : (lo + hi) / 2;
   }
-  const shift = (lo + hi) / 2;
   return sentences.map((s, k) => ({ ...s, probability: sigmoid(logits[k] + shift) }));
 }
 
