@@ -7,8 +7,20 @@
  * cannot learn presentation, and the formatting dimension still sees the text as submitted.
  */
 
-/** A line that ends as prose: a sentence mark, or a colon or semicolon, then closing quotes or brackets. */
-const ENDS_AS_PROSE = /[.!?…:;]["'”’»)\]*_]*$/;
+/** Marks that end a line as prose: a sentence mark, or a colon or semicolon... */
+const PROSE_END = new Set(['.', '!', '?', '…', ':', ';']);
+/** ...then any closing quotes, brackets or emphasis marks. */
+const CLOSING = new Set(['"', "'", '”', '’', '»', ')', ']', '*', '_']);
+
+/**
+ * A line (or text) that ends as prose. Read from the end rather than by a regex anchored at `$`,
+ * which the engine tries at every position of a paragraph-long line (every detection runs this).
+ */
+function endsAsProse(line: string): boolean {
+  let i = line.length - 1;
+  while (i >= 0 && CLOSING.has(line[i])) i--;
+  return i >= 0 && PROSE_END.has(line[i]);
+}
 /** Line-start markup: a Markdown heading, a bullet or a quote mark, or list numbering. */
 const HEADING_MARK = /^#{1,6}\s+/;
 const LIST_MARK = /^(?:[-*+•‣◦>]|\d{1,3}[.)])\s+/;
@@ -25,7 +37,23 @@ const HEADING_MAX_WORDS = 12;
 const CONTINUES =
   /(?:[,(\-–—/&]|\b(?:and|or|but|the|a|an|of|in|on|at|to|for|with|by|from|as|that|which|is|are|was|were|y|o|pero|el|la|los|las|un|una|de|del|en|con|por|para|que|es|son|fue)\s*)$/i;
 
-const wordCount = (s: string): number => s.match(/\S+/g)?.length ?? 0;
+/** Whitespace as `\s` reads it, with ASCII decided without a regex. */
+function isSpace(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(s[i]);
+}
+
+/** At most `most` runs of non-space (words), counted without splitting a paragraph-long line. */
+function atMostWords(s: string, most: number): boolean {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const space = isSpace(s, i);
+    if (!space && !inWord && ++words > most) return false;
+    inWord = !space;
+  }
+  return true;
+}
 
 /**
  * The prose of `text` as one run of sentences: headings and title lines left out, list and
@@ -51,12 +79,13 @@ export function scoringText(text: string): string {
     const emphasis = EMPHASIS_LINE.exec(line);
     if (emphasis) {
       line = emphasis[2].trim();
-      if (!ENDS_AS_PROSE.test(line)) heading = true;
+      if (!endsAsProse(line)) heading = true;
     }
-    if (!heading && !ENDS_AS_PROSE.test(line) && !CONTINUES.test(line) && wordCount(line) <= HEADING_MAX_WORDS) {
+    // Cheapest test first: a paragraph-long line is never a heading.
+    if (!heading && atMostWords(line, HEADING_MAX_WORDS) && !endsAsProse(line) && !CONTINUES.test(line)) {
       // Standing on its own: at the start, or after a blank line or a finished line, and followed
       // by a blank line or a new sentence. A line a hard wrap cut mid-sentence continues in lower case.
-      const before = i === 0 || !lines[i - 1] || ENDS_AS_PROSE.test(lines[i - 1]);
+      const before = i === 0 || !lines[i - 1] || endsAsProse(lines[i - 1]);
       const next = lines[i + 1];
       const after = next === undefined || !next || /^[^a-záéíóúñü]/u.test(next.replace(LIST_MARK, ''));
       heading = before && after;
@@ -67,7 +96,7 @@ export function scoringText(text: string): string {
   }
   const prose = kept.join(' ');
   // Nothing but headings (a list of titles): score the words as they are rather than nothing.
-  const view = finished(wordCount(prose) > 0 ? prose : lines.filter(Boolean).join(' '));
+  const view = finished(/\S/.test(prose) ? prose : lines.filter(Boolean).join(' '));
   return view === text.trim() ? text : view;
 }
 
@@ -78,5 +107,6 @@ export function scoringText(text: string): string {
  */
 function finished(text: string): string {
   const t = text.trimEnd();
-  return !t || ENDS_AS_PROSE.test(t) || !/[\p{L}\p{N}]$/u.test(t) ? text : `${t}.`;
+  // The last character only (two code units: it may be a surrogate pair).
+  return !t || endsAsProse(t) || !/[\p{L}\p{N}]$/u.test(t.slice(-2)) ? text : `${t}.`;
 }
