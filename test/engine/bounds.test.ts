@@ -14,7 +14,12 @@ describe('binomialUpperBound', () => {
     expect(binomialUpperBound(10, 1000)).toBeCloseTo(0.0169, 3);
   });
   it('is never below the observed rate and never 0 for a measured rate', () => {
-    for (const [k, n] of [[0, 1], [3, 7], [40, 4000], [0, 100000]]) {
+    for (const [k, n] of [
+      [0, 1],
+      [3, 7],
+      [40, 4000],
+      [0, 100000],
+    ]) {
       const u = binomialUpperBound(k, n);
       expect(u).toBeGreaterThan(k / n);
       expect(u).toBeLessThanOrEqual(1);
