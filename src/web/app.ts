@@ -1,6 +1,6 @@
 /** Entry point of the playground page: settings, language, tabs, text analysis and the Files tab. */
 import { ApiError, describeError, detectText, fetchUsage, usageText, type DetectResult } from './api.ts';
-import { downloadCsv, runBatch, toCsv, type BatchRow } from './batch.ts';
+import { downloadCsv, relabelBatch, runBatch, toCsv, type BatchRow } from './batch.ts';
 import { renderResult, wireTooltipDismiss } from './result.ts';
 import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
 import { countWords, MIN_WORDS } from './words.ts';
@@ -21,7 +21,8 @@ const filesButton = $<HTMLButtonElement>('analyze-files');
 const csvButton = $<HTMLButtonElement>('download-csv');
 
 let lang: UiLang = initialLang();
-let lastResult: { text: string; sensitivity: string; data: DetectResult; headers: Headers } | null = null;
+/** The result on screen, with the language its server-written parts (verdict, reasons, measured error) are in. */
+let lastResult: { text: string; sensitivity: string; lang: UiLang; data: DetectResult; headers: Headers } | null = null;
 let chosenFiles: File[] = [];
 /** Files the picker or a drop offered that the page does not send (not TXT, MD, DOCX or PDF by name). */
 let refusedFiles: File[] = [];
@@ -87,11 +88,21 @@ function chooseFiles(files: File[]): void {
   renderFileList();
 }
 
-/** Dims the result when it no longer answers the text (or the sensitivity) on screen, and says so. */
+/**
+ * Dims the result when it no longer answers what is on screen, and says why: the text or the
+ * sensitivity changed, or the page's language did (issue 32: the verdict, the reasons and the
+ * measured error are the server's words, in the language they were asked in; asking again would
+ * charge the words again, so the page says so instead of doing it behind the user's back).
+ */
 function markStale(): void {
-  const stale = lastResult !== null && (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity);
-  $('result').classList.toggle('stale', stale);
-  $('stale-note').hidden = !stale;
+  const edited = lastResult !== null && (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity);
+  const otherLang = lastResult !== null && lastResult.lang !== lang;
+  const note = $('stale-note');
+  $('result').classList.toggle('stale', edited || otherLang);
+  note.hidden = !(edited || otherLang);
+  note.dataset.reason = edited ? 'edited' : otherLang ? 'lang' : '';
+  note.textContent =
+    otherLang && !edited ? tr(lang, 'staleLangNote', { language: tr(lang, `langName_${lastResult!.lang}`) }) : tr(lang, 'staleNote');
 }
 
 function renderFileList(): void {
@@ -125,6 +136,8 @@ function applyLang(next: UiLang): void {
   renderFileList();
   void refreshUsage();
   if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+  markStale();
+  relabelBatch(lang);
 }
 
 function selectTab(tab: HTMLElement, focus: boolean): void {
@@ -161,7 +174,7 @@ async function analyzeText(e: Event): Promise<void> {
   try {
     const text = textArea.value;
     const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
-    lastResult = { text, sensitivity: sensitivity.value, data, headers };
+    lastResult = { text, sensitivity: sensitivity.value, lang, data, headers };
     renderResult(text, data, headers, lang);
     markStale();
     $('result-heading').focus({ preventScroll: true });
