@@ -75,11 +75,15 @@ function renderDimensions(result: DetectResult, lang: UiLang): void {
     const state = dim.detected ? 'detected' : dim.enabled ? 'notDetected' : 'unavailable';
     const stateEl = el('span', 'dim-state', tr(lang, state));
     item.append(stateEl);
-    // Said in words, not only in a tooltip: what "not used" means, and what a detection rests on.
-    if (!dim.enabled) item.append(el('span', 'dim-note', tr(lang, 'unavailableHelp')));
+    if (!dim.enabled) stateEl.title = tr(lang, 'unavailableHelp');
+    // What a detection rests on, in words beside it.
     if (dim.detected) item.append(el('span', 'dim-note', dimensionNote(dim, result, lang)));
     list.appendChild(item);
   }
+  // What "not used" means, said once under the list (not only in a tooltip).
+  const unused = byId('dims-unused');
+  unused.textContent = `∅ ${tr(lang, 'unavailable')}: ${tr(lang, 'unavailableHelp')}`;
+  unused.hidden = !result.dimensions.some((d) => !d.enabled);
 }
 
 /** Scrolls to the passage and marks it with the custom highlight (or the selection as a fallback). */

@@ -62,7 +62,7 @@ const en = {
   notDetected: 'Not detected',
   unavailable: 'Not used by this model',
   unavailableHelp:
-    'In the model’s tests this signal did not tell human from AI writing in the language of this text, so the model does not check or count it, and no reason below rests on it.',
+    'in the model’s tests these signals did not tell human from AI writing in the language of this text, so the model does not check or count them, and no reason on this page rests on them.',
   dimFlaggedIn: 'Marks {n} flagged sentence(s) in your text.',
   dimWholeText:
     'Measured over the whole text: no single sentence shows it strongly enough to be flagged, so it does not weigh on the verdict by itself.',
@@ -167,7 +167,7 @@ const es: Record<StringKey, string> = {
   notDetected: 'No detectada',
   unavailable: 'No lo usa este modelo',
   unavailableHelp:
-    'En las pruebas del modelo esta señal no distinguió la escritura humana de la de una IA en el idioma de este texto, así que el modelo no la evalúa ni la cuenta, y ningún motivo de abajo se basa en ella.',
+    'en las pruebas del modelo estas señales no distinguieron la escritura humana de la de una IA en el idioma de este texto, así que el modelo no las evalúa ni las cuenta, y ningún motivo de esta página se basa en ellas.',
   dimFlaggedIn: 'Marca {n} frase(s) señalada(s) en su texto.',
   dimWholeText:
     'Medida sobre el texto entero: ninguna frase la muestra con fuerza suficiente para señalarla, así que por sí sola no pesa en el veredicto.',

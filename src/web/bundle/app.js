@@ -73,7 +73,7 @@ var en = {
   detected: "Detected",
   notDetected: "Not detected",
   unavailable: "Not used by this model",
-  unavailableHelp: "In the model’s tests this signal did not tell human from AI writing in the language of this text, so the model does not check or count it, and no reason below rests on it.",
+  unavailableHelp: "in the model’s tests these signals did not tell human from AI writing in the language of this text, so the model does not check or count them, and no reason on this page rests on them.",
   dimFlaggedIn: "Marks {n} flagged sentence(s) in your text.",
   dimWholeText: "Measured over the whole text: no single sentence shows it strongly enough to be flagged, so it does not weigh on the verdict by itself.",
   gaugeMixed: "AI score · mixed authorship",
@@ -172,7 +172,7 @@ var es = {
   detected: "Detectada",
   notDetected: "No detectada",
   unavailable: "No lo usa este modelo",
-  unavailableHelp: "En las pruebas del modelo esta señal no distinguió la escritura humana de la de una IA en el idioma de este texto, así que el modelo no la evalúa ni la cuenta, y ningún motivo de abajo se basa en ella.",
+  unavailableHelp: "en las pruebas del modelo estas señales no distinguieron la escritura humana de la de una IA en el idioma de este texto, así que el modelo no las evalúa ni las cuenta, y ningún motivo de esta página se basa en ellas.",
   dimFlaggedIn: "Marca {n} frase(s) señalada(s) en su texto.",
   dimWholeText: "Medida sobre el texto entero: ninguna frase la muestra con fuerza suficiente para señalarla, así que por sí sola no pesa en el veredicto.",
   gaugeMixed: "Puntuación IA · autoría mixta",
@@ -818,11 +818,14 @@ function renderDimensions(result, lang) {
     const stateEl = el("span", "dim-state", tr(lang, state));
     item.append(stateEl);
     if (!dim.enabled)
-      item.append(el("span", "dim-note", tr(lang, "unavailableHelp")));
+      stateEl.title = tr(lang, "unavailableHelp");
     if (dim.detected)
       item.append(el("span", "dim-note", dimensionNote(dim, result, lang)));
     list.appendChild(item);
   }
+  const unused = byId("dims-unused");
+  unused.textContent = `∅ ${tr(lang, "unavailable")}: ${tr(lang, "unavailableHelp")}`;
+  unused.hidden = !result.dimensions.some((d) => !d.enabled);
 }
 function showPassage(range) {
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
