@@ -135,7 +135,7 @@ function applyLang(next: UiLang): void {
   updateWordCount();
   renderFileList();
   void refreshUsage();
-  if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+  if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang, lastResult.lang);
   markStale();
   relabelBatch(lang);
 }

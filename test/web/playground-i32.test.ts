@@ -188,7 +188,9 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: one language, true dimensions, one 
       expect(await page.getAttribute('#result', 'class')).toContain('stale');
       expect(await page.isVisible('#stale-note')).toBe(true);
       expect(await page.textContent('#stale-note')).toBe(tr('es', 'staleLangNote', { language: 'inglés' }));
-      // The page's own words follow at once.
+      // The server's words are marked as English for screen readers; the page's own words follow at once.
+      expect(await page.getAttribute('#verdict', 'lang')).toBe('en');
+      expect(await page.getAttribute('#bullets', 'lang')).toBe('en');
       expect(await page.textContent('#gauge-label')).toBe(STRINGS.es.gaugeMixed);
       expect(await page.textContent('h3[data-i18n="bulletsHeading"]')).toBe(STRINGS.es.bulletsHeading);
       const [res] = await Promise.all([page.waitForResponse(isDetect), page.click('#analyze')]);
@@ -198,6 +200,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: one language, true dimensions, one 
       expect(body.verdict).toBe(spanish.verdict);
       expect(await page.textContent('#verdict')).toBe(spanish.verdict);
       expect(await page.isHidden('#stale-note')).toBe(true);
+      expect(await page.getAttribute('#verdict', 'lang')).toBe('es');
       await page.check('#lang-en');
       expect(await page.textContent('#stale-note')).toBe(tr('en', 'staleLangNote', { language: 'Spanish' }));
     },

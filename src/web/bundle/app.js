@@ -889,7 +889,9 @@ function wireTooltipDismiss() {
       mark.classList.add("quiet");
   });
 }
-function renderResult(text, result, headers, lang) {
+function renderResult(text, result, headers, lang, answerLang = lang) {
+  for (const id of ["verdict", "doc-type", "measured-error", "bullets"])
+    byId(id).lang = answerLang;
   if ("highlights" in CSS)
     CSS.highlights.delete(PASSAGE_HIGHLIGHT);
   renderGauge(result.score, result.verdictKey, lang);
@@ -1017,7 +1019,7 @@ function applyLang(next) {
   renderFileList();
   refreshUsage();
   if (lastResult)
-    renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+    renderResult(lastResult.text, lastResult.data, lastResult.headers, lang, lastResult.lang);
   markStale();
   relabelBatch(lang);
 }
