@@ -21,7 +21,7 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** The AI-passage violet (styles.css --seg-line): the mixed verdict's gauge colour. */
 const SEG_VIOLET = 'rgb(91, 42, 134)';
-/** Least luminance ratio between neighbouring sentence shades (styles.css: 1.28 by design; 1.07 before issue 32). */
+/** Least luminance ratio between neighbouring sentence shades (styles.css: 1.28 by design; 1.11 between the first two before issue 32). */
 const MIN_NEIGHBOUR_RATIO = 1.25;
 
 const isDetect = (res: Response) => res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
