@@ -46,6 +46,9 @@ afterAll(async () => {
 /** `n` distinct files of ~4,340 words (`tag` keeps two batches' files apart). */
 const filesOf = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `File ${tag} ${i + 1}. ${PROSE} `.repeat(70));
 
+/** A single text of ~120,000 words (880 KB): its analysis lasts long enough to stop its process in the middle of it. */
+const LONG_TEXT = JSON.stringify({ text: `${PROSE} `.repeat(2000) });
+
 type Line = { type: string; index?: number; words?: number; code?: string; total?: number };
 
 /** One database: the servers' environment and how the test reads it. */
@@ -346,6 +349,26 @@ describe.if(!POSTGRES_MISSING)('charge holds on two instances sharing PostgreSQL
   });
 
   it('item 2: an instance stopped past its lease delivers no more under it', () => stalledOwner(target, a, key, [a.pid]));
+
+  it('item 2: a single text whose instance stalls past its lease during the analysis is not answered, and not charged', async () => {
+    const before = await used(target);
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const answer = fetch(`${a.base}/v1/detect`, { method: 'POST', headers, body: LONG_TEXT });
+    // Stopped once its charge is committed: the analysis of 120,000 words is running.
+    for (let i = 0; i < 400 && (await used(target)) === before; i++) await Bun.sleep(5);
+    expect(await used(target)).toBeGreaterThan(before);
+    a.proc.kill('SIGSTOP');
+    await Bun.sleep(STALL_MS);
+    a.proc.kill('SIGCONT');
+    const response = await answer;
+    const body = (await response.json()) as { words?: number; error?: { code: string } };
+    const charged = (await settledUse(target, before)) - before;
+    console.log(
+      `postgres single text, instance stopped ${STALL_MS} ms mid-analysis: ${response.status} ${body.error?.code ?? ''}, charged ${charged}`,
+    );
+    expect([response.status, body.error?.code, charged]).toEqual([503, 'hold_expired', 0]);
+    expect(response.headers.get('retry-after')).toBe('1');
+  });
 
   it('item 4: replays a keyed batch whose every result was read, whatever happened to its last line', () =>
     cutBeforeComplete(target, a, key));

@@ -127,27 +127,37 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
     const done = () => settling.delete(work);
     work.then(done, done);
   };
-  /** Attempts fully delivered in this event-loop turn, finished together at its end, and what each found. */
-  let finishing = new Map<string, (outcome: DeliverOutcome) => void>();
+  /** Attempts fully delivered in this event-loop turn, finished together at its end: each hold's id and what it found. */
+  let finishing = new Map<string, { id: string; resolve: (outcome: DeliverOutcome) => void }>();
   const finishQueued = () => {
     const batch = finishing;
     finishing = new Map();
     const done = ledger.finish([...batch.keys()]).then(
       (finished) => {
         const kept = new Set(finished);
-        for (const [attempt, resolve] of batch) resolve(kept.has(attempt) ? 'counted' : 'hold_expired');
+        for (const [attempt, { resolve }] of batch) resolve(kept.has(attempt) ? 'counted' : 'hold_expired');
       },
-      () => {
-        for (const resolve of batch.values()) resolve('store_unavailable');
+      async () => {
+        // Maybe written, its reply late (the process paused past the store's deadline): a hold
+        // gone is one this attempt finished (a sweep keeps what it settles).
+        for (const { id, resolve } of batch.values()) {
+          const hold = await ledger.read(id).catch(() => undefined);
+          resolve(hold === null ? 'counted' : 'store_unavailable');
+        }
       },
     );
     track(done);
   };
-  /** Counts `total` under `attempt`'s lease; a failed write is `store_unavailable` (the result is not handed over). */
+  /** Counts `total` under `attempt`'s lease; a write that fails is read back, and `store_unavailable` unless it was counted. */
   const count = (id: string, attempt: string, total: number): Promise<DeliverOutcome> =>
     ledger.deliver(id, attempt, total).then(
       (result) => (result === 'counted' ? 'counted' : 'hold_expired'),
-      () => 'store_unavailable' as const,
+      async () => {
+        // Maybe written, its reply late (the process paused past the store's deadline, issue 33):
+        // the result is paid when the hold counts it, whoever holds the lease now.
+        const hold = await ledger.read(id).catch(() => null);
+        return hold && hold.delivered >= total && hold.charged >= total ? 'counted' : 'store_unavailable';
+      },
     );
 
   function held(key: ApiKey, id: string, attempt: string, words: number, keepUntil: number, fresh: boolean): HeldCharge {
@@ -184,7 +194,7 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
       }
       const outcome = new Promise<DeliverOutcome>((resolve) => {
         if (finishing.size === 0) setImmediate(finishQueued);
-        finishing.set(attempt, resolve);
+        finishing.set(attempt, { id, resolve });
       });
       if ((await outcome) === 'counted') delivered = words;
       return outcome;
