@@ -19,7 +19,7 @@
  */
 import { ApiError } from '../../http/errors';
 import { keepTrying } from '../../store/retry';
-import type { ApiKey, ChargeLedger, QuotaStore } from '../../store/types';
+import type { ApiKey, ChargeLedger, Hold, QuotaStore } from '../../store/types';
 import { oweRefund } from './owed';
 import { REFUND_RETRY_WINDOW_MS, type RefundReport } from './refund';
 import { chargeWords, getQuotaState, periodOf, type ChargeResult, type QuotaState } from './service';
@@ -80,6 +80,11 @@ export interface Holds {
    * idempotency_key_reused when the hold was paid for another body.
    */
   charge(key: ApiKey, words: number, options?: HoldOptions): Promise<HeldChargeResult>;
+  /**
+   * Throws 422 idempotency_key_reused when a hold under this keyed request's id was paid for
+   * another body: a batch checks it before its body is extracted (charge checks it again).
+   */
+  check(id: string, bodyCheck: string, now?: number): Promise<void>;
   /** Resolves once the settlements begun so far have been written (or have failed once): before the store closes. */
   settled(): Promise<void>;
   /** One pass of the background work: renew this process's leases, settle abandoned holds, delete expired ones. */
@@ -202,20 +207,29 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
     return { id, words, deliver, settle, complete };
   }
 
+  /**
+   * The hold a keyed request under `given` credits in `period`, and the id it charges under; 422
+   * idempotency_key_reused when a hold under the key was paid for another body (issue 33: the
+   * first body's pay went to any body sent under the same key once its record was released).
+   */
+  async function priorOf(given: string, bodyCheck: string | null, period: string): Promise<{ id: string; prior: Hold | null }> {
+    const first = await ledger.read(given);
+    if (first && first.bodyCheck !== bodyCheck) throw new ApiError('idempotency_key_reused');
+    if (!first || first.period === period) return { id: given, prior: first };
+    // A retry in the next month pays in the new month; the old hold settles by itself.
+    const id = `${given}:${period}`;
+    const prior = await ledger.read(id);
+    if (prior && prior.bodyCheck !== bodyCheck) throw new ApiError('idempotency_key_reused');
+    return { id, prior };
+  }
+
   return {
     owner,
+    async check(id, bodyCheck, now = clock()) {
+      await priorOf(id, bodyCheck, periodOf(now));
+    },
     async charge(key, words, { id: given, bodyCheck, keepUntil = 0, signal, now = clock() } = {}) {
-      const period = periodOf(now);
-      let id = given ?? crypto.randomUUID();
-      let prior = given ? await ledger.read(id) : null;
-      if (prior && prior.period !== period) {
-        // A retry in the next month pays in the new month; the old hold settles by itself.
-        id = `${id}:${period}`;
-        prior = await ledger.read(id);
-      }
-      // What a hold paid serves the body it paid for, and no other (issue 33: the first body's pay
-      // went to any body sent under the same key once its idempotency record was released).
-      if (prior && prior.bodyCheck !== (bodyCheck ?? null)) throw new ApiError('idempotency_key_reused');
+      const { id, prior } = given ? await priorOf(given, bodyCheck ?? null, periodOf(now)) : { id: crypto.randomUUID(), prior: null };
       const attempt = crypto.randomUUID();
       const owed = Math.max(0, words - (prior?.charged ?? 0));
       if (owed === 0 && prior) {
