@@ -5,6 +5,7 @@ import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
 import type { BatchLine } from './model';
 import type { PlannedFile } from './plan';
+import type { DeliverOutcome } from '../quota';
 
 /**
  * How a stream ended: the words of the results the client took (the rest of the charge is
@@ -15,6 +16,8 @@ export interface StreamEnd {
   completed: boolean;
   /** Ended early by the server's shutdown, with a complete line naming the files not processed. */
   stopped?: boolean;
+  /** Ended early because a result could not be counted under the charge's lease (its error line's code). */
+  failed?: Exclude<DeliverOutcome, 'counted'>;
 }
 
 /** Everything the stream needs; `onEnd` runs exactly once, however the stream ends. */
@@ -41,8 +44,13 @@ export interface BatchStreamOptions {
   logger: Logger;
   /** Each file's outcome as its line is handed over: `result`, or the code of its error line (the metrics count them). */
   onFile?(outcome: string): void;
-  /** The words of the results handed to the client so far, after each result (the charge's hold counts them); awaited. */
-  onDeliver?(deliveredWords: number): Promise<void> | undefined;
+  /**
+   * Counts a result before it is handed over: the words of the results delivered with it (the
+   * charge's hold counts them under its lease). Anything but `counted` ends the stream with an
+   * error line of that code in place of the result (issue 33: a process that stalled past its
+   * lease went on delivering results nobody paid for).
+   */
+  onDeliver?(deliveredWords: number): Promise<DeliverOutcome>;
   onEnd(end: StreamEnd): void;
 }
 
@@ -57,6 +65,7 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
   let deliveredWords = 0;
   let completed = false;
   let stopped = false;
+  let failed: StreamEnd['failed'];
   /** The complete line of a stream stopped before `file`: it and every later file are unprocessed. */
   const stopBefore = (file: PlannedFile) => {
     stopped = true;
@@ -105,20 +114,30 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         // event loop. Its result is never sent, so it is not charged (refunded in onEnd).
         await nextTurn();
         if (o.client.aborted) return;
+        // Counted before it is handed over, under the lease: a crash between the two charges this
+        // one result without sending it; a stalled process that lost its lease sends nothing more.
+        const outcome = o.onDeliver ? await o.onDeliver(deliveredWords + file.words) : 'counted';
+        if (outcome !== 'counted') {
+          failed = outcome;
+          o.onFile?.(outcome);
+          yield errorLine(file, { code: outcome, params: {} }, o.lang);
+          return;
+        }
         deliveredWords += file.words;
       }
       o.onFile?.(line.type === 'result' ? 'result' : line.code);
       yield line;
-      // Runs when the next line is asked for, so after this one was handed over: a crash before
-      // it is written gives this result back (never charged twice), one after cannot charge a
-      // result that was never sent.
-      if (line.type === 'result') await o.onDeliver?.(deliveredWords);
     }
     completed = true;
     yield completeLine(total);
   } finally {
-    o.onEnd({ deliveredWords, completed, stopped });
+    o.onEnd({ deliveredWords, completed, stopped, failed });
   }
+}
+
+/** True for the result or error line of the batch's last file (the complete line follows it at once). */
+function isLastFileLine(line: BatchLine, total: number): boolean {
+  return (line.type === 'result' || line.type === 'error') && line.index === total - 1;
 }
 
 /**
@@ -152,8 +171,16 @@ export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Ar
           options.client.removeEventListener('abort', stop);
           controller.close();
         } else {
+          let bytes = encodeLine(next.value);
+          // The last file's line and the complete line leave as one chunk: a client holding every
+          // result holds the end of the stream too, and so does the answer kept for its retry
+          // (issue 33: a reset between the two made the retry run and pay again).
+          if (isLastFileLine(next.value, options.plan.length)) {
+            const end = await lines.next();
+            if (!end.done) bytes = Buffer.concat([bytes, encodeLine(end.value)]);
+          }
           try {
-            controller.enqueue(encodeLine(next.value));
+            controller.enqueue(bytes);
           } catch {
             // Cancelled while this line was being produced: nobody is reading any more.
           }

@@ -33,8 +33,8 @@ export interface BatchRequest {
   holds: Holds;
   /** Aborted when the server begins to stop (SIGTERM): the stream ends early, saying which files it did not process. */
   stopping?: AbortSignal;
-  /** A keyed request's hold: the idempotency record's id, kept until the record expires, so a retry credits what it paid. */
-  hold?: { id: string; keepUntil: number };
+  /** A keyed request's hold: the idempotency record's id and body check, kept until the record expires, so a retry of that body credits what it paid. */
+  hold?: { id: string; bodyCheck: string; keepUntil: number };
   usage: UsageSink;
   detector: Detector;
   /** The loaded model's version, put in every result line. */

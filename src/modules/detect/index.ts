@@ -18,7 +18,7 @@ import {
 } from '../../http';
 import type { ServiceMetrics } from '../../metrics/types';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, recordId, type Idempotency } from '../idempotency';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, type Idempotency } from '../idempotency';
 import { checkQuotaFirst, rateLimitHeaders, type Holds } from '../quota';
 import type { HandleBatch } from './batch-contract';
 import type { DocumentDecoration } from 'elysia';
@@ -64,8 +64,8 @@ export interface DetectModuleOptions {
 /** The derived context the route reads and updates (plugins in src/http). */
 type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> }; lang: LabelLang; words: number };
 
-/** A keyed request's hold: the idempotency record's id, kept until the record expires. */
-type KeyedHold = { id: string; keepUntil: number };
+/** A keyed request's hold: the idempotency record's id and body check, kept until the record expires. */
+type KeyedHold = { id: string; bodyCheck: string; keepUntil: number };
 
 /** Lease of a single detection on its idempotency record: far above its run time, short enough that a retry after a crash waits little. */
 const SINGLE_LEASE_MS = 60_000;
@@ -143,9 +143,14 @@ export function detectModule(deps: DetectModuleOptions) {
     const secret = secretOf(ctx);
     const leaseMs = mode === 'single' ? SINGLE_LEASE_MS : config.batchTimeBudgetMs + SINGLE_LEASE_MS;
     const call = { secret, keyId: key.id, idempotencyKey, fingerprint, leaseMs, isComplete: mode === 'batch' ? batchComplete : undefined };
-    // The charge's hold shares the record's id: a retry after a crash or a hang-up finds what it paid.
-    const hold = { id: await recordId(secret, idempotencyKey), keepUntil: Date.now() + IDEMPOTENCY_TTL_MS };
-    const { response, replayed } = await idempotency.run(call, () => execute(hold));
+    // The charge's hold shares the record's id and body check: a retry of the same body after a
+    // crash or a hang-up finds what it paid; another body finds nothing to credit (422).
+    const keepUntil = Date.now() + IDEMPOTENCY_TTL_MS;
+    const { response, replayed } = await idempotency.run(call, async (record) => {
+      // Another body under a used key is refused before a batch's files are extracted (its charge checks again).
+      if (mode === 'batch') await holds.check(record.id, record.bodyCheck);
+      return execute({ ...record, keepUntil });
+    });
     if (replayed) {
       // The stored answer says which language it was in.
       ctx.set.headers['content-language'] = response.headers.get('content-language') ?? ctx.lang;
