@@ -73,11 +73,20 @@ export class SlowReader {
     return 0;
   }
 
-  /** Reads until `done(answer)` holds, the connection ends or `timeoutMs` passes, at most `bytesPerSecond` (default: as fast as it comes). */
-  async readUntil(done: (answer: RawAnswer) => boolean, timeoutMs: number, bytesPerSecond = Number.POSITIVE_INFINITY): Promise<RawAnswer> {
+  /**
+   * Reads until `done(answer)` holds, the connection ends or `timeoutMs` passes, at most
+   * `bytesPerSecond` (default: as fast as it comes) and at most `chunk` bytes per read (so it
+   * stops close to where `done` first holds).
+   */
+  async readUntil(
+    done: (answer: RawAnswer) => boolean,
+    timeoutMs: number,
+    bytesPerSecond = Number.POSITIVE_INFINITY,
+    chunk = 1 << 20,
+  ): Promise<RawAnswer> {
     const deadline = performance.now() + timeoutMs;
     const tickMs = 20;
-    const perTick = Number.isFinite(bytesPerSecond) ? Math.max(1, Math.round((bytesPerSecond * tickMs) / 1000)) : 1 << 20;
+    const perTick = Math.min(chunk, Number.isFinite(bytesPerSecond) ? Math.max(1, Math.round((bytesPerSecond * tickMs) / 1000)) : chunk);
     for (;;) {
       const answer = this.answer();
       if (done(answer) || answer.ended || performance.now() > deadline) return answer;
@@ -126,14 +135,14 @@ export function wholeLines<T = Record<string, unknown>>(body: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-/** The bytes of a multipart POST to `path`: request head and body, ready for SlowReader.send. */
-export async function multipartRequest(path: string, key: string, form: FormData): Promise<Uint8Array> {
+/** The bytes of a multipart POST to `path` (`headers`: more header lines, each ending in CRLF): request head and body, ready for SlowReader.send. */
+export async function multipartRequest(path: string, key: string, form: FormData, headers = ''): Promise<Uint8Array> {
   const request = new Request('http://x', { method: 'POST', body: form });
   // Read before the body is consumed (afterwards Bun answers null).
   const type = request.headers.get('content-type');
   const body = new Uint8Array(await request.arrayBuffer());
   const head =
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n` +
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n${headers}` +
     `Content-Type: ${type}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }

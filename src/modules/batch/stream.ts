@@ -1,9 +1,9 @@
-/** The NDJSON body: one line per pull, each file scored only when its turn comes. */
+/** The NDJSON body: one line per pull, each file scored only once the lines before it reached the client. */
 import type { Detector } from '../../detector/types';
 import type { LabelLang, Sensitivity } from '../../contract';
 import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
-import type { BatchLine } from './model';
+import type { BatchLine, CompleteLine } from './model';
 import type { PlannedFile } from './plan';
 
 /**
@@ -41,7 +41,13 @@ export interface BatchStreamOptions {
   logger: Logger;
   /** Each file's outcome as its line is handed over: `result`, or the code of its error line (the metrics count them). */
   onFile?(outcome: string): void;
-  /** The words of the results handed to the client so far, after each result (the charge's hold counts them); awaited. */
+  /**
+   * Resolves true once everything written so far has been acknowledged by the client's TCP stack
+   * (src/http/send-queue.ts), false when `signal` aborts or the connection is gone first. Without
+   * it (a connection that cannot be watched) a line counts as delivered once the consumer took it.
+   */
+  acknowledged?(signal: AbortSignal): Promise<boolean>;
+  /** The words of the results that reached the client so far (the charge's hold counts them); awaited. */
   onDeliver?(deliveredWords: number): Promise<void> | undefined;
   onEnd(end: StreamEnd): void;
 }
@@ -54,9 +60,29 @@ function nextTurn(): Promise<void> {
 /** The lines of a batch, in upload order; generated lazily, one file at a time. */
 export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLine, void, undefined> {
   const total = o.plan.length;
+  /** Words of the results whose lines the client has acknowledged (charged). */
   let deliveredWords = 0;
+  /** Words of the results handed over so far, acknowledged or not. */
+  let handedWords = 0;
   let completed = false;
   let stopped = false;
+  const interrupted = o.stopping ? AbortSignal.any([o.client, o.stopping]) : o.client;
+  /**
+   * Runs once the line handed over last was taken by the consumer (the code after a `yield`):
+   * waits until every line so far has reached the client, then counts their results as delivered.
+   * False when `signal` aborted first (the client left, the server is stopping) or the connection
+   * is gone: nothing more is counted.
+   */
+  const reached = async (signal: AbortSignal): Promise<boolean> => {
+    await nextTurn();
+    if (o.acknowledged && !(await o.acknowledged(signal))) return false;
+    if (signal.aborted) return false;
+    if (handedWords > deliveredWords) {
+      deliveredWords = handedWords;
+      await o.onDeliver?.(deliveredWords);
+    }
+    return true;
+  };
   /** The complete line of a stream stopped before `file`: it and every later file are unprocessed. */
   const stopBefore = (file: PlannedFile) => {
     stopped = true;
@@ -66,19 +92,22 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
     );
   };
   try {
+    let end: CompleteLine | null = null;
     for (const file of o.plan) {
       if (o.client.aborted) return;
       if (o.stopping?.aborted) {
-        yield stopBefore(file);
-        return;
+        end = stopBefore(file);
+        break;
       }
       yield progressLine(file, total);
-      await nextTurn();
+      // Read-ahead bound: nothing more is scored until the lines before this file reached the client.
+      const ready = await reached(interrupted);
       if (o.client.aborted) return;
       if (o.stopping?.aborted) {
-        yield stopBefore(file);
-        return;
+        end = stopBefore(file);
+        break;
       }
+      if (!ready) return; // the connection is gone
       if (!file.ok) {
         o.onFile?.(file.failure.code);
         yield errorLine(file, file.failure, o.lang);
@@ -105,27 +134,32 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         // event loop. Its result is never sent, so it is not charged (refunded in onEnd).
         await nextTurn();
         if (o.client.aborted) return;
-        deliveredWords += file.words;
+        handedWords += file.words;
       }
       o.onFile?.(line.type === 'result' ? 'result' : line.code);
+      // Counted as delivered (the hold's count, the charge) only once it has reached the client
+      // (`reached`): a crash or a hang-up before that gives it back. A connection that cannot be
+      // watched counts it once handed to the consumer, which a pull only does to a waiting reader.
+      if (!o.acknowledged) deliveredWords = handedWords;
       yield line;
-      // Runs when the next line is asked for, so after this one was handed over: a crash before
-      // it is written gives this result back (never charged twice), one after cannot charge a
-      // result that was never sent.
-      if (line.type === 'result') await o.onDeliver?.(deliveredWords);
+      if (!o.acknowledged && line.type === 'result') await o.onDeliver?.(deliveredWords);
     }
-    completed = true;
-    yield completeLine(total);
+    yield end ?? completeLine(total);
+    // The last lines are waited for even while the server stops (its grace period bounds the wait):
+    // what reached the client is charged, what did not is given back.
+    if (!(await reached(o.client))) return;
+    completed = end === null;
   } finally {
     o.onEnd({ deliveredWords, completed, stopped });
   }
 }
 
 /**
- * A byte stream over `batchLines` with no read-ahead (highWaterMark 0): a line is produced when
- * the consumer asks for it, so each one is flushed on its own and nothing runs for a client that
- * stopped reading. Cancelling the stream or aborting `client` ends the generator (its `finally`
- * runs `onEnd`).
+ * A byte stream over `batchLines` (highWaterMark 0): a line is produced when the consumer asks
+ * for it, so each one is flushed on its own; with `acknowledged`, a file is scored only once the
+ * lines before it reached the client, so a client that stops reading stops the work within one
+ * file, whatever the socket buffers could absorb. Cancelling the stream or aborting `client` ends
+ * the generator (its `finally` runs `onEnd`).
  */
 export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Array> {
   let ended = false;
