@@ -51,6 +51,16 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Per-key request rates of the plans (RATE_LIMITS, default on; off when a gateway in front limits rates). */
   readonly rateLimits: boolean;
+  /**
+   * Lease of a charge hold (HOLD_LEASE_MS, default 30000): a process renews its holds every third of
+   * it; a hold not renewed for this long is given back and its process may deliver no more under it.
+   */
+  readonly holdLeaseMs: number;
+  /**
+   * Fault tests only (CLOCK_OFFSET_MS, default 0): added to this process's clock where the charge
+   * holds read it, to simulate a machine whose clock is off (docs/faults.md).
+   */
+  readonly clockOffsetMs: number;
 }
 
 /** Origins CORS grants: every origin, or exactly these (serialized origins, e.g. https://app.example.com). */
@@ -179,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: readCorsOrigins(env),
     metricsToken: readMetricsToken(env),
     rateLimits: readBool(env, 'RATE_LIMITS', true),
+    holdLeaseMs: readInt(env, 'HOLD_LEASE_MS', 30_000, 300, 3_600_000),
+    clockOffsetMs: readInt(env, 'CLOCK_OFFSET_MS', 0, -86_400_000, 86_400_000),
   });
 }
 

@@ -115,7 +115,13 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());
   // SIGTERM aborts it: batch streams end early with a complete line naming the files not processed.
   const stopStreams = new AbortController();
-  const holds = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: (event, fields) => logger.error(event, fields) });
+  const holds = createHolds({
+    quota: store.quota,
+    ledger: store.ledger,
+    onEvent: (event, fields) => logger.error(event, fields),
+    leaseMs: config.holdLeaseMs,
+    clock: () => Date.now() + config.clockOffsetMs,
+  });
   const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal });
   options.extraRoutes?.(app);
   // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).

@@ -32,6 +32,8 @@ describe('config', () => {
       corsOrigins: null,
       metricsToken: null,
       rateLimits: true,
+      holdLeaseMs: 30_000,
+      clockOffsetMs: 0,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -75,13 +75,17 @@ export interface HoldsOptions {
   onEvent: RefundReport;
   /** Runs `tend` every RENEW_EVERY_MS (default true; tests turn it off). */
   background?: boolean;
+  /** The lease of a hold (HOLD_LEASE_MS by default); renewed every third of it. */
+  leaseMs?: number;
+  /** This process's clock (Date.now, plus CLOCK_OFFSET_MS in fault tests). */
+  clock?: () => number;
 }
 
 /** The holds of this process, with a random owner id; starts tending them in the background. */
-export function createHolds({ quota, ledger, onEvent, background = true }: HoldsOptions): Holds {
+export function createHolds({ quota, ledger, onEvent, background = true, leaseMs = HOLD_LEASE_MS, clock = Date.now }: HoldsOptions): Holds {
   const owner = crypto.randomUUID();
-  const tend = async (now = Date.now()) => {
-    await ledger.renew(owner, now + HOLD_LEASE_MS);
+  const tend = async (now = clock()) => {
+    await ledger.renew(owner, now + leaseMs);
     await ledger.sweep(now);
     await ledger.purge(now);
   };
@@ -90,7 +94,7 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
   if (background) {
     // At once: holds a dead process left (kill -9, then a restart) are settled as soon as their lease is over.
     quietly();
-    timer = setInterval(quietly, RENEW_EVERY_MS);
+    timer = setInterval(quietly, Math.min(RENEW_EVERY_MS, leaseMs / 3));
     timer.unref();
   }
 
@@ -162,7 +166,7 @@ export function createHolds({ quota, ledger, onEvent, background = true }: Holds
         id = `${id}:${period}`;
         prior = await ledger.read(id);
       }
-      const claim = { id, owner, leaseUntil: now + HOLD_LEASE_MS, expiresAt: keepUntil };
+      const claim = { id, owner, leaseUntil: now + leaseMs, expiresAt: keepUntil };
       const owed = Math.max(0, words - (prior?.charged ?? 0));
       if (owed === 0 && prior) {
         // Paid already by an earlier attempt under this key (it crashed or was cut short): nothing more to charge.

@@ -1,0 +1,347 @@
+/**
+ * Issue 33 items 1, 2 and 4: the charge holds of issue 29 attacked through real server processes,
+ * on SQLite (two processes sharing the file, WORKERS=2, where two processes matter) and on two
+ * instances sharing one PostgreSQL. Before the fix, on b320dcc:
+ * 1. a keyed batch cut after its first result, then another body under the same Idempotency-Key:
+ *    200 and charged 0 (the hold's credit went to any body);
+ * 2. the process streaming a batch stopped (SIGSTOP) past its lease: the others swept its hold and,
+ *    once resumed, it went on delivering results charged to nobody; an instance whose clock ran
+ *    30 s ahead swept the live holds of the others;
+ * 4. every result read, the connection gone before the `complete` line: the retry with the same
+ *    key and body ran again and was charged again.
+ * Leases are HOLD_LEASE_MS=1500 here (renewed every 500 ms), so a stall of 3 s outlives one.
+ */
+import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
+import { Database } from 'bun:sqlite';
+import { SQL } from 'bun';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROSE } from '../http/helpers';
+import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
+import { childrenOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
+warnIfMissing('test/faults/charge-holds.test.ts');
+
+const ROOT = join(import.meta.dir, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'fault-charge-holds-'));
+const LEASE_MS = 1500;
+/** A stall that outlives a lease and the sweep after it (the others tend every LEASE_MS / 3). */
+const STALL_MS = 2 * LEASE_MS + 500;
+let cluster: PostgresCluster | undefined;
+const servers = new Set<ServerProcess>();
+afterAll(async () => {
+  for (const server of servers) {
+    // A stopped process cannot die of SIGKILL until it is continued.
+    server.proc.kill('SIGCONT');
+    for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');
+    server.proc.kill('SIGKILL');
+  }
+  cluster?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `n` distinct files of ~4,340 words (`tag` keeps two batches' files apart). */
+const filesOf = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `File ${tag} ${i + 1}. ${PROSE} `.repeat(70));
+
+type Line = { type: string; index?: number; words?: number; code?: string; total?: number };
+
+/** One database: the servers' environment and how the test reads it. */
+interface Target {
+  dialect: 'sqlite' | 'postgres';
+  env: Record<string, string>;
+  run(sql: string): Promise<Array<Record<string, unknown>>>;
+  /** Holds the lock the server's next write to the holds waits for, until `release` is called. */
+  lock(): Promise<() => Promise<void>>;
+}
+
+function sqliteTarget(name: string): Target {
+  const path = join(dir, `${name}.sqlite`);
+  return {
+    dialect: 'sqlite',
+    env: { DATABASE_PATH: path, BOOTSTRAP_KEY: '0', HOLD_LEASE_MS: String(LEASE_MS) },
+    async run(sql) {
+      const db = new Database(path);
+      try {
+        return db.query(sql).all() as Array<Record<string, unknown>>;
+      } finally {
+        db.close();
+      }
+    },
+    async lock() {
+      const db = new Database(path);
+      db.exec('PRAGMA busy_timeout = 5000');
+      db.exec('BEGIN IMMEDIATE');
+      return async () => {
+        db.exec('COMMIT');
+        db.close();
+      };
+    },
+  };
+}
+
+async function postgresTarget(name: string): Promise<Target> {
+  cluster ??= startPostgres();
+  const url = await cluster.createDatabase(name);
+  return {
+    dialect: 'postgres',
+    env: { DATABASE_URL: url, BOOTSTRAP_KEY: '0', HOLD_LEASE_MS: String(LEASE_MS) },
+    async run(sql) {
+      const client = new SQL({ url, max: 1 });
+      try {
+        return [...(await client.unsafe(sql))];
+      } finally {
+        await client.close();
+      }
+    },
+    async lock() {
+      const client = new SQL({ url, max: 1 });
+      const conn = await client.reserve();
+      await conn.unsafe('BEGIN');
+      await conn.unsafe('SELECT 1 FROM charge_holds FOR UPDATE');
+      return async () => {
+        await conn.unsafe('COMMIT');
+        conn.release();
+        await client.close();
+      };
+    },
+  };
+}
+
+async function start(target: Target, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], { cwd: ROOT, env: { WORKERS: '1', ...target.env, ...env } });
+  servers.add(server);
+  return server;
+}
+
+function createKey(target: Target): string {
+  const created = runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise'], ROOT, target.env);
+  expect(created.code).toBe(0);
+  return created.out.trim().split('\n').at(-1)!;
+}
+
+const used = async (target: Target) =>
+  Number((await target.run('SELECT COALESCE(SUM(words_used), 0) AS used FROM monthly_usage'))[0].used);
+
+function post(server: ServerProcess, key: string, files: string[], idempotencyKey?: string, signal?: AbortSignal) {
+  const headers: Record<string, string> = { 'x-api-key': key };
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+  const form = new FormData();
+  files.forEach((text, i) => form.append('files[]', new File([text], `f${i}.txt`)));
+  return fetch(`${server.base}/v1/detect`, { method: 'POST', headers, body: form, signal });
+}
+
+/** Reads a batch stream line by line, calling `onLine` after each (it may pause or hang up); the lines received. */
+async function readLines(response: Response, onLine: (line: Line, lines: Line[]) => Promise<void> | void = () => {}): Promise<Line[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const lines: Line[] = [];
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        const line = JSON.parse(buffer.slice(0, nl)) as Line;
+        buffer = buffer.slice(nl + 1);
+        lines.push(line);
+        await onLine(line, lines);
+      }
+    }
+  } catch {
+    // Hung up on, or the connection died: what was read is what was received.
+  }
+  return lines;
+}
+
+const wordsOf = (lines: Line[]) => lines.reduce((sum, l) => sum + (l.type === 'result' ? (l.words ?? 0) : 0), 0);
+
+/** Waits until the words charged stop moving (settlements land just after a stream ends). */
+async function settledUse(target: Target, expected?: number): Promise<number> {
+  let last = await used(target);
+  for (let i = 0; i < 40; i++) {
+    await Bun.sleep(100);
+    const now = await used(target);
+    if (now === last && (expected === undefined || now === expected)) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** CPU ticks (user + system) a process has used so far (Linux /proc). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Item 1 on one dialect: `second` is where the other body is sent (another instance on PostgreSQL). */
+async function anotherBody(target: Target, first: ServerProcess, second: ServerProcess, key: string) {
+  const before = await used(target);
+  const bodyA = filesOf(3, `${target.dialect}-a`);
+  const hangUp = new AbortController();
+  const cut = await readLines(await post(first, key, bodyA, 'one-key', hangUp.signal), (line) => {
+    if (line.type === 'result') hangUp.abort();
+  });
+  const received = wordsOf(cut);
+  expect(received).toBeGreaterThan(0);
+  const afterCut = await settledUse(target);
+  // Another body under the same key: refused, whether or not the first attempt's record is kept.
+  const other = await post(second, key, filesOf(3, `${target.dialect}-b`), 'one-key');
+  const otherBody = await other.text();
+  const afterOther = await settledUse(target);
+  console.log(
+    `${target.dialect} another body under a used key: status ${other.status}, ` +
+      `${wordsOf(otherBody.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)))} words received, ` +
+      `charged ${afterOther - afterCut} (first attempt: ${received} received, ${afterCut - before} charged)`,
+  );
+  expect(other.status).toBe(422);
+  expect(JSON.parse(otherBody).error.code).toBe('idempotency_key_reused');
+  expect(afterCut - before).toBe(received);
+  expect(afterOther).toBe(afterCut);
+  // The first body's retry still gets its credit: the whole batch, charged once in all.
+  const retry = await readLines(await post(second, key, bodyA, 'one-key'));
+  expect(retry.at(-1)).toEqual({ type: 'complete', total: 3 });
+  expect(await settledUse(target, before + wordsOf(retry))).toBe(before + wordsOf(retry));
+}
+
+/** Item 4 on one dialect: every result read, the connection gone before its `complete` line, then the retry. */
+async function cutBeforeComplete(target: Target, server: ServerProcess, key: string) {
+  const before = await used(target);
+  const files = filesOf(4, `${target.dialect}-full`);
+  const last = files.length - 1;
+  const hangUp = new AbortController();
+  let release: (() => Promise<void>) | null = null;
+  const unlock = async () => {
+    const held = release;
+    release = null;
+    await held?.();
+  };
+  const lines = await readLines(await post(server, key, files, 'all-read', hangUp.signal), async (line) => {
+    if (line.type === 'progress' && line.index === last) {
+      // The last file is being scored: the store write that comes with its result waits for this lock,
+      // so the client can read every result and leave before the server is done with the stream.
+      release = await target.lock();
+      setTimeout(() => void unlock(), 1000);
+    }
+    if (line.type === 'result' && line.index === last) {
+      hangUp.abort();
+      await Bun.sleep(300);
+      await unlock();
+    }
+  });
+  await unlock();
+  const results = lines.filter((l) => l.type === 'result');
+  expect(results).toHaveLength(files.length);
+  const whole = wordsOf(lines);
+  await settledUse(target);
+  const retry = await post(server, key, files, 'all-read');
+  const replayed = retry.headers.get('idempotent-replayed') === 'true';
+  const again = (await retry.text()).trim().split('\n').map((l) => JSON.parse(l) as Line);
+  const charged = (await settledUse(target)) - before;
+  console.log(
+    `${target.dialect} every result read, hung up before complete (${lines.some((l) => l.type === 'complete') ? 'complete seen' : 'no complete'}): ` +
+      `retry replayed ${replayed}, batch ${whole} words, charged ${charged}`,
+  );
+  expect(again.at(-1)).toEqual({ type: 'complete', total: files.length });
+  expect(replayed).toBe(true);
+  expect(charged).toBe(whole);
+}
+
+/**
+ * Item 2: the process streaming a batch is stopped (SIGSTOP) after the first result for STALL_MS,
+ * then continued; `pickServing` says which process serves the stream. Charged = received.
+ */
+async function stalledOwner(target: Target, server: ServerProcess, key: string, pids: number[]) {
+  const before = await used(target);
+  const ticks = pids.map(cpuTicks);
+  let stopped = 0;
+  const lines = await readLines(await post(server, key, filesOf(14, `${target.dialect}-stall`)), async (line, all) => {
+    if (line.type !== 'result' || all.filter((l) => l.type === 'result').length !== 1) return;
+    // The process that scored it is the one that spent CPU since the request.
+    const spent = pids.map((pid, i) => cpuTicks(pid) - ticks[i]);
+    stopped = pids[spent.indexOf(Math.max(...spent))];
+    process.kill(stopped, 'SIGSTOP');
+    await Bun.sleep(STALL_MS);
+    process.kill(stopped, 'SIGCONT');
+  });
+  const received = wordsOf(lines);
+  const charged = (await settledUse(target)) - before;
+  const errors = lines.filter((l) => l.type === 'error').map((l) => l.code);
+  console.log(
+    `${target.dialect} owner stopped ${STALL_MS} ms (lease ${LEASE_MS} ms): ${lines.filter((l) => l.type === 'result').length} results, ` +
+      `${received} words received, charged ${charged}, error lines ${JSON.stringify(errors)}, last ${JSON.stringify(lines.at(-1))}`,
+  );
+  expect(stopped).toBeGreaterThan(0);
+  expect(charged).toBe(received);
+  // Stopped with the stable code, before the end of the batch.
+  expect(errors).toEqual(['hold_expired']);
+  expect(lines.some((l) => l.type === 'complete')).toBe(false);
+}
+
+describe('charge holds on SQLite', () => {
+  it('item 1: refuses another body under a used Idempotency-Key, and never credits it', async () => {
+    const target = sqliteTarget('another-body');
+    const key = createKey(target);
+    const server = await start(target, { WORKERS: '2' });
+    await anotherBody(target, server, server, key);
+  });
+
+  it('item 4: replays a keyed batch whose every result was read, whatever happened to its last line', async () => {
+    const target = sqliteTarget('cut-before-complete');
+    const key = createKey(target);
+    await cutBeforeComplete(target, await start(target), key);
+  });
+
+  it('item 2: a process stopped past its lease delivers no more under it (WORKERS=2)', async () => {
+    const target = sqliteTarget('stalled');
+    const key = createKey(target);
+    const server = await start(target, { WORKERS: '2' });
+    await server.waitFor(/"event":"worker_listening"/);
+    const pids = [server.pid, ...childrenOf(server.pid)];
+    expect(pids).toHaveLength(2);
+    await stalledOwner(target, server, key, pids);
+  });
+});
+
+describe.if(!POSTGRES_MISSING)('charge holds on two instances sharing PostgreSQL', () => {
+  it('item 1: refuses another body under a used Idempotency-Key on the other instance', async () => {
+    const target = await postgresTarget('another_body');
+    const key = createKey(target);
+    const [a, b] = [await start(target), await start(target)];
+    await anotherBody(target, a, b, key);
+  });
+
+  it('item 4: replays a keyed batch whose every result was read, whatever happened to its last line', async () => {
+    const target = await postgresTarget('cut_before_complete');
+    const key = createKey(target);
+    await cutBeforeComplete(target, await start(target), key);
+  });
+
+  it('item 2: an instance stopped past its lease delivers no more under it', async () => {
+    const target = await postgresTarget('stalled');
+    const key = createKey(target);
+    const [a] = [await start(target), await start(target)];
+    await stalledOwner(target, a, key, [a.pid]);
+  });
+
+  it('item 2: an instance whose clock runs 30 s ahead does not sweep the live holds of the others', async () => {
+    const target = await postgresTarget('skewed');
+    const key = createKey(target);
+    const a = await start(target);
+    await start(target, { CLOCK_OFFSET_MS: '30000' });
+    const before = await used(target);
+    // A client slow enough that the skewed instance tends the holds (every 500 ms) while the batch streams.
+    const lines = await readLines(await post(a, key, filesOf(6, 'skew')), async (line) => {
+      if (line.type === 'result') await Bun.sleep(400);
+    });
+    const received = wordsOf(lines);
+    const charged = (await settledUse(target)) - before;
+    console.log(`postgres, another instance 30 s ahead: ${received} words received, charged ${charged}, last ${JSON.stringify(lines.at(-1))}`);
+    expect(lines.at(-1)).toEqual({ type: 'complete', total: 6 });
+    expect(charged).toBe(received);
+  });
+});
