@@ -61,6 +61,12 @@ export interface Config {
    * holds read it, to simulate a machine whose clock is off (docs/faults.md).
    */
   readonly clockOffsetMs: number;
+  /**
+   * Longest a stopping process waits for its open connections (SHUTDOWN_GRACE_MS, default 30000):
+   * batch streams stop scoring at the signal and their last lines have this long to reach their
+   * clients; past it, what is still open is closed (logged `forced: true`).
+   */
+  readonly shutdownGraceMs: number;
 }
 
 /** Origins CORS grants: every origin, or exactly these (serialized origins, e.g. https://app.example.com). */
@@ -191,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: readBool(env, 'RATE_LIMITS', true),
     holdLeaseMs: readInt(env, 'HOLD_LEASE_MS', 30_000, 300, 3_600_000),
     clockOffsetMs: readInt(env, 'CLOCK_OFFSET_MS', 0, -86_400_000, 86_400_000),
+    shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 1_000, 3_600_000),
   });
 }
 

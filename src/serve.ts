@@ -18,8 +18,6 @@ import { assertPortFree, claimPort, PortTakenError } from './port-claim';
 import { ConnectionDrain, gracefulStop } from './shutdown';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
-/** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
-const SHUTDOWN_GRACE_MS = 30_000;
 /**
  * How long batch streams go on scoring after SIGTERM before they end with a complete line naming
  * the files not processed: time for a batch whose upload was arriving to be answered, and 25 s
@@ -150,7 +148,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     // with `Connection: close`, then close (here and in every worker); past the grace period, close what is left.
     // The workers are signalled first, so that every process closes its listening socket before any client is sent away.
     const workersStopped = workers?.stop('SIGTERM');
-    const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: SHUTDOWN_GRACE_MS }) : undefined;
+    const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: config.shutdownGraceMs }) : undefined;
     await workersStopped;
     governor.stop();
     // What the stopped streams did not deliver goes back before the store closes.
