@@ -7,6 +7,7 @@ import { keysCommandLine, printBootstrapKey, printStartBanner, serviceUrl } from
 import { isWorkerProcess, primaryChannel, startWorkers, watchPrimary, type WorkerSet } from './cluster';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
 import { createJsonLogger, type Logger } from './http/logger';
+import { createOpenStreams } from './http/open-streams';
 import { serveView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import { extractPoolFor } from './modules/batch';
@@ -18,13 +19,6 @@ import { assertPortFree, claimPort, PortTakenError } from './port-claim';
 import { ConnectionDrain, gracefulStop } from './shutdown';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
-/**
- * How long batch streams go on scoring after SIGTERM before they end with a complete line naming
- * the files not processed: time for a batch whose upload was arriving to be answered, and 25 s
- * left of the grace period for the file being scored (up to ~1.5 s for a 10 MiB text here) and
- * for the client to read the last lines.
- */
-const STOP_STREAMS_AFTER_MS = 5_000;
 /** Longest a stopping process waits for its charge settlements before it closes the store (their holds' leases cover the rest). */
 const SETTLE_WAIT_MS = 3_000;
 
@@ -113,6 +107,8 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());
   // SIGTERM aborts it: batch streams end early with a complete line naming the files not processed.
   const stopStreams = new AbortController();
+  // The batch streams still writing: the stop waits for their last lines (src/http/open-streams.ts).
+  const streams = createOpenStreams();
   const holds = createHolds({
     quota: store.quota,
     ledger: store.ledger,
@@ -120,7 +116,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     leaseMs: config.holdLeaseMs,
     clock: () => Date.now() + config.clockOffsetMs,
   });
-  const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal });
+  const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal, streams });
   options.extraRoutes?.(app);
   // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
   const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
@@ -141,14 +137,17 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     }
     stopping = true;
     logger.info('shutting_down', { signal });
-    // Batch streams may go on scoring for STOP_STREAMS_AFTER_MS (an upload that was arriving gets its
-    // results), then stop after the file they are scoring and say which files they did not process.
-    setTimeout(() => stopStreams.abort(), STOP_STREAMS_AFTER_MS).unref();
+    // Batch streams stop scoring now (after the file being scored) and say which files they did not
+    // process: the grace period is left for their last lines to reach the clients. Scoring 5 s more
+    // at a slow client's pace left those lines still on their way when it ended (issue 33).
+    stopStreams.abort();
     // Refuse new connections, let in-flight requests finish, answer kept-alive connections once more
     // with `Connection: close`, then close (here and in every worker); past the grace period, close what is left.
     // The workers are signalled first, so that every process closes its listening socket before any client is sent away.
     const workersStopped = workers?.stop('SIGTERM');
-    const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: config.shutdownGraceMs }) : undefined;
+    const outcome = app.server
+      ? await gracefulStop(app.server, { drain, graceMs: config.shutdownGraceMs, openStreams: () => streams.count })
+      : undefined;
     await workersStopped;
     governor.stop();
     // What the stopped streams did not deliver goes back before the store closes.
