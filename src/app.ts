@@ -100,6 +100,7 @@ export function createApp(deps: AppDeps) {
         idempotency: createIdempotency({
           store: deps.store.idempotency,
           waitMs: deps.idempotencyWaitMs,
+          maxPerKey: deps.config.idempotencyMaxPerKey,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
         holds: deps.holds ?? createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) }),

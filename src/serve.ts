@@ -15,6 +15,7 @@ import { createHolds } from './modules/quota';
 import { startMemoryGovernor } from './memory-governor';
 import { VERSION } from './modules/health';
 import { createKey, type CreatedKey } from './modules/keys';
+import { startUsageRetention } from './modules/usage';
 import { assertPortFree, claimPort, PortTakenError } from './port-claim';
 import { ConnectionDrain, gracefulStop } from './shutdown';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
@@ -118,6 +119,14 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   });
   const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal, streams });
   options.extraRoutes?.(app);
+  // Usage events past USAGE_RETENTION_DAYS folded into monthly totals: at start, then hourly (the primary's job).
+  const stopRetention = isWorker
+    ? () => {}
+    : startUsageRetention({
+        usage: store.usage,
+        days: config.usageRetentionDays,
+        onEvent: (event, fields) => (event === 'usage_compacted' ? logger.info(event, fields) : logger.error(event, fields)),
+      });
   // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
   const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
   // While stopping, every answer says `Connection: close` (src/shutdown).
@@ -150,6 +159,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
       : undefined;
     await workersStopped;
     governor.stop();
+    stopRetention();
     // What the stopped streams did not deliver goes back before the store closes.
     await Promise.race([holds.settled(), Bun.sleep(SETTLE_WAIT_MS)]);
     holds.stop();

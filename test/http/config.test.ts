@@ -35,6 +35,8 @@ describe('config', () => {
       holdLeaseMs: 30_000,
       clockOffsetMs: 0,
       shutdownGraceMs: 30_000,
+      usageRetentionDays: 90,
+      idempotencyMaxPerKey: 1_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

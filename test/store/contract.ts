@@ -271,7 +271,7 @@ export function storeContract(target: ContractTarget | null): void {
         keyId,
       });
 
-      it('evicts the oldest answered records of one API key beyond a bound, and no other key\'s (issue 33)', async () => {
+      it("evicts the oldest answered records of one API key beyond a bound, and no other key's (issue 33)", async () => {
         const { first: store } = await fresh();
         for (let i = 0; i < 6; i++) {
           await store.idempotency.claim(claimAt(`evict-${i}`, 'x', NOV + i, 60_000, 7));
@@ -280,7 +280,9 @@ export function storeContract(target: ContractTarget | null): void {
         await store.idempotency.claim(claimAt('evict-other', 'x', NOV, 60_000, 8));
         await store.idempotency.complete('evict-other', 'YQ==');
         expect(await store.idempotency.evict(7, 3)).toBe(2);
-        const left = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await store.idempotency.read(`evict-${i}`, NOV))?.state ?? null));
+        const left = await Promise.all(
+          [0, 1, 2, 3, 4, 5].map(async (i) => (await store.idempotency.read(`evict-${i}`, NOV))?.state ?? null),
+        );
         // The two oldest answers went; the pending one (still running) stays.
         expect(left).toEqual([null, null, 'done', 'done', 'done', 'pending']);
         expect(await store.idempotency.read('evict-other', NOV)).toMatchObject({ state: 'done' });
