@@ -17,7 +17,7 @@ import type { BatchLine } from '../src/modules/batch/model';
 import type { DetectExamples, ErrorExample } from '../src/modules/docs/examples';
 import type { DetectResponse } from '../src/modules/detect/model';
 import { createKey, findActiveKey } from '../src/modules/keys';
-import { chargeWords } from '../src/modules/quota';
+import { chargeWords, createHolds } from '../src/modules/quota';
 import { PLANS, type PlanId } from '../src/plans';
 import { StoreUnavailableError } from '../src/store/errors';
 import { openSqliteStore } from '../src/store/sqlite';
@@ -77,6 +77,17 @@ function failingDetector(real: Detector): Detector {
   };
 }
 
+/** A detector whose analysis stalls the process for `ms` (a GC or VM pause, swap): past a charge's lease. */
+function stallingDetector(real: Detector, ms: number): Detector {
+  return {
+    countWords: (text) => real.countWords(text),
+    analyze(text, options) {
+      Bun.sleepSync(ms);
+      return real.analyze(text, options);
+    },
+  };
+}
+
 interface Sent {
   status: number;
   body: unknown;
@@ -91,6 +102,9 @@ export async function generateExamples(): Promise<DetectExamples> {
   const app = createApp({ config, store, detector });
   const broken = createApp({ config, store, detector: failingDetector(detector) });
   const locked = createApp({ config, store: lockedStore(store), detector });
+  // Holds with the shortest lease, and an analysis that outlasts it.
+  const shortHolds = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false, leaseMs: 300 });
+  const stalled = createApp({ config, store, detector: stallingDetector(detector, 400), holds: shortHolds });
   // A duplicate waits this long for a first request still running (held below), then gets 409.
   const impatient = createApp({ config, store, detector, idempotencyWaitMs: 50 });
   const keyOf = async (plan: PlanId = 'free') => (await createKey(store.keys, { plan })).key;
@@ -211,6 +225,10 @@ export async function generateExamples(): Promise<DetectExamples> {
   );
   await error('POST /v1/detect when the analysis fails', send('/v1/detect', { key, json: single }, broken));
   await error('POST /v1/detect while another process holds the database write lock', send('/v1/detect', { key, json: single }, locked));
+  await error(
+    'POST /v1/detect while the server process stalls (a pause, swap) past the lease of its charge',
+    send('/v1/detect', { key, json: single }, stalled),
+  );
   await error('POST /v1/detect with Idempotency-Key: "two words"', send('/v1/detect', { key, json: single, idempotencyKey: 'two words' }));
   const idempotencyKey = '7f3c2a9e-5b1d-4c8e-9a6f-0d2b4e6f8a1c';
   await send('/v1/detect', { key, json: single, idempotencyKey });

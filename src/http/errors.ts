@@ -40,6 +40,11 @@ export const ERROR_STATUS = {
   internal_error: 500,
   /** The key/quota store is locked or unreachable; sent with Retry-After. */
   store_unavailable: 503,
+  /**
+   * The process answering stalled (a pause, swap) past the lease of the request's charge, which
+   * was given back meanwhile: it may not deliver the answer (issue 33). Sent with Retry-After.
+   */
+  hold_expired: 503,
 } as const;
 
 /** A stable, documented error code. */

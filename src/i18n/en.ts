@@ -24,6 +24,8 @@ export const en = {
     internal_error: 'An unexpected error occurred. It has been logged; please try again.',
     client_closed: 'The client closed the connection before the answer.',
     store_unavailable: 'The key and quota store cannot be reached right now. Nothing was charged; try again in a few seconds.',
+    hold_expired:
+      'The server paused for longer than the lease of this charge, which was given back: this answer is not delivered. Nothing more is charged; try again.',
     too_many_files: 'Too many files: at most {limit} per request.',
     too_many_sentences: 'The text has more than the {limit} sentences a text of its length may have.',
     file_too_large: 'The file is larger than the limit of {limit} bytes.',

@@ -30,6 +30,8 @@ export const es: Catalogue = {
     client_closed: 'El cliente cerró la conexión antes de la respuesta.',
     store_unavailable:
       'Ahora mismo no se puede acceder al almacén de claves y cuotas. No se ha cobrado nada; inténtalo de nuevo en unos segundos.',
+    hold_expired:
+      'El servidor estuvo en pausa más tiempo que la reserva de este cobro, que se ha devuelto: esta respuesta no se entrega. No se cobra nada más; inténtalo de nuevo.',
     too_many_files: 'Demasiados archivos: como máximo {limit} por petición.',
     too_many_sentences: 'El texto tiene más de las {limit} frases que puede tener un texto de su longitud.',
     file_too_large: 'El archivo supera el límite de {limit} bytes.',

@@ -91,12 +91,16 @@ export interface QuotaStore {
 export interface HoldClaim {
   /** The idempotency record's id for a keyed request (so a retry finds it), else a random id. */
   id: string;
-  /** The process delivering the results. */
+  /** The process delivering the results (it renews the lease of all its holds at once). */
   owner: string;
-  /** Epoch ms: past this, with words still undelivered, the owner counts as dead and they are given back. */
-  leaseUntil: number;
+  /** The attempt delivering the results: a random token, the fence every delivery is counted under. */
+  attempt: string;
+  /** The lease, from the store's clock (PostgreSQL `now()`; SQLite: the one machine's clock). */
+  leaseMs: number;
   /** Epoch ms until which a settled hold is kept for a retry to credit. */
   expiresAt: number;
+  /** A keyed request's body check: the hold's credit serves that body only. Null without a key. */
+  bodyCheck: string | null;
 }
 
 /** A hold as stored: words charged under it (net of refunds) and words of the results it delivered. */
@@ -106,39 +110,52 @@ export interface Hold {
   charged: number;
   delivered: number;
   owner: string;
+  /** The attempt holding the lease; empty once settled or swept. */
+  attempt: string;
+  /** Epoch ms of the store's clock. */
   leaseUntil: number;
+  bodyCheck: string | null;
 }
 
+/** What counting a delivery found: counted under the lease, or the lease was over or taken (nothing counted). */
+export type DeliverResult = 'counted' | 'lease_lost';
+
 /**
- * Charges tied to the results they pay for (issue 29): a charge is recorded under a hold in the
- * same transaction; each result delivered is counted on it; the attempt ends by giving back what
- * was charged and not delivered. A process that dies (kill -9) leaves its holds open: their lease
- * runs out and any process gives the undelivered words back; a retry with the same Idempotency-Key
- * credits the words its hold already paid.
+ * Charges tied to the results they pay for (issues 29 and 33): a charge is recorded under a hold
+ * in the same transaction; each result is counted on it before it is handed over, in one statement
+ * that also checks the attempt still holds an unexpired lease (the fence: a process that stalled
+ * past its lease delivers nothing more); the attempt ends by giving back what was charged and not
+ * delivered. A process that dies leaves its holds open: their lease runs out (judged by the store's
+ * clock, never an instance's) and any process gives the undelivered words back; a retry with the
+ * same Idempotency-Key and body credits the words its hold already paid.
  */
 export interface ChargeLedger {
   /** The hold, or null. */
   read(id: string): Promise<Hold | null>;
-  /** Makes `owner` the holder (a retry whose words are paid already: nothing is charged). */
-  take(id: string, owner: string, leaseUntil: number): Promise<void>;
-  /** Counts `words` of results delivered by this attempt (the largest count of any attempt stays). */
-  deliver(id: string, words: number): Promise<void>;
+  /** Makes `attempt` of `owner` the holder for `leaseMs` (a retry whose words are paid already: nothing is charged). */
+  take(id: string, owner: string, attempt: string, leaseMs: number): Promise<void>;
   /**
-   * Ends `owner`'s attempt in one transaction: the words charged and not delivered (by it or an
-   * earlier attempt) go back to the key's month, with one call when `calls` is 1; the hold is
-   * kept (settled) when `keep`, else deleted. Returns the words given back (0 when `owner` no
-   * longer holds it).
+   * Counts `words` of results delivered (the total so far) when `attempt` still holds the lease
+   * and the hold paid for them, in one statement; 'lease_lost' (nothing counted) otherwise.
    */
-  settle(id: string, owner: string, delivered: number, options: { keep: boolean; calls: 0 | 1 }): Promise<number>;
+  deliver(id: string, attempt: string, words: number): Promise<DeliverResult>;
   /**
-   * Deletes holds of `owner` whose results were all delivered and that no earlier attempt paid
-   * into: nothing to give back. Batched (one statement for many), as every single text has one.
+   * Ends `attempt` in one transaction: the words charged and not delivered (by it or an earlier
+   * attempt) go back to the key's month, with one call when `calls` is 1; the hold is kept
+   * (settled) when `keep`, else deleted. Returns the words given back (0 when `attempt` no longer
+   * holds it: swept or taken over).
    */
-  forget(owner: string, ids: readonly string[]): Promise<void>;
-  /** Extends the lease of every unsettled hold of `owner`. */
-  renew(owner: string, leaseUntil: number): Promise<void>;
-  /** Settles every hold whose lease ran out by `now` (its process died): returns the words given back. */
-  sweep(now: number): Promise<number>;
+  settle(id: string, attempt: string, delivered: number, options: { keep: boolean; calls: 0 | 1 }): Promise<number>;
+  /**
+   * Deletes the holds of these attempts, fully delivered and paid into by no earlier attempt, when
+   * their lease still holds; returns the attempts whose hold it deleted (the others lost theirs).
+   * Batched (one statement for many), as every single text has one.
+   */
+  finish(attempts: readonly string[]): Promise<string[]>;
+  /** Extends by `leaseMs` the unexpired lease of every unsettled hold of `owner`. */
+  renew(owner: string, leaseMs: number): Promise<void>;
+  /** Settles every hold whose lease ran out by the store's clock (its process died or stalled): returns the words given back. */
+  sweep(): Promise<number>;
   /** Deletes settled holds kept past their expiry; returns how many. */
   purge(now: number): Promise<number>;
 }

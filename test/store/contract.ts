@@ -4,7 +4,7 @@
  * store instances on one database, as several processes or machines would.
  */
 import { afterAll, describe, expect, it } from 'bun:test';
-import { chargeWords, createHolds, getQuotaState, HOLD_LEASE_MS, refundWords } from '../../src/modules/quota';
+import { chargeWords, createHolds, getQuotaState, refundWords } from '../../src/modules/quota';
 import { createKey, findActiveKey, resolveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import { FLUSH_DELAY_MS } from '../../src/store/usage-buffer';
@@ -354,32 +354,70 @@ export function storeContract(target: ContractTarget | null): void {
         const key = await keyOf(store, 'essential');
         const charge = await holds(store).charge(key, 300, { now: NOV });
         if (!charge.ok) throw new Error('refused');
-        charge.hold.deliver(120);
+        expect(await charge.hold.deliver(120)).toBe('counted');
         await charge.hold.settle();
         expect(await used(store, key)).toBe(120);
         expect(await store.ledger.read(charge.hold.id)).toBeNull();
       });
 
-      it('settles the holds of a process that died once their lease is over, once across instances', async () => {
+      it('settles the holds of a process that died once their lease is over, once across instances, and fences it out', async () => {
         const { first, open } = await database();
         const others = [await open(), await open()];
         const key = await keyOf(first, 'essential');
-        const dead = holds(first);
+        const leaseMs = 400;
+        const dead = createHolds({ quota: first.quota, ledger: first.ledger, onEvent: () => {}, background: false, leaseMs });
         const charge = await dead.charge(key, 500, { now: NOV, id: 'crashed-1', keepUntil: NOV + 86_400_000 });
         if (!charge.ok) throw new Error('refused');
-        charge.hold.deliver(200);
-        await Bun.sleep(50); // the count is written in the background
-        // Within the lease nothing moves; past it, three instances sweep at once and give 300 words back once.
-        expect(await others[0].ledger.sweep(NOV + 1_000)).toBe(0);
-        const back = await Promise.all([first, ...others].map((store) => store.ledger.sweep(NOV + HOLD_LEASE_MS + 1)));
+        expect(await charge.hold.deliver(200)).toBe('counted');
+        // Within the lease (by the store's clock) nothing moves; past it, three instances sweep at once and give 300 words back once.
+        expect(await others[0].ledger.sweep()).toBe(0);
+        await Bun.sleep(leaseMs + 50);
+        const back = await Promise.all([first, ...others].map((store) => store.ledger.sweep()));
         expect(back.reduce((a, b) => a + b, 0)).toBe(300);
         expect(await used(first, key)).toBe(200);
-        expect(await first.ledger.read('crashed-1')).toMatchObject({ charged: 200, delivered: 200 });
+        expect(await first.ledger.read('crashed-1')).toMatchObject({ charged: 200, delivered: 200, attempt: '' });
         // Their connections back: PostgreSQL's are counted across the whole suite.
         await Promise.all(others.map((store) => store.close()));
-        // The process comes back too late: its own settlement finds nothing left to give back.
+        // The process comes back too late (it had stalled): it may deliver nothing more, and its own
+        // settlement finds nothing left to give back.
+        expect(await charge.hold.deliver(300)).toBe('hold_expired');
         await charge.hold.settle();
         expect(await used(first, key)).toBe(200);
+        expect(await first.ledger.read('crashed-1')).toMatchObject({ charged: 200, delivered: 200 });
+      });
+
+      it('counts no delivery past the lease, even before anyone swept, and then gives the rest back', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const leaseMs = 300;
+        const stalled = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false, leaseMs });
+        const charge = await stalled.charge(key, 100, { now: NOV });
+        if (!charge.ok) throw new Error('refused');
+        await Bun.sleep(leaseMs + 50);
+        expect(await charge.hold.deliver(100)).toBe('hold_expired');
+        expect(await charge.hold.complete()).toBe('hold_expired');
+        await charge.hold.settle();
+        expect(await used(store, key)).toBe(0);
+      });
+
+      it('credits what a hold paid to its own body only', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const keyed = { id: 'body-1', keepUntil: NOV + 86_400_000 };
+        const first = await holds(store).charge(key, 400, { ...keyed, bodyCheck: 'body-a', now: NOV });
+        if (!first.ok) throw new Error('refused');
+        expect(await first.hold.deliver(150)).toBe('counted');
+        await first.hold.settle();
+        // Another body under the same key: refused, nothing charged, the hold untouched.
+        await expect(holds(store).charge(key, 150, { ...keyed, bodyCheck: 'body-b', now: NOV + 1 })).rejects.toMatchObject({
+          code: 'idempotency_key_reused',
+        });
+        expect(await used(store, key)).toBe(150);
+        // The first body's retry still gets its credit.
+        const retry = await holds(store).charge(key, 400, { ...keyed, bodyCheck: 'body-a', now: NOV + 2 });
+        if (!retry.ok) throw new Error('refused');
+        expect(await used(store, key)).toBe(400);
+        expect(await retry.hold.complete()).toBe('counted');
       });
 
       it('charges a retry under the same hold only the words it has not paid', async () => {
@@ -389,14 +427,14 @@ export function storeContract(target: ContractTarget | null): void {
         // First attempt: cut short after 150 of 400 words (a hang-up).
         const first = await holds(store).charge(key, 400, { ...keyed, now: NOV });
         if (!first.ok) throw new Error('refused');
-        first.hold.deliver(150);
+        expect(await first.hold.deliver(150)).toBe('counted');
         await first.hold.settle();
         expect(await used(store, key)).toBe(150);
         // Its retry pays the other 250 and delivers everything: 400 in all, and the hold is gone.
         const retry = await holds(store).charge(key, 400, { ...keyed, now: NOV + 1 });
         if (!retry.ok) throw new Error('refused');
         expect(await used(store, key)).toBe(400);
-        retry.hold.deliver(400);
+        expect(await retry.hold.deliver(400)).toBe('counted');
         await retry.hold.settle();
         expect(await used(store, key)).toBe(400);
         expect(await store.ledger.read('retry-1')).toBeNull();
@@ -406,7 +444,9 @@ export function storeContract(target: ContractTarget | null): void {
         const again = await holds(store).charge(key, 100, { id: 'retry-2', keepUntil: keyed.keepUntil, now: NOV + 5 });
         if (!again.ok) throw new Error('refused');
         expect(await used(store, key)).toBe(500);
-        again.hold.deliver(100);
+        // The crashed attempt lost the hold to its retry: it may count nothing more.
+        expect(await crashed.hold.deliver(100)).toBe('hold_expired');
+        expect(await again.hold.deliver(100)).toBe('counted');
         await again.hold.settle();
         await crashed.hold.settle(); // the dead attempt's owner no longer holds it
         expect(await used(store, key)).toBe(500);

@@ -15,8 +15,16 @@ import { MAX_FILE_NAME_CHARS } from './file-name';
 /** Why a batch stopped before its end (the complete line's `stopped`): the server received SIGTERM. */
 export const STOP_REASONS = ['shutting_down'] as const;
 
-/** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure. */
-export const FILE_ERROR_CODES = [...keysOf(EXTRACT_ERROR_STATUS), 'text_too_short', 'batch_timeout', 'internal_error'] as const;
+/** Per-file error codes of the NDJSON stream: extraction's, the word minimum, the time budget, a scoring failure, a result that could not be counted. */
+export const FILE_ERROR_CODES = [
+  ...keysOf(EXTRACT_ERROR_STATUS),
+  'text_too_short',
+  'batch_timeout',
+  'internal_error',
+  // The stream ends at this file: its result could not be counted under the charge's lease (issue 33).
+  'hold_expired',
+  'store_unavailable',
+] as const;
 /** A per-file error code. */
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 

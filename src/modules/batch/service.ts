@@ -32,7 +32,7 @@ export async function chargeBatch(
   now: number,
 ): Promise<{ state: QuotaState; hold: HeldCharge | null }> {
   if (words === 0) return { state: await getQuotaState(ctx.quota, ctx.key, now), hold: null };
-  const charge = await ctx.holds.charge(ctx.key, words, { id: ctx.hold?.id, keepUntil: ctx.hold?.keepUntil, now });
+  const charge = await ctx.holds.charge(ctx.key, words, { ...ctx.hold, now });
   if (!charge.ok) throw localizedQuotaError(quotaError(charge.code, charge.state, words), lang);
   return { state: charge.state, hold: charge.hold };
 }
@@ -91,18 +91,16 @@ export async function runBatch(
     logger,
     onFile: (outcome) => ctx.metrics?.batchFile(outcome),
     acknowledged: ctx.sendQueue ? (signal) => acknowledged(ctx.sendQueue!, signal) : undefined,
-    onDeliver: (deliveredWords) => hold?.deliver(deliveredWords),
-    onEnd({ deliveredWords, completed, stopped }) {
+    onDeliver: hold ? (deliveredWords) => hold.deliver(deliveredWords) : undefined,
+    onEnd({ deliveredWords, completed, stopped, failed }) {
       closeStream?.();
+      // Every result counted already (before it was handed over): nothing to give back.
+      if (completed && deliveredWords === hold?.words) void hold.complete();
       // Words of files not scored, or scored but never handed to the client, are given back.
-      if (completed && deliveredWords === hold?.words) hold.complete();
-      else {
-        void hold?.deliver(deliveredWords);
-        void hold?.settle();
-      }
+      else void hold?.settle();
       // A stream the shutdown stopped was answered whole (its last line says what was not processed).
-      const status = completed || stopped ? 200 : CLIENT_CLOSED_STATUS;
-      const code = completed ? null : stopped ? 'shutting_down' : 'client_closed';
+      const status = completed || stopped ? 200 : failed ? 503 : CLIENT_CLOSED_STATUS;
+      const code = completed ? null : stopped ? 'shutting_down' : (failed ?? 'client_closed');
       observeRequest(observe, ctx.facts, { status, mode: 'batch', words: deliveredWords, code });
     },
   });

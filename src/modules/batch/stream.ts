@@ -5,6 +5,7 @@ import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
 import type { BatchLine, CompleteLine } from './model';
 import type { PlannedFile } from './plan';
+import type { DeliverOutcome } from '../quota';
 
 /**
  * How a stream ended: the words of the results the client took (the rest of the charge is
@@ -15,6 +16,8 @@ export interface StreamEnd {
   completed: boolean;
   /** Ended early by the server's shutdown, with a complete line naming the files not processed. */
   stopped?: boolean;
+  /** Ended early because a result could not be counted under the charge's lease (its error line's code). */
+  failed?: Exclude<DeliverOutcome, 'counted'>;
 }
 
 /** Everything the stream needs; `onEnd` runs exactly once, however the stream ends. */
@@ -44,11 +47,16 @@ export interface BatchStreamOptions {
   /**
    * Resolves true once everything written so far has been acknowledged by the client's TCP stack
    * (src/http/send-queue.ts), false when `signal` aborts or the connection is gone first. Without
-   * it (a connection that cannot be watched) a line counts as delivered once the consumer took it.
+   * it (a connection that cannot be watched) the read-ahead is what the socket buffers absorb.
    */
   acknowledged?(signal: AbortSignal): Promise<boolean>;
-  /** The words of the results that reached the client so far (the charge's hold counts them); awaited. */
-  onDeliver?(deliveredWords: number): Promise<void> | undefined;
+  /**
+   * Counts a result before it is handed over: the words of the results delivered with it (the
+   * charge's hold counts them under its lease). Anything but `counted` ends the stream with an
+   * error line of that code in place of the result (issue 33: a process that stalled past its
+   * lease went on delivering results nobody paid for).
+   */
+  onDeliver?(deliveredWords: number): Promise<DeliverOutcome>;
   onEnd(end: StreamEnd): void;
 }
 
@@ -60,28 +68,21 @@ function nextTurn(): Promise<void> {
 /** The lines of a batch, in upload order; generated lazily, one file at a time. */
 export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLine, void, undefined> {
   const total = o.plan.length;
-  /** Words of the results whose lines the client has acknowledged (charged). */
   let deliveredWords = 0;
-  /** Words of the results handed over so far, acknowledged or not. */
-  let handedWords = 0;
   let completed = false;
   let stopped = false;
+  let failed: StreamEnd['failed'];
   const interrupted = o.stopping ? AbortSignal.any([o.client, o.stopping]) : o.client;
   /**
-   * Runs once the line handed over last was taken by the consumer (the code after a `yield`):
-   * waits until every line so far has reached the client, then counts their results as delivered.
-   * False when `signal` aborted first (the client left, the server is stopping) or the connection
-   * is gone: nothing more is counted.
+   * The read-ahead bound (issue 33): runs once the line handed over last was taken by the consumer
+   * (the code after a `yield`) and resolves true once every line so far has reached the client,
+   * false when `signal` aborted first (the client left, the server is stopping) or the connection
+   * is gone. Nothing is scored, counted or handed over meanwhile.
    */
   const reached = async (signal: AbortSignal): Promise<boolean> => {
     await nextTurn();
     if (o.acknowledged && !(await o.acknowledged(signal))) return false;
-    if (signal.aborted) return false;
-    if (handedWords > deliveredWords) {
-      deliveredWords = handedWords;
-      await o.onDeliver?.(deliveredWords);
-    }
-    return true;
+    return !signal.aborted;
   };
   /** The complete line of a stream stopped before `file`: it and every later file are unprocessed. */
   const stopBefore = (file: PlannedFile) => {
@@ -100,7 +101,7 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         break;
       }
       yield progressLine(file, total);
-      // Read-ahead bound: nothing more is scored until the lines before this file reached the client.
+      // Nothing more is scored until the lines before this file reached the client.
       const ready = await reached(interrupted);
       if (o.client.aborted) return;
       if (o.stopping?.aborted) {
@@ -134,24 +135,38 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         // event loop. Its result is never sent, so it is not charged (refunded in onEnd).
         await nextTurn();
         if (o.client.aborted) return;
-        handedWords += file.words;
+        // Counted before it is handed over, under the lease: a crash between the two charges this
+        // one result without sending it; a stalled process that lost its lease sends nothing more.
+        // With the read-ahead bound, this is the one result a client that stopped reading can be
+        // charged for beyond those that reached it.
+        const outcome = o.onDeliver ? await o.onDeliver(deliveredWords + file.words) : 'counted';
+        if (outcome !== 'counted') {
+          failed = outcome;
+          o.onFile?.(outcome);
+          yield errorLine(file, { code: outcome, params: {} }, o.lang);
+          return;
+        }
+        deliveredWords += file.words;
       }
       o.onFile?.(line.type === 'result' ? 'result' : line.code);
-      // Counted as delivered (the hold's count, the charge) only once it has reached the client
-      // (`reached`): a crash or a hang-up before that gives it back. A connection that cannot be
-      // watched counts it once handed to the consumer, which a pull only does to a waiting reader.
-      if (!o.acknowledged) deliveredWords = handedWords;
       yield line;
-      if (!o.acknowledged && line.type === 'result') await o.onDeliver?.(deliveredWords);
     }
-    yield end ?? completeLine(total);
-    // The last lines are waited for even while the server stops (its grace period bounds the wait):
-    // what reached the client is charged, what did not is given back.
-    if (!(await reached(o.client))) return;
-    completed = end === null;
+    if (end) yield end;
+    else {
+      completed = true;
+      yield completeLine(total);
+    }
+    // The stream stays open (the shutdown waits for it, within its grace period) until its last
+    // lines reached the client.
+    await reached(o.client);
   } finally {
-    o.onEnd({ deliveredWords, completed, stopped });
+    o.onEnd({ deliveredWords, completed, stopped, failed });
   }
+}
+
+/** True for the result or error line of the batch's last file (the complete line follows it at once). */
+function isLastFileLine(line: BatchLine, total: number): boolean {
+  return (line.type === 'result' || line.type === 'error') && line.index === total - 1;
 }
 
 /**
@@ -186,8 +201,16 @@ export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Ar
           options.client.removeEventListener('abort', stop);
           controller.close();
         } else {
+          let bytes = encodeLine(next.value);
+          // The last file's line and the complete line leave as one chunk: a client holding every
+          // result holds the end of the stream too, and so does the answer kept for its retry
+          // (issue 33: a reset between the two made the retry run and pay again).
+          if (isLastFileLine(next.value, options.plan.length)) {
+            const end = await lines.next();
+            if (!end.done) bytes = Buffer.concat([bytes, encodeLine(end.value)]);
+          }
           try {
-            controller.enqueue(encodeLine(next.value));
+            controller.enqueue(bytes);
           } catch {
             // Cancelled while this line was being produced: nobody is reading any more.
           }

@@ -38,13 +38,13 @@ export interface BatchRequest {
   /**
    * What the client's TCP stack has not acknowledged yet of what was written on its connection
    * (src/http/send-queue.ts); absent where it cannot be watched. The stream scores a file only once
-   * the lines before it reached the client, and charges a result only once its line did (issue 33).
+   * the lines before it reached the client (issue 33).
    */
   sendQueue?: SendQueue | null;
   /** The batch streams still open: the shutdown waits for them (their last lines) within its grace period. */
   streams?: OpenStreams;
-  /** A keyed request's hold: the idempotency record's id, kept until the record expires, so a retry credits what it paid. */
-  hold?: { id: string; keepUntil: number };
+  /** A keyed request's hold: the idempotency record's id and body check, kept until the record expires, so a retry of that body credits what it paid. */
+  hold?: { id: string; bodyCheck: string; keepUntil: number };
   usage: UsageSink;
   detector: Detector;
   /** The loaded model's version, put in every result line. */

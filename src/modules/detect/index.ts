@@ -21,7 +21,7 @@ import type { OpenStreams } from '../../http/open-streams';
 import type { ServiceMetrics } from '../../metrics/types';
 import type { Server } from 'bun';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, recordId, type Idempotency } from '../idempotency';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, type Idempotency } from '../idempotency';
 import { checkQuotaFirst, rateLimitHeaders, type Holds } from '../quota';
 import type { HandleBatch } from './batch-contract';
 import type { DocumentDecoration } from 'elysia';
@@ -75,8 +75,8 @@ type DetectContext = RequestFacts & {
   server: Pick<Server<unknown>, 'port' | 'requestIP'> | null;
 };
 
-/** A keyed request's hold: the idempotency record's id, kept until the record expires. */
-type KeyedHold = { id: string; keepUntil: number };
+/** A keyed request's hold: the idempotency record's id and body check, kept until the record expires. */
+type KeyedHold = { id: string; bodyCheck: string; keepUntil: number };
 
 /** Lease of a single detection on its idempotency record: far above its run time, short enough that a retry after a crash waits little. */
 const SINGLE_LEASE_MS = 60_000;
@@ -160,9 +160,10 @@ export function detectModule(deps: DetectModuleOptions) {
     const secret = secretOf(ctx);
     const leaseMs = mode === 'single' ? SINGLE_LEASE_MS : config.batchTimeBudgetMs + SINGLE_LEASE_MS;
     const call = { secret, keyId: key.id, idempotencyKey, fingerprint, leaseMs, isComplete: mode === 'batch' ? batchComplete : undefined };
-    // The charge's hold shares the record's id: a retry after a crash or a hang-up finds what it paid.
-    const hold = { id: await recordId(secret, idempotencyKey), keepUntil: Date.now() + IDEMPOTENCY_TTL_MS };
-    const { response, replayed } = await idempotency.run(call, () => execute(hold));
+    // The charge's hold shares the record's id and body check: a retry of the same body after a
+    // crash or a hang-up finds what it paid; another body finds nothing to credit (422).
+    const keepUntil = Date.now() + IDEMPOTENCY_TTL_MS;
+    const { response, replayed } = await idempotency.run(call, (record) => execute({ ...record, keepUntil }));
     if (replayed) {
       // The stored answer says which language it was in.
       ctx.set.headers['content-language'] = response.headers.get('content-language') ?? ctx.lang;

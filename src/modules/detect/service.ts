@@ -75,7 +75,7 @@ export interface DetectDeps {
    * during the analysis gives it back once its lease runs out. A keyed request's hold has its
    * idempotency record's id, so a retry after a crash reuses the charge instead of paying again.
    */
-  holds?: { holds: Holds; id?: string; keepUntil: number };
+  holds?: { holds: Holds; id?: string; bodyCheck?: string; keepUntil: number };
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -104,8 +104,8 @@ async function chargeSingle(
   now: number,
 ): Promise<(ChargeResult & { ok: false }) | { ok: true; state: QuotaState; hold: HeldCharge | null }> {
   if (deps.holds) {
-    const { holds, id, keepUntil } = deps.holds;
-    return holds.charge(key, words, { id, keepUntil, signal: deps.signal, now });
+    const { holds, id, bodyCheck, keepUntil } = deps.holds;
+    return holds.charge(key, words, { id, bodyCheck, keepUntil, signal: deps.signal, now });
   }
   const charge = await chargeWords(deps.quota, key, words, now, deps.signal);
   return charge.ok ? { ...charge, hold: null } : charge;
@@ -149,8 +149,13 @@ export async function detectText(
       else await refundOrRetry(deps.quota, key, words, chargedAt, 1, deps.onRefundEvent);
       throw error;
     }
-    // Handed to the client from here on: delivered, so nothing is given back.
-    hold?.complete();
+    // Counted as delivered before it is handed over, under the charge's lease: a process that
+    // stalled past it (its charge given back meanwhile) answers 503 instead of a free result.
+    const outcome = hold ? await hold.complete() : 'counted';
+    if (outcome !== 'counted') {
+      await hold?.settle({ calls: 1 });
+      throw new ApiError(outcome, {}, { 'retry-after': '1' });
+    }
     return { body: toDetectResponse(analysis, charge.state, deps.modelVersion), state: charge.state, words };
   } finally {
     deps.signal?.removeEventListener('abort', owe);

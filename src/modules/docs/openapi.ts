@@ -134,7 +134,9 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
     },
   },
   503: {
-    description: 'The key and quota store is locked or unreachable; nothing was charged.',
+    description:
+      '`store_unavailable`: the key and quota store is locked or unreachable; nothing was charged. ' +
+      '`hold_expired`: the server process stalled past the lease of this request’s charge, which was given back; nothing was charged. Retry after `Retry-After`.',
     headers: { 'Retry-After': integerHeader('Seconds to wait before trying again.') },
   },
   409: {

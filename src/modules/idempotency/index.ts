@@ -12,4 +12,5 @@ export {
   type IdempotencyOptions,
   type IdempotentAnswer,
   type IdempotentCall,
+  type RecordRef,
 } from './service';

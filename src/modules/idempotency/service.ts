@@ -49,6 +49,12 @@ export interface IdempotentCall {
   isComplete?: (body: string) => boolean;
 }
 
+/** The record a request runs under: its id and its body's check (what a hold's credit is bound to). */
+export interface RecordRef {
+  id: string;
+  bodyCheck: string;
+}
+
 /** How a request was answered. */
 export interface IdempotentAnswer {
   response: Response;
@@ -80,8 +86,11 @@ export interface IdempotencyOptions {
 
 /** Idempotent execution over a store; one per app. */
 export interface Idempotency {
-  /** Runs `execute` once per (key, Idempotency-Key, body), or replays its kept answer. */
-  run(call: IdempotentCall, execute: () => Promise<Response>): Promise<IdempotentAnswer>;
+  /**
+   * Runs `execute` once per (key, Idempotency-Key, body), or replays its kept answer. `execute` is
+   * given the record's id and body check, which the charge's hold shares (quota/holds.ts).
+   */
+  run(call: IdempotentCall, execute: (record: RecordRef) => Promise<Response>): Promise<IdempotentAnswer>;
   /** True when an answer is kept for this key's Idempotency-Key (a replay costs nothing; read before the body). */
   answered(secret: string, idempotencyKey: string): Promise<boolean>;
 }
@@ -183,7 +192,11 @@ export function createIdempotency({
         },
         async cancel(reason) {
           await reader.cancel(reason).catch(() => {});
-          await release(id);
+          // Gone after the whole answer was taken (every result and the end line, issue 33): a
+          // completed answer to replay, not a request to run and charge again.
+          const body = Buffer.concat(chunks).toString('utf8');
+          if (call.isComplete?.(body)) await keepBody(body);
+          else await release(id);
         },
       },
       { highWaterMark: 0 },
@@ -208,7 +221,7 @@ export function createIdempotency({
       }
       let response: Response;
       try {
-        response = await execute();
+        response = await execute({ id, bodyCheck: keys.bodyCheck });
       } catch (error) {
         await release(id);
         throw error;

@@ -1,43 +1,59 @@
 /**
- * Charges held while their results are delivered (issue 29): a customer pays at most once for each
- * result it receives, through kill -9, restarts, hang-ups and retries with the same Idempotency-Key.
+ * Charges held while their results are delivered (issues 29 and 33): a customer pays for each
+ * result it receives, through kill -9, stalls, restarts, hang-ups and retries with the same
+ * Idempotency-Key and body.
  *
- * A batch (or a keyed single text) is charged up front, as before, so a key can never overspend,
- * but the charge is recorded under a hold in the same transaction (store ChargeLedger). Each result
- * handed to the client is counted on the hold; when the attempt ends (complete, hang-up, SIGTERM,
- * time budget) the words charged and not delivered go back in one transaction with the hold's
- * settlement. A process that dies leaves its holds open: it renews their lease every
- * RENEW_EVERY_MS while alive, so once HOLD_LEASE_MS passes without renewal any process (at start,
- * and every RENEW_EVERY_MS) gives the undelivered words back. A keyed request's hold has the
- * idempotency record's id and is kept while undelivered results remain: its retry is charged only
- * the words the hold has not paid yet (a retry after a crash reuses the whole charge).
+ * A batch (or a single text) is charged up front, as before, so a key can never overspend, but the
+ * charge is recorded under a hold in the same transaction (store ChargeLedger), taken by this
+ * attempt (a random token) with a lease. Each result is counted on the hold BEFORE it is handed to
+ * the client, in one statement that checks the attempt still holds an unexpired lease: a process
+ * that stalled past its lease (a GC or VM pause, swap, SIGSTOP) finds its hold swept or taken over
+ * and delivers nothing more (issue 33: it went on delivering free results). When the attempt ends
+ * (complete, hang-up, SIGTERM, time budget) the words charged and not delivered go back in one
+ * transaction with the hold's settlement. A live process renews its leases every third of the
+ * lease; once a lease is over by the store's clock (never an instance's), any process gives the
+ * undelivered words back. A keyed request's hold has the idempotency record's id and its body
+ * check, and is kept while undelivered results remain: a retry with the same body is charged only
+ * the words the hold has not paid yet; another body gets 422 idempotency_key_reused, whether or
+ * not the idempotency record is still there (issue 33: it was credited with the first body's pay).
  */
+import { ApiError } from '../../http/errors';
 import { keepTrying } from '../../store/retry';
 import type { ApiKey, ChargeLedger, QuotaStore } from '../../store/types';
 import { oweRefund } from './owed';
 import { REFUND_RETRY_WINDOW_MS, type RefundReport } from './refund';
 import { chargeWords, getQuotaState, periodOf, type ChargeResult, type QuotaState } from './service';
 
-/** Lease of an open hold: past it without renewal, its process counts as dead and the undelivered words go back. */
+/** Lease of an open hold (HOLD_LEASE_MS): past it without renewal, its attempt delivers no more and the undelivered words go back. */
 export const HOLD_LEASE_MS = 30_000;
-/** How often a process renews its holds' leases and settles the abandoned holds of others. */
+/** How often a process renews its holds' leases and settles the abandoned holds of others, at most (a third of the lease if shorter). */
 export const RENEW_EVERY_MS = 10_000;
+
+/**
+ * What counting a result found: `counted` (hand it over), or why it may not be handed over:
+ * `hold_expired` (this attempt's lease is over: it stalled, and the hold was given back or taken
+ * over) or `store_unavailable` (the count could not be written). Either ends the attempt.
+ */
+export type DeliverOutcome = 'counted' | 'hold_expired' | 'store_unavailable';
 
 /** An open hold of one attempt. */
 export interface HeldCharge {
   readonly id: string;
   /** The words this attempt needs paid (what it would deliver in full). */
   readonly words: number;
-  /** Counts the results handed to the client so far: `delivered` words in all; resolves once written (or failed: never rejects). */
-  deliver(delivered: number): Promise<void>;
+  /**
+   * Counts results before they are handed over: `delivered` words in all so far, under this
+   * attempt's lease. Hand them over only when it resolves `counted`. Never rejects.
+   */
+  deliver(delivered: number): Promise<DeliverOutcome>;
   /** Ends the attempt: gives back what was charged and not delivered (and the call, with `calls` 1). Never rejects. */
   settle(options?: { calls?: 0 | 1 }): Promise<void>;
   /**
-   * Ends an attempt that delivered all its `words`: nothing to give back. A hold this attempt opened
-   * is deleted with the others of this moment, in one statement (every single text has a hold);
-   * one an earlier attempt paid into is settled.
+   * Counts all `words` as delivered and ends the attempt, before its answer is handed over: a hold
+   * this attempt opened is deleted with the others of this moment, in one statement (every single
+   * text has a hold); one an earlier attempt paid into is settled. Never rejects.
    */
-  complete(): void;
+  complete(): Promise<DeliverOutcome>;
 }
 
 /** A held charge: the state after it and its hold, or the refusal (nothing charged). */
@@ -47,6 +63,8 @@ export type HeldChargeResult = { ok: true; state: QuotaState; hold: HeldCharge }
 export interface HoldOptions {
   /** The idempotency record's id of a keyed request; a random id otherwise. */
   id?: string;
+  /** A keyed request's body check (the idempotency record's): the hold's credit serves this body only. */
+  bodyCheck?: string;
   /** Epoch ms until which a hold with undelivered results is kept for a retry (keyed requests); 0 deletes it when settled. */
   keepUntil?: number;
   signal?: AbortSignal;
@@ -57,12 +75,15 @@ export interface HoldOptions {
 export interface Holds {
   /** This process, as the owner of its holds. */
   readonly owner: string;
-  /** Charges `words` under a hold, crediting what the hold already paid; or the refusal. */
+  /**
+   * Charges `words` under a hold, crediting what the hold already paid; or the refusal. Throws 422
+   * idempotency_key_reused when the hold was paid for another body.
+   */
   charge(key: ApiKey, words: number, options?: HoldOptions): Promise<HeldChargeResult>;
   /** Resolves once the settlements begun so far have been written (or have failed once): before the store closes. */
   settled(): Promise<void>;
   /** One pass of the background work: renew this process's leases, settle abandoned holds, delete expired ones. */
-  tend(now?: number): Promise<void>;
+  tend(): Promise<void>;
   /** Stops the background work. */
   stop(): void;
 }
@@ -84,10 +105,11 @@ export interface HoldsOptions {
 /** The holds of this process, with a random owner id; starts tending them in the background. */
 export function createHolds({ quota, ledger, onEvent, background = true, leaseMs = HOLD_LEASE_MS, clock = Date.now }: HoldsOptions): Holds {
   const owner = crypto.randomUUID();
-  const tend = async (now = clock()) => {
-    await ledger.renew(owner, now + leaseMs);
-    await ledger.sweep(now);
-    await ledger.purge(now);
+  // Leases are measured by the store's clock: this process's `clock` only names months and expiries.
+  const tend = async () => {
+    await ledger.renew(owner, leaseMs);
+    await ledger.sweep();
+    await ledger.purge(clock());
   };
   const quietly = () => void tend().catch(() => {});
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -100,40 +122,51 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
 
   /** Settlements on their way: a stopping process waits for them before it closes the store. */
   const settling = new Set<Promise<unknown>>();
-  /** Holds fully delivered in this event-loop turn, deleted together at its end. */
-  let forgetting: string[] = [];
-  const forgetQueued = () => {
-    const ids = forgetting;
-    forgetting = [];
-    // A hold left behind (the store failed, the process died first) is settled by its lease:
-    // nothing undelivered, nothing given back but its count, which errs towards the client.
-    const done = ledger.forget(owner, ids).catch(() => {});
-    settling.add(done);
-    void done.then(() => settling.delete(done));
+  const track = (work: Promise<unknown>) => {
+    settling.add(work);
+    const done = () => settling.delete(work);
+    work.then(done, done);
   };
+  /** Attempts fully delivered in this event-loop turn, finished together at its end, and what each found. */
+  let finishing = new Map<string, (outcome: DeliverOutcome) => void>();
+  const finishQueued = () => {
+    const batch = finishing;
+    finishing = new Map();
+    const done = ledger.finish([...batch.keys()]).then(
+      (finished) => {
+        const kept = new Set(finished);
+        for (const [attempt, resolve] of batch) resolve(kept.has(attempt) ? 'counted' : 'hold_expired');
+      },
+      () => {
+        for (const resolve of batch.values()) resolve('store_unavailable');
+      },
+    );
+    track(done);
+  };
+  /** Counts `total` under `attempt`'s lease; a failed write is `store_unavailable` (the result is not handed over). */
+  const count = (id: string, attempt: string, total: number): Promise<DeliverOutcome> =>
+    ledger.deliver(id, attempt, total).then(
+      (result) => (result === 'counted' ? 'counted' : 'hold_expired'),
+      () => 'store_unavailable' as const,
+    );
 
-  function held(key: ApiKey, id: string, words: number, keepUntil: number, fresh: boolean): HeldCharge {
+  function held(key: ApiKey, id: string, attempt: string, words: number, keepUntil: number, fresh: boolean): HeldCharge {
     let delivered = 0;
-    let written: Promise<unknown> = Promise.resolve();
-    const deliver = (total: number) => {
-      delivered = total;
-      // In order; a count that cannot be written only means more is given back after a crash.
-      const write = written.then(() => ledger.deliver(id, total)).catch(() => {});
-      written = write;
-      return write;
+    const deliver = async (total: number) => {
+      const outcome = await count(id, attempt, total);
+      if (outcome === 'counted') delivered = total;
+      return outcome;
     };
     const settle = async ({ calls = 0 }: { calls?: 0 | 1 } = {}) => {
       const keep = keepUntil > 0 && delivered < words;
       const fields = { keyId: key.id, words: words - delivered };
-      const once = () => ledger.settle(id, owner, delivered, { keep, calls });
-      const attempt = written.then(once);
+      const once = () => ledger.settle(id, attempt, delivered, { keep, calls });
+      const attemptNow = once();
       // The key's next charge waits for these words (owed.ts), as for any refund.
-      oweRefund(quota, key.id, attempt);
-      settling.add(attempt);
-      const done = () => settling.delete(attempt);
-      attempt.then(done, done);
+      oweRefund(quota, key.id, attemptNow);
+      track(attemptNow);
       try {
-        await attempt;
+        await attemptNow;
         return;
       } catch {
         onEvent('refund_failed', fields);
@@ -143,21 +176,25 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
         onEvent(outcome.ok ? 'refund_retried' : 'refund_given_up', { ...fields, attempts: outcome.attempts + 1 }),
       );
     };
-    const complete = () => {
+    const complete = async (): Promise<DeliverOutcome> => {
       if (!fresh) {
-        delivered = words;
-        void written.then(() => settle());
-        return;
+        const outcome = await deliver(words);
+        if (outcome === 'counted') void settle();
+        return outcome;
       }
-      if (forgetting.length === 0) setImmediate(forgetQueued);
-      forgetting.push(id);
+      const outcome = new Promise<DeliverOutcome>((resolve) => {
+        if (finishing.size === 0) setImmediate(finishQueued);
+        finishing.set(attempt, resolve);
+      });
+      if ((await outcome) === 'counted') delivered = words;
+      return outcome;
     };
     return { id, words, deliver, settle, complete };
   }
 
   return {
     owner,
-    async charge(key, words, { id: given, keepUntil = 0, signal, now = Date.now() } = {}) {
+    async charge(key, words, { id: given, bodyCheck, keepUntil = 0, signal, now = clock() } = {}) {
       const period = periodOf(now);
       let id = given ?? crypto.randomUUID();
       let prior = given ? await ledger.read(id) : null;
@@ -166,16 +203,20 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
         id = `${id}:${period}`;
         prior = await ledger.read(id);
       }
-      const claim = { id, owner, leaseUntil: now + leaseMs, expiresAt: keepUntil };
+      // What a hold paid serves the body it paid for, and no other (issue 33: the first body's pay
+      // went to any body sent under the same key once its idempotency record was released).
+      if (prior && prior.bodyCheck !== (bodyCheck ?? null)) throw new ApiError('idempotency_key_reused');
+      const attempt = crypto.randomUUID();
       const owed = Math.max(0, words - (prior?.charged ?? 0));
       if (owed === 0 && prior) {
         // Paid already by an earlier attempt under this key (it crashed or was cut short): nothing more to charge.
-        await ledger.take(id, owner, claim.leaseUntil);
-        return { ok: true, state: await getQuotaState(quota, key, now), hold: held(key, id, words, keepUntil, false) };
+        await ledger.take(id, owner, attempt, leaseMs);
+        return { ok: true, state: await getQuotaState(quota, key, now), hold: held(key, id, attempt, words, keepUntil, false) };
       }
+      const claim = { id, owner, attempt, leaseMs, expiresAt: keepUntil, bodyCheck: bodyCheck ?? null };
       const result = await chargeWords(quota, key, owed, now, signal, claim);
       if (!result.ok) return result;
-      return { ok: true, state: result.state, hold: held(key, id, words, keepUntil, prior === null) };
+      return { ok: true, state: result.state, hold: held(key, id, attempt, words, keepUntil, prior === null) };
     },
     async settled() {
       await Promise.allSettled([...settling]);

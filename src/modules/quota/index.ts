@@ -14,4 +14,13 @@ export { refundOrRetry, type RefundReport } from './refund';
 export { oweRefund } from './owed';
 export { quotaError, rateLimitHeaders } from './headers';
 export { checkQuotaFirst } from './first';
-export { createHolds, HOLD_LEASE_MS, RENEW_EVERY_MS, type HeldCharge, type HeldChargeResult, type HoldOptions, type Holds } from './holds';
+export {
+  createHolds,
+  HOLD_LEASE_MS,
+  RENEW_EVERY_MS,
+  type DeliverOutcome,
+  type HeldCharge,
+  type HeldChargeResult,
+  type HoldOptions,
+  type Holds,
+} from './holds';

@@ -1,23 +1,28 @@
 /**
  * PostgreSQL ChargeLedger (src/store/types.ts), shared by every instance: a hold is settled with
  * its refund in one transaction, its row locked (FOR UPDATE), so two instances sweeping at once,
- * or a sweep racing the holder's own settlement, give the words back once.
+ * or a sweep racing the holder's own settlement, give the words back once. Leases are judged by
+ * PostgreSQL's clock (STORE_NOW_MS), never an instance's: one whose clock is off sweeps nobody early.
  */
 import { withDeadline } from '../deadline';
 import type { ChargeLedger, Hold } from '../types';
 import type { PgDb } from './client';
-import { REFUND_SQL } from './quota';
+import { REFUND_SQL, STORE_NOW_MS } from './quota';
 
-const COLUMNS = 'id, key_id, period, charged, delivered, owner, lease_until';
+const COLUMNS = 'id, key_id, period, charged, delivered, owner, attempt, lease_until, body_check';
 const READ_SQL = `SELECT ${COLUMNS} FROM charge_holds WHERE id = $1::text`;
 const LOCK_SQL = `SELECT ${COLUMNS} FROM charge_holds WHERE id = $1::text FOR UPDATE`;
-const TAKE_SQL = 'UPDATE charge_holds SET owner = $2::text, lease_until = $3::bigint WHERE id = $1::text';
-const DELIVER_SQL = 'UPDATE charge_holds SET delivered = GREATEST(delivered, $2::integer) WHERE id = $1::text';
-const SETTLE_SQL = 'UPDATE charge_holds SET charged = $2::integer, delivered = $3::integer WHERE id = $1::text';
+const TAKE_SQL = `UPDATE charge_holds SET owner = $2::text, attempt = $3::text, lease_until = ${STORE_NOW_MS} + $4::bigint WHERE id = $1::text`;
+/** The fence: counted only under the attempt's own unexpired lease, and never beyond what the hold paid. */
+const DELIVER_SQL = `UPDATE charge_holds SET delivered = GREATEST(delivered, $3::integer)
+  WHERE id = $1::text AND attempt = $2::text AND lease_until > ${STORE_NOW_MS} AND $3::integer <= charged RETURNING 1`;
+/** A settled hold has no attempt left: a late delivery or settlement of the one that held it finds nothing. */
+const SETTLE_SQL = "UPDATE charge_holds SET charged = $2::integer, delivered = $3::integer, attempt = '' WHERE id = $1::text";
 const DELETE_SQL = 'DELETE FROM charge_holds WHERE id = $1::text';
-const FORGET_SQL = 'DELETE FROM charge_holds WHERE owner = $1::text AND id = ANY($2::text[])';
-const RENEW_SQL = 'UPDATE charge_holds SET lease_until = $2::bigint WHERE owner = $1::text AND charged > delivered';
-const EXPIRED_SQL = `SELECT ${COLUMNS} FROM charge_holds WHERE lease_until <= $1::bigint AND charged > delivered
+const FINISH_SQL = `DELETE FROM charge_holds WHERE attempt = ANY($1::text[]) AND lease_until > ${STORE_NOW_MS} RETURNING attempt`;
+const RENEW_SQL = `UPDATE charge_holds SET lease_until = ${STORE_NOW_MS} + $2::bigint
+  WHERE owner = $1::text AND charged > delivered AND attempt <> '' AND lease_until > ${STORE_NOW_MS}`;
+const EXPIRED_SQL = `SELECT ${COLUMNS} FROM charge_holds WHERE lease_until <= ${STORE_NOW_MS} AND charged > delivered
   ORDER BY id FOR UPDATE SKIP LOCKED`;
 const PURGE_SQL = 'DELETE FROM charge_holds WHERE expires_at <= $1::bigint AND charged <= delivered RETURNING 1';
 
@@ -33,7 +38,9 @@ function toHold(row: Row | undefined): Hold | null {
     charged: Number(row.charged),
     delivered: Number(row.delivered),
     owner: String(row.owner),
+    attempt: String(row.attempt),
     leaseUntil: Number(row.lease_until),
+    bodyCheck: row.body_check === null ? null : String(row.body_check),
   };
 }
 
@@ -55,28 +62,25 @@ export function postgresChargeLedger(db: PgDb, timeoutMs: number): ChargeLedger 
     deadline(db.$client.begin((tx) => work((sql, params) => tx.unsafe(sql, params) as Promise<Row[]>)) as Promise<T>);
   return {
     read: async (id) => toHold((await deadline(query(READ_SQL, [id])))[0]),
-    async take(id, owner, leaseUntil) {
-      await deadline(query(TAKE_SQL, [id, owner, leaseUntil]));
+    async take(id, owner, attempt, leaseMs) {
+      await deadline(query(TAKE_SQL, [id, owner, attempt, leaseMs]));
     },
-    async deliver(id, words) {
-      await deadline(query(DELIVER_SQL, [id, words]));
-    },
-    settle: (id, owner, delivered, { keep, calls }) =>
+    deliver: async (id, attempt, words) =>
+      (await deadline(query(DELIVER_SQL, [id, attempt, words]))).length > 0 ? 'counted' : 'lease_lost',
+    settle: (id, attempt, delivered, { keep, calls }) =>
       inTransaction(async (tx) => {
         const hold = toHold((await tx(LOCK_SQL, [id]))[0]);
-        if (!hold || hold.owner !== owner) return 0;
+        if (!hold || hold.attempt !== attempt || attempt === '') return 0;
         return settleRow(tx, id, hold, delivered, keep, calls);
       }),
-    async forget(owner, ids) {
-      await deadline(query(FORGET_SQL, [owner, [...ids]]));
+    finish: async (attempts) => (await deadline(query(FINISH_SQL, [[...attempts]]))).map((row) => String(row.attempt)),
+    async renew(owner, leaseMs) {
+      await deadline(query(RENEW_SQL, [owner, leaseMs]));
     },
-    async renew(owner, leaseUntil) {
-      await deadline(query(RENEW_SQL, [owner, leaseUntil]));
-    },
-    sweep: (now) =>
+    sweep: () =>
       inTransaction(async (tx) => {
         let back = 0;
-        for (const row of await tx(EXPIRED_SQL, [now])) back += await settleRow(tx, String(row.id), toHold(row)!, 0, true, 0);
+        for (const row of await tx(EXPIRED_SQL, [])) back += await settleRow(tx, String(row.id), toHold(row)!, 0, true, 0);
         return back;
       }),
     purge: async (now) => (await deadline(query(PURGE_SQL, [now]))).length,

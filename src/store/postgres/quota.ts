@@ -40,14 +40,17 @@ interface PendingCharge {
 
 type Rows = Array<Record<string, unknown>>;
 
-/** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge. */
+/** Epoch ms by PostgreSQL's clock, shared by every instance (leases, ./ledger.ts): an instance whose clock is off changes nothing. */
+export const STORE_NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
+
+/** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge; the attempt takes its lease. */
 const HOLD_SQL = `
-INSERT INTO charge_holds AS h (id, key_id, period, charged, delivered, owner, lease_until, expires_at)
-SELECT id, key_id, period, charged, 0, owner, lease_until, expires_at
-FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[], $5::text[], $6::bigint[], $7::bigint[])
-  AS t (id, key_id, period, charged, owner, lease_until, expires_at)
+INSERT INTO charge_holds AS h (id, key_id, period, charged, delivered, owner, attempt, lease_until, expires_at, body_check)
+SELECT id, key_id, period, charged, 0, owner, attempt, ${STORE_NOW_MS} + lease_ms, expires_at, body_check
+FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::text[])
+  AS t (id, key_id, period, charged, owner, attempt, lease_ms, expires_at, body_check)
 ON CONFLICT (id) DO UPDATE
-  SET charged = h.charged + excluded.charged, owner = excluded.owner,
+  SET charged = h.charged + excluded.charged, owner = excluded.owner, attempt = excluded.attempt,
       lease_until = excluded.lease_until, expires_at = GREATEST(h.expires_at, excluded.expires_at)`;
 
 /** Runs one group in one charge_words call; the counters of each charge, in the group's order. */
@@ -84,8 +87,10 @@ async function commitGroup(db: PgDb, group: readonly PendingCharge[]): Promise<A
       column((e) => e.request.period),
       column((e) => e.request.words),
       column((e) => e.hold.owner),
-      column((e) => e.hold.leaseUntil),
+      column((e) => e.hold.attempt),
+      column((e) => e.hold.leaseMs),
       column((e) => e.hold.expiresAt),
+      column((e) => e.hold.bodyCheck),
     ]);
   });
   return counters;

@@ -143,7 +143,14 @@ export const chargeHolds = pgTable(
     delivered: integer('delivered').notNull().default(0),
     /** The process delivering the results. */
     owner: text('owner').notNull(),
-    /** Epoch ms: past this with charged > delivered, the owner is presumed dead. */
+    /**
+     * The attempt holding the lease (a random token; empty once settled or swept): a delivery is
+     * counted only under it and an unexpired lease, in one statement (issue 33: fencing).
+     */
+    attempt: text('attempt').notNull().default(''),
+    /** A keyed request's body check (idempotency_records.body_check): its credit serves that body only. Null unkeyed. */
+    bodyCheck: text('body_check'),
+    /** Epoch ms of the store's clock: past it the lease is over (the owner delivers no more; any process gives back the rest). */
     leaseUntil: bigint('lease_until', { mode: 'number' }).notNull(),
     /** Epoch ms until which a settled hold is kept for a retry. */
     expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),

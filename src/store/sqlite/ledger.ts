@@ -1,20 +1,28 @@
-/** SQLite ChargeLedger (src/store/types.ts): holds of charges, settled in one transaction with their refund. */
+/**
+ * SQLite ChargeLedger (src/store/types.ts): holds of charges, settled in one transaction with their
+ * refund. Leases are judged by SQLite's clock (STORE_NOW_MS): the processes sharing a SQLite file
+ * run on one machine and read one clock.
+ */
 import type { ChargeLedger, Hold } from '../types';
 import { retryBusy } from './busy';
 import type { Db } from './client';
 import { prepared } from './prepared';
-import { REFUND_SQL } from './quota';
+import { REFUND_SQL, STORE_NOW_MS } from './quota';
 
-const READ_SQL = `SELECT key_id AS keyId, period, charged, delivered, owner, lease_until AS leaseUntil
-  FROM charge_holds WHERE id = $id`;
-const TAKE_SQL = 'UPDATE charge_holds SET owner = $owner, lease_until = $leaseUntil WHERE id = $id';
-const DELIVER_SQL = 'UPDATE charge_holds SET delivered = MAX(delivered, $words) WHERE id = $id';
-const SETTLE_SQL = 'UPDATE charge_holds SET charged = $charged, delivered = $delivered WHERE id = $id';
+const COLUMNS = `key_id AS keyId, period, charged, delivered, owner, attempt, lease_until AS leaseUntil, body_check AS bodyCheck`;
+const READ_SQL = `SELECT ${COLUMNS} FROM charge_holds WHERE id = $id`;
+const TAKE_SQL = `UPDATE charge_holds SET owner = $owner, attempt = $attempt, lease_until = ${STORE_NOW_MS} + $leaseMs WHERE id = $id`;
+/** The fence: counted only under the attempt's own unexpired lease, and never beyond what the hold paid. */
+const DELIVER_SQL = `UPDATE charge_holds SET delivered = MAX(delivered, $words)
+  WHERE id = $id AND attempt = $attempt AND lease_until > ${STORE_NOW_MS} AND $words <= charged`;
+/** A settled hold has no attempt left: a late delivery or settlement of the one that held it finds nothing. */
+const SETTLE_SQL = "UPDATE charge_holds SET charged = $charged, delivered = $delivered, attempt = '' WHERE id = $id";
 const DELETE_SQL = 'DELETE FROM charge_holds WHERE id = $id';
-const FORGET_SQL = 'DELETE FROM charge_holds WHERE owner = $owner AND id IN (SELECT value FROM json_each($ids))';
-const RENEW_SQL = 'UPDATE charge_holds SET lease_until = $leaseUntil WHERE owner = $owner AND charged > delivered';
-const EXPIRED_SQL = `SELECT id, key_id AS keyId, period, charged, delivered, owner, lease_until AS leaseUntil
-  FROM charge_holds WHERE lease_until <= $now AND charged > delivered`;
+const FINISH_SQL = `DELETE FROM charge_holds
+  WHERE attempt IN (SELECT value FROM json_each($attempts)) AND lease_until > ${STORE_NOW_MS} RETURNING attempt`;
+const RENEW_SQL = `UPDATE charge_holds SET lease_until = ${STORE_NOW_MS} + $leaseMs
+  WHERE owner = $owner AND charged > delivered AND attempt <> '' AND lease_until > ${STORE_NOW_MS}`;
+const EXPIRED_SQL = `SELECT id, ${COLUMNS} FROM charge_holds WHERE lease_until <= ${STORE_NOW_MS} AND charged > delivered`;
 const PURGE_SQL = 'DELETE FROM charge_holds WHERE expires_at <= $now AND charged <= delivered';
 
 /** The ChargeLedger of one SQLite connection. */
@@ -30,32 +38,34 @@ export function sqliteChargeLedger(db: Db, timeoutMs: number): ChargeLedger {
     else prepared(db, DELETE_SQL).run({ id });
     return back;
   };
-  const settleNow = db.$client.transaction((id: string, owner: string, delivered: number, keep: boolean, calls: 0 | 1) => {
+  const settleNow = db.$client.transaction((id: string, attempt: string, delivered: number, keep: boolean, calls: 0 | 1) => {
     const hold = read(id);
-    if (!hold || hold.owner !== owner) return 0;
+    if (!hold || hold.attempt !== attempt || attempt === '') return 0;
     return settleRow(id, hold, delivered, keep, calls);
   });
-  const sweepNow = db.$client.transaction((now: number) => {
+  const sweepNow = db.$client.transaction(() => {
     let back = 0;
-    for (const hold of prepared<Hold & { id: string }>(db, EXPIRED_SQL).all({ now })) back += settleRow(hold.id, hold, 0, true, 0);
+    for (const hold of prepared<Hold & { id: string }>(db, EXPIRED_SQL).all({})) back += settleRow(hold.id, hold, 0, true, 0);
     return back;
   });
   return {
     read: (id) => run(() => read(id)),
-    async take(id, owner, leaseUntil) {
-      await run(() => prepared(db, TAKE_SQL).run({ id, owner, leaseUntil }));
+    async take(id, owner, attempt, leaseMs) {
+      await run(() => prepared(db, TAKE_SQL).run({ id, owner, attempt, leaseMs }));
     },
-    async deliver(id, words) {
-      await run(() => prepared(db, DELIVER_SQL).run({ id, words }));
+    deliver: (id, attempt, words) =>
+      run(() => (prepared(db, DELIVER_SQL).run({ id, attempt, words }).changes > 0 ? 'counted' : 'lease_lost')),
+    settle: (id, attempt, delivered, { keep, calls }) => run(() => settleNow.immediate(id, attempt, delivered, keep, calls)),
+    finish: (attempts) =>
+      run(() =>
+        prepared<{ attempt: string }>(db, FINISH_SQL)
+          .all({ attempts: JSON.stringify(attempts) })
+          .map((row) => row.attempt),
+      ),
+    async renew(owner, leaseMs) {
+      await run(() => prepared(db, RENEW_SQL).run({ owner, leaseMs }));
     },
-    settle: (id, owner, delivered, { keep, calls }) => run(() => settleNow.immediate(id, owner, delivered, keep, calls)),
-    async forget(owner, ids) {
-      await run(() => prepared(db, FORGET_SQL).run({ owner, ids: JSON.stringify(ids) }));
-    },
-    async renew(owner, leaseUntil) {
-      await run(() => prepared(db, RENEW_SQL).run({ owner, leaseUntil }));
-    },
-    sweep: (now) => run(() => sweepNow.immediate(now)),
+    sweep: () => run(() => sweepNow.immediate()),
     purge: (now) => run(() => prepared(db, PURGE_SQL).run({ now }).changes),
   };
 }

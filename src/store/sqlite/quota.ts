@@ -31,12 +31,15 @@ RETURNING words_used AS used`;
 export const REFUND_SQL = `UPDATE monthly_usage SET words_used = MAX(0, words_used - $words), calls = MAX(0, calls - $calls)
   WHERE key_id = $keyId AND period = $period`;
 
-/** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge. */
+/** Epoch ms by the store's clock: SQLite is one machine, so every process reads the same clock (leases, ./ledger.ts). */
+export const STORE_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+
+/** Adds a charge's words to its hold (ChargeLedger, ./ledger.ts), creating it at the first charge; the attempt takes its lease. */
 const HOLD_SQL = `
-INSERT INTO charge_holds (id, key_id, period, charged, delivered, owner, lease_until, expires_at)
-VALUES ($id, $keyId, $period, $words, 0, $owner, $leaseUntil, $expiresAt)
+INSERT INTO charge_holds (id, key_id, period, charged, delivered, owner, attempt, lease_until, expires_at, body_check)
+VALUES ($id, $keyId, $period, $words, 0, $owner, $attempt, ${STORE_NOW_MS} + $leaseMs, $expiresAt, $bodyCheck)
 ON CONFLICT (id) DO UPDATE
-  SET charged = charge_holds.charged + excluded.charged, owner = excluded.owner,
+  SET charged = charge_holds.charged + excluded.charged, owner = excluded.owner, attempt = excluded.attempt,
       lease_until = excluded.lease_until, expires_at = MAX(charge_holds.expires_at, excluded.expires_at)`;
 
 function lifetimeCalls(db: Db, keyId: number): number {
@@ -54,7 +57,21 @@ function chargeNow(db: Db, request: ChargeRequest): UsageCounters | null {
   });
   if (!row) return null;
   // Same transaction as the charge: a hold never misses words that were charged, nor the reverse.
-  if (request.hold) prepared(db, HOLD_SQL).run({ ...request.hold, keyId: request.keyId, period: request.period, words: request.words });
+  const hold = request.hold;
+  if (hold) {
+    const { id, owner, attempt, leaseMs, expiresAt, bodyCheck } = hold;
+    prepared(db, HOLD_SQL).run({
+      id,
+      owner,
+      attempt,
+      leaseMs,
+      expiresAt,
+      bodyCheck,
+      keyId: request.keyId,
+      period: request.period,
+      words: request.words,
+    });
+  }
   return { wordsUsed: row.used, calls: request.callLimit === null ? 0 : lifetimeCalls(db, request.keyId) };
 }
 
