@@ -43,8 +43,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `n` distinct files of ~4,340 words (`tag` keeps two batches' files apart). */
-const filesOf = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `File ${tag} ${i + 1}. ${PROSE} `.repeat(70));
+/** `n` distinct files of 4,410 words, or `repeat` / 70 times that (`tag` keeps two batches' files apart). */
+const filesOf = (n: number, tag: string, repeat = 70) =>
+  Array.from({ length: n }, (_, i) => `File ${tag} ${i + 1}. ${PROSE} `.repeat(repeat));
+
+/** A single text of ~120,000 words (880 KB): its analysis lasts long enough to stop its process in the middle of it. */
+const LONG_TEXT = JSON.stringify({ text: `${PROSE} `.repeat(2000) });
 
 type Line = { type: string; index?: number; words?: number; code?: string; total?: number };
 
@@ -221,6 +225,8 @@ async function cutBeforeComplete(target: Target, server: ServerProcess, key: str
   const before = await used(target);
   const files = filesOf(4, `${target.dialect}-full`);
   const last = files.length - 1;
+  // A long last file: the lock below is taken while it is being scored.
+  files[last] = filesOf(1, `${target.dialect}-full-last`, 350)[0];
   const hangUp = new AbortController();
   let release: (() => Promise<void>) | null = null;
   const unlock = async () => {
@@ -332,8 +338,9 @@ describe.if(!POSTGRES_MISSING)('charge holds on two instances sharing PostgreSQL
 
   it('item 2: an instance whose clock runs 30 s ahead does not sweep the live holds of the others', async () => {
     const before = await used(target);
-    // A client slow enough that the instance ahead tends the holds several times while the batch streams.
-    const lines = await readLines(await post(a, key, filesOf(6, 'skew')), async (line) => {
+    // Files long enough (17,640 words) that the batch is scored over more than a second, and a slow
+    // client: the instance ahead tends the holds (every 500 ms) several times while it streams.
+    const lines = await readLines(await post(a, key, filesOf(6, 'skew', 280)), async (line) => {
       if (line.type === 'result') await Bun.sleep(400);
     });
     const received = wordsOf(lines);
@@ -346,6 +353,26 @@ describe.if(!POSTGRES_MISSING)('charge holds on two instances sharing PostgreSQL
   });
 
   it('item 2: an instance stopped past its lease delivers no more under it', () => stalledOwner(target, a, key, [a.pid]));
+
+  it('item 2: a single text whose instance stalls past its lease during the analysis is not answered, and not charged', async () => {
+    const before = await used(target);
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const answer = fetch(`${a.base}/v1/detect`, { method: 'POST', headers, body: LONG_TEXT });
+    // Stopped once its charge is committed: the analysis of 120,000 words is running.
+    for (let i = 0; i < 400 && (await used(target)) === before; i++) await Bun.sleep(5);
+    expect(await used(target)).toBeGreaterThan(before);
+    a.proc.kill('SIGSTOP');
+    await Bun.sleep(STALL_MS);
+    a.proc.kill('SIGCONT');
+    const response = await answer;
+    const body = (await response.json()) as { words?: number; error?: { code: string } };
+    const charged = (await settledUse(target, before)) - before;
+    console.log(
+      `postgres single text, instance stopped ${STALL_MS} ms mid-analysis: ${response.status} ${body.error?.code ?? ''}, charged ${charged}`,
+    );
+    expect([response.status, body.error?.code, charged]).toEqual([503, 'hold_expired', 0]);
+    expect(response.headers.get('retry-after')).toBe('1');
+  });
 
   it('item 4: replays a keyed batch whose every result was read, whatever happened to its last line', () =>
     cutBeforeComplete(target, a, key));

@@ -163,7 +163,11 @@ export function detectModule(deps: DetectModuleOptions) {
     // The charge's hold shares the record's id and body check: a retry of the same body after a
     // crash or a hang-up finds what it paid; another body finds nothing to credit (422).
     const keepUntil = Date.now() + IDEMPOTENCY_TTL_MS;
-    const { response, replayed } = await idempotency.run(call, (record) => execute({ ...record, keepUntil }));
+    const { response, replayed } = await idempotency.run(call, async (record) => {
+      // Another body under a used key is refused before a batch's files are extracted (its charge checks again).
+      if (mode === 'batch') await holds.check(record.id, record.bodyCheck);
+      return execute({ ...record, keepUntil });
+    });
     if (replayed) {
       // The stored answer says which language it was in.
       ctx.set.headers['content-language'] = response.headers.get('content-language') ?? ctx.lang;

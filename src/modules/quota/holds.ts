@@ -19,7 +19,7 @@
  */
 import { ApiError } from '../../http/errors';
 import { keepTrying } from '../../store/retry';
-import type { ApiKey, ChargeLedger, QuotaStore } from '../../store/types';
+import type { ApiKey, ChargeLedger, Hold, QuotaStore } from '../../store/types';
 import { oweRefund } from './owed';
 import { REFUND_RETRY_WINDOW_MS, type RefundReport } from './refund';
 import { chargeWords, getQuotaState, periodOf, type ChargeResult, type QuotaState } from './service';
@@ -80,6 +80,11 @@ export interface Holds {
    * idempotency_key_reused when the hold was paid for another body.
    */
   charge(key: ApiKey, words: number, options?: HoldOptions): Promise<HeldChargeResult>;
+  /**
+   * Throws 422 idempotency_key_reused when a hold under this keyed request's id was paid for
+   * another body: a batch checks it before its body is extracted (charge checks it again).
+   */
+  check(id: string, bodyCheck: string, now?: number): Promise<void>;
   /** Resolves once the settlements begun so far have been written (or have failed once): before the store closes. */
   settled(): Promise<void>;
   /** One pass of the background work: renew this process's leases, settle abandoned holds, delete expired ones. */
@@ -127,27 +132,37 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
     const done = () => settling.delete(work);
     work.then(done, done);
   };
-  /** Attempts fully delivered in this event-loop turn, finished together at its end, and what each found. */
-  let finishing = new Map<string, (outcome: DeliverOutcome) => void>();
+  /** Attempts fully delivered in this event-loop turn, finished together at its end: each hold's id and what it found. */
+  let finishing = new Map<string, { id: string; resolve: (outcome: DeliverOutcome) => void }>();
   const finishQueued = () => {
     const batch = finishing;
     finishing = new Map();
     const done = ledger.finish([...batch.keys()]).then(
       (finished) => {
         const kept = new Set(finished);
-        for (const [attempt, resolve] of batch) resolve(kept.has(attempt) ? 'counted' : 'hold_expired');
+        for (const [attempt, { resolve }] of batch) resolve(kept.has(attempt) ? 'counted' : 'hold_expired');
       },
-      () => {
-        for (const resolve of batch.values()) resolve('store_unavailable');
+      async () => {
+        // Maybe written, its reply late (the process paused past the store's deadline): a hold
+        // gone is one this attempt finished (a sweep keeps what it settles).
+        for (const { id, resolve } of batch.values()) {
+          const hold = await ledger.read(id).catch(() => undefined);
+          resolve(hold === null ? 'counted' : 'store_unavailable');
+        }
       },
     );
     track(done);
   };
-  /** Counts `total` under `attempt`'s lease; a failed write is `store_unavailable` (the result is not handed over). */
+  /** Counts `total` under `attempt`'s lease; a write that fails is read back, and `store_unavailable` unless it was counted. */
   const count = (id: string, attempt: string, total: number): Promise<DeliverOutcome> =>
     ledger.deliver(id, attempt, total).then(
       (result) => (result === 'counted' ? 'counted' : 'hold_expired'),
-      () => 'store_unavailable' as const,
+      async () => {
+        // Maybe written, its reply late (the process paused past the store's deadline, issue 33):
+        // the result is paid when the hold counts it, whoever holds the lease now.
+        const hold = await ledger.read(id).catch(() => null);
+        return hold && hold.delivered >= total && hold.charged >= total ? 'counted' : 'store_unavailable';
+      },
     );
 
   function held(key: ApiKey, id: string, attempt: string, words: number, keepUntil: number, fresh: boolean): HeldCharge {
@@ -184,7 +199,7 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
       }
       const outcome = new Promise<DeliverOutcome>((resolve) => {
         if (finishing.size === 0) setImmediate(finishQueued);
-        finishing.set(attempt, resolve);
+        finishing.set(attempt, { id, resolve });
       });
       if ((await outcome) === 'counted') delivered = words;
       return outcome;
@@ -192,20 +207,29 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
     return { id, words, deliver, settle, complete };
   }
 
+  /**
+   * The hold a keyed request under `given` credits in `period`, and the id it charges under; 422
+   * idempotency_key_reused when a hold under the key was paid for another body (issue 33: the
+   * first body's pay went to any body sent under the same key once its record was released).
+   */
+  async function priorOf(given: string, bodyCheck: string | null, period: string): Promise<{ id: string; prior: Hold | null }> {
+    const first = await ledger.read(given);
+    if (first && first.bodyCheck !== bodyCheck) throw new ApiError('idempotency_key_reused');
+    if (!first || first.period === period) return { id: given, prior: first };
+    // A retry in the next month pays in the new month; the old hold settles by itself.
+    const id = `${given}:${period}`;
+    const prior = await ledger.read(id);
+    if (prior && prior.bodyCheck !== bodyCheck) throw new ApiError('idempotency_key_reused');
+    return { id, prior };
+  }
+
   return {
     owner,
+    async check(id, bodyCheck, now = clock()) {
+      await priorOf(id, bodyCheck, periodOf(now));
+    },
     async charge(key, words, { id: given, bodyCheck, keepUntil = 0, signal, now = clock() } = {}) {
-      const period = periodOf(now);
-      let id = given ?? crypto.randomUUID();
-      let prior = given ? await ledger.read(id) : null;
-      if (prior && prior.period !== period) {
-        // A retry in the next month pays in the new month; the old hold settles by itself.
-        id = `${id}:${period}`;
-        prior = await ledger.read(id);
-      }
-      // What a hold paid serves the body it paid for, and no other (issue 33: the first body's pay
-      // went to any body sent under the same key once its idempotency record was released).
-      if (prior && prior.bodyCheck !== (bodyCheck ?? null)) throw new ApiError('idempotency_key_reused');
+      const { id, prior } = given ? await priorOf(given, bodyCheck ?? null, periodOf(now)) : { id: crypto.randomUUID(), prior: null };
       const attempt = crypto.randomUUID();
       const owed = Math.max(0, words - (prior?.charged ?? 0));
       if (owed === 0 && prior) {
