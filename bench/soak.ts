@@ -6,7 +6,9 @@
  * exits 1 when a process passed the ceiling or a request failed. Phase 3 (issue 29) sends small
  * detections back to back from 8 clients, with an Idempotency-Key each and then without, and the
  * SQLite WAL and database sizes are sampled throughout: the run also fails when the WAL passes
- * --wal-ceiling-mb. Not part of `bun test` (the full run took 18 min on 2 cores: 209 s of batches,
+ * --wal-ceiling-mb. Each phase also reports the rows and bytes of the tables that grow with traffic
+ * (issue 33: usage_events, usage_totals, idempotency_records), and the run ends with one pass of the
+ * usage retention rule over every event, timed. Not part of `bun test` (the full run took 18 min on 2 cores: 209 s of batches,
  * 879 s of texts); flags shorten it:
  *   bun run soak [--batches 50] [--texts 10000] [--small-seconds 60] [--concurrency 4] [--workers 1]
  *                [--ceiling-mb 1024] [--wal-ceiling-mb 64]
@@ -19,6 +21,7 @@ import { makeDocx } from '../test/fixtures/make';
 import { corpusText } from './corpus';
 import { benchPdf } from './files';
 import { childPids, rssMb, startBenchServer, type BenchServer } from './proc';
+import { compactEverything, sizeCell, tableSizes, type TableSize } from './table-growth';
 
 const MB = 1024 * 1024;
 const ROOT = join(import.meta.dir, '..');
@@ -214,7 +217,17 @@ async function main(): Promise<number> {
   );
   const sampler = startSampler(server, env.DATABASE_PATH);
   const failures: string[] = [];
-  type Phase = { name: string; seconds: number; peakMb: number; endMb: number; walPeakMb: number; databaseMb: number };
+  type Phase = {
+    name: string;
+    seconds: number;
+    peakMb: number;
+    endMb: number;
+    walPeakMb: number;
+    databaseMb: number;
+    tables: ReturnType<typeof tableSizes>;
+    requests: number;
+  };
+  let requests = 0;
   const phases: Phase[] = [];
   /** Closes a phase begun at `t`: its time, its peaks, and the database at its end. */
   const endPhase = (name: string, t: number): Phase => ({
@@ -224,6 +237,8 @@ async function main(): Promise<number> {
     endMb: sampler.nowMb(),
     walPeakMb: sampler.takePhaseWalPeakMb(),
     databaseMb: sampler.databaseMb(),
+    tables: tableSizes(env.DATABASE_PATH),
+    requests,
   });
   try {
     console.error(`[soak] building batch files`);
@@ -239,6 +254,7 @@ async function main(): Promise<number> {
         headers: { 'x-api-key': keys[Math.floor(i / perKeyBatches)] },
         body: form,
       });
+      requests++;
       const lines = (await response.text()).trim().split('\n');
       const errors = lines.filter((l) => l.includes('"type":"error"') && !isTinySentencesRefusal(l));
       if (!lines.some(isTinySentencesRefusal)) errors.push(`${TINY_SENTENCES_FILE} was not refused`);
@@ -260,6 +276,7 @@ async function main(): Promise<number> {
         headers: { 'x-api-key': key, 'content-type': 'application/json' },
         body: bodies[i % bodies.length],
       });
+      requests++;
       const body = await response.text();
       if (response.status !== 200) failures.push(`text ${i}: ${response.status} ${body.slice(0, 200)}`);
       if ((i + 1) % 500 === 0)
@@ -280,6 +297,7 @@ async function main(): Promise<number> {
             const headers: Record<string, string> = { 'x-api-key': keys[0], 'content-type': 'application/json' };
             if (keyed) headers['idempotency-key'] = `soak-${client}-${n}`;
             const response = await fetch(`${server.base}/v1/detect`, { method: 'POST', headers, body: SMALL_TEXT });
+            requests++;
             const body = await response.text();
             if (response.status === 200) answered++;
             else failures.push(`small ${keyed ? 'keyed ' : ''}text: ${response.status} ${body.slice(0, 200)}`);
@@ -294,6 +312,11 @@ async function main(): Promise<number> {
     await sampler.stop();
     await server.stop();
   }
+  // The retention rule over everything (as if every event were past USAGE_RETENTION_DAYS).
+  await Bun.sleep(200);
+  const beforeCompaction = tableSizes(env.DATABASE_PATH);
+  const compaction = await compactEverything(env.DATABASE_PATH);
+  const afterCompaction = tableSizes(env.DATABASE_PATH);
   // The server logs each collection the memory governor runs (src/memory-governor.ts).
   const collections = (await Bun.file(join(dir, 'server.log')).text()).split('\n').filter((l) => l.includes('"memory_collected"'));
   rmSync(dir, { recursive: true, force: true });
@@ -305,6 +328,23 @@ async function main(): Promise<number> {
     console.log(
       `| ${p.name} | ${p.seconds.toFixed(0)} s | ${p.peakMb.toFixed(0)} MB | ${p.endMb.toFixed(0)} MB | ${p.walPeakMb.toFixed(1)} MB | ${p.databaseMb.toFixed(1)} MB |`,
     );
+  console.log(`\nTables that grow with traffic (issue 33): rows (bytes of table and index pages) at the end of each phase.`);
+  console.log('| after | requests | usage_events | usage_totals | kept answers (idempotency_records) |');
+  console.log('|---|---:|---:|---:|---:|');
+  const row = (name: string, n: number, t: Record<string, TableSize>) =>
+    console.log(
+      `| ${name} | ${n.toLocaleString('en-US')} | ${sizeCell(t.usage_events)} | ${sizeCell(t.usage_totals)} | ${sizeCell(t.idempotency_records)} |`,
+    );
+  for (const p of phases) row(p.name, p.requests, p.tables);
+  row(
+    `the retention rule over every event (${compaction.events.toLocaleString('en-US')} folded in ${compaction.ms.toFixed(0)} ms)`,
+    requests,
+    afterCompaction,
+  );
+  const perRequest = beforeCompaction.usage_events.bytes / Math.max(1, beforeCompaction.usage_events.rows);
+  console.log(
+    `usage_events: ${perRequest.toFixed(0)} bytes a request before the rule, kept ${'`'}USAGE_RETENTION_DAYS${'`'} days at most.`,
+  );
   const pauses = collections.map((l) => Number(/"ms":(\d+)/.exec(l)?.[1] ?? 0));
   console.log(`\nMemory governor: ${collections.length} collections, longest ${Math.max(0, ...pauses)} ms.`);
   const walPeak = sampler.walPeakMb();

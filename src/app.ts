@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia';
 import type { Config } from './config';
 import type { Detector } from './detector/types';
+import type { OpenStreams } from './http/open-streams';
 import type { RouteEntry } from './http/routes';
 import { authPlugin, corsPlugin, errorMapper, langPlugin, observePlugin, requestIdPlugin, silentLogger, type Logger } from './http';
 import { rateLimitPlugin } from './http/rate-limit';
@@ -41,6 +42,8 @@ export interface AppDeps {
   holds?: Holds;
   /** Aborted when the server begins to stop (serve.ts, SIGTERM): batch streams end early with a complete line. */
   stopping?: AbortSignal;
+  /** The batch streams still open (serve.ts waits for them when it stops). */
+  streams?: OpenStreams;
   /** Counters and what GET /metrics shows (default: this process alone; serve.ts gives the WORKERS-wide view). */
   metrics?: { metrics: ServiceMetrics; view: MetricsView };
 }
@@ -107,10 +110,12 @@ export function createApp(deps: AppDeps) {
         idempotency: createIdempotency({
           store: deps.store.idempotency,
           waitMs: deps.idempotencyWaitMs,
+          maxPerKey: deps.config.idempotencyMaxPerKey,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
         holds: deps.holds ?? createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) }),
         stopping: deps.stopping,
+        streams: deps.streams,
         handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
         operations: { detect: detectOperation, alias: detectAliasOperation },

@@ -61,6 +61,19 @@ export interface Config {
    * holds read it, to simulate a machine whose clock is off (docs/faults.md).
    */
   readonly clockOffsetMs: number;
+  /**
+   * Longest a stopping process waits for its open connections (SHUTDOWN_GRACE_MS, default 30000):
+   * batch streams stop scoring at the signal and their last lines have this long to reach their
+   * clients; past it, what is still open is closed (logged `forced: true`).
+   */
+  readonly shutdownGraceMs: number;
+  /**
+   * Days a usage event is kept as a row (USAGE_RETENTION_DAYS, default 90; 0 keeps every row):
+   * older ones are folded into per-key monthly totals and deleted (issue 33).
+   */
+  readonly usageRetentionDays: number;
+  /** Answers kept for Idempotency-Key retries per API key (IDEMPOTENCY_MAX_PER_KEY, default 1000; 0: no bound); the oldest go first. */
+  readonly idempotencyMaxPerKey: number;
 }
 
 /** Origins CORS grants: every origin, or exactly these (serialized origins, e.g. https://app.example.com). */
@@ -191,6 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: readBool(env, 'RATE_LIMITS', true),
     holdLeaseMs: readInt(env, 'HOLD_LEASE_MS', 30_000, 300, 3_600_000),
     clockOffsetMs: readInt(env, 'CLOCK_OFFSET_MS', 0, -86_400_000, 86_400_000),
+    shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 1_000, 3_600_000),
+    usageRetentionDays: readInt(env, 'USAGE_RETENTION_DAYS', 90, 0, 36_500),
+    idempotencyMaxPerKey: readInt(env, 'IDEMPOTENCY_MAX_PER_KEY', 1_000, 0, 10_000_000),
   });
 }
 

@@ -7,6 +7,7 @@ import { keysCommandLine, printBootstrapKey, printStartBanner, serviceUrl } from
 import { isWorkerProcess, primaryChannel, startWorkers, watchPrimary, type WorkerSet } from './cluster';
 import { ConfigError, loadConfig, serverBodyLimit, type Config } from './config';
 import { createJsonLogger, type Logger } from './http/logger';
+import { createOpenStreams } from './http/open-streams';
 import { serveView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import { extractPoolFor } from './modules/batch';
@@ -14,19 +15,11 @@ import { createHolds } from './modules/quota';
 import { startMemoryGovernor } from './memory-governor';
 import { VERSION } from './modules/health';
 import { createKey, type CreatedKey } from './modules/keys';
+import { startUsageRetention } from './modules/usage';
 import { assertPortFree, claimPort, PortTakenError } from './port-claim';
 import { ConnectionDrain, gracefulStop } from './shutdown';
 import { onceAcrossInstances, openStore, StoreOpenError, type Store, type StoreOptions } from './store';
 
-/** How long in-flight requests (e.g. a batch stream) may run after SIGTERM before connections are closed. */
-const SHUTDOWN_GRACE_MS = 30_000;
-/**
- * How long batch streams go on scoring after SIGTERM before they end with a complete line naming
- * the files not processed: time for a batch whose upload was arriving to be answered, and 25 s
- * left of the grace period for the file being scored (up to ~1.5 s for a 10 MiB text here) and
- * for the client to read the last lines.
- */
-const STOP_STREAMS_AFTER_MS = 5_000;
 /** Longest a stopping process waits for its charge settlements before it closes the store (their holds' leases cover the rest). */
 const SETTLE_WAIT_MS = 3_000;
 
@@ -115,6 +108,8 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());
   // SIGTERM aborts it: batch streams end early with a complete line naming the files not processed.
   const stopStreams = new AbortController();
+  // The batch streams still writing: the stop waits for their last lines (src/http/open-streams.ts).
+  const streams = createOpenStreams();
   const holds = createHolds({
     quota: store.quota,
     ledger: store.ledger,
@@ -122,8 +117,16 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     leaseMs: config.holdLeaseMs,
     clock: () => Date.now() + config.clockOffsetMs,
   });
-  const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal });
+  const app = createApp({ config, store, detector, logger, metrics: { metrics, view }, holds, stopping: stopStreams.signal, streams });
   options.extraRoutes?.(app);
+  // Usage events past USAGE_RETENTION_DAYS folded into monthly totals: at start, then hourly (the primary's job).
+  const stopRetention = isWorker
+    ? () => {}
+    : startUsageRetention({
+        usage: store.usage,
+        days: config.usageRetentionDays,
+        onEvent: (event, fields) => (event === 'usage_compacted' ? logger.info(event, fields) : logger.error(event, fields)),
+      });
   // Collects late garbage above half of MEMORY_LIMIT_MB (src/memory-governor.ts has the measurements).
   const governor = startMemoryGovernor({ softLimitBytes: (config.memoryLimitMb * 2 ** 20) / 2, logger });
   // While stopping, every answer says `Connection: close` (src/shutdown).
@@ -143,16 +146,20 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     }
     stopping = true;
     logger.info('shutting_down', { signal });
-    // Batch streams may go on scoring for STOP_STREAMS_AFTER_MS (an upload that was arriving gets its
-    // results), then stop after the file they are scoring and say which files they did not process.
-    setTimeout(() => stopStreams.abort(), STOP_STREAMS_AFTER_MS).unref();
+    // Batch streams stop scoring now (after the file being scored) and say which files they did not
+    // process: the grace period is left for their last lines to reach the clients. Scoring 5 s more
+    // at a slow client's pace left those lines still on their way when it ended (issue 33).
+    stopStreams.abort();
     // Refuse new connections, let in-flight requests finish, answer kept-alive connections once more
     // with `Connection: close`, then close (here and in every worker); past the grace period, close what is left.
     // The workers are signalled first, so that every process closes its listening socket before any client is sent away.
     const workersStopped = workers?.stop('SIGTERM');
-    const outcome = app.server ? await gracefulStop(app.server, { drain, graceMs: SHUTDOWN_GRACE_MS }) : undefined;
+    const outcome = app.server
+      ? await gracefulStop(app.server, { drain, graceMs: config.shutdownGraceMs, openStreams: () => streams.count })
+      : undefined;
     await workersStopped;
     governor.stop();
+    stopRetention();
     // What the stopped streams did not deliver goes back before the store closes.
     await Promise.race([holds.settled(), Bun.sleep(SETTLE_WAIT_MS)]);
     holds.stop();

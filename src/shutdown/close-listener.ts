@@ -7,35 +7,22 @@
  * `Connection: close` (./drain.ts).
  *
  * How: the process's listening sockets on `port` are found through /proc (socket inode in
- * /proc/self/net/tcp{,6}, then the fd in /proc/self/fd pointing at it), and /dev/null is dup2()ed
+ * /proc/self/net/tcp{,6}, read by src/http/tcp-table.ts, then the fd in /proc/self/fd pointing at it), and /dev/null is dup2()ed
  * over each fd. The kernel closes the socket (new connections are refused, so clients reconnect
  * elsewhere or fail before sending anything) and removes it from Bun's epoll set; the fd number
  * stays taken until Bun's own stop() closes it, so that close cannot hit a reused descriptor.
  */
 import { dlopen, FFIType } from 'bun:ffi';
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-
-/** TCP state "LISTEN" as /proc/net/tcp writes it (include/net/tcp_states.h: TCP_LISTEN = 10). */
-const TCP_LISTEN_HEX = '0A';
+import { closeSync, openSync, readdirSync, readlinkSync } from 'node:fs';
+import { readTcpTable, TCP_STATE } from '../http/tcp-table';
 
 /** Socket inodes of the listening TCP sockets on `port` in this network namespace (IPv4 and IPv6), of any process. */
 function listeningInodes(port: number): Set<string> {
-  const inodes = new Set<string>();
-  for (const table of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
-    let text: string;
-    try {
-      text = readFileSync(table, 'utf8');
-    } catch {
-      continue; // no IPv6, or no /proc
-    }
-    // "sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ..."
-    for (const line of text.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      if (fields.length < 10 || fields[3] !== TCP_LISTEN_HEX) continue;
-      if (Number.parseInt(fields[1].split(':')[1], 16) === port) inodes.add(fields[9]);
-    }
-  }
-  return inodes;
+  return new Set(
+    readTcpTable()
+      .filter((entry) => entry.state === TCP_STATE.LISTEN && entry.localPort === port)
+      .map((entry) => entry.inode),
+  );
 }
 
 /**

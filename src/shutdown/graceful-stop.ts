@@ -45,6 +45,13 @@ export interface GracefulStopOptions {
   closeListener?: (port: number) => number;
   /** True while any process listens on the port (default: ./close-listener.ts). */
   portHasListener?: (port: number) => boolean;
+  /**
+   * How many streamed answers are still being written (batch streams waiting for their last lines
+   * to reach their clients): the stop waits for them within the grace period, since Bun counted a
+   * stream as finished while it still held its buffered lines (issue 33: an exit saying
+   * `forced: false` with lines never sent).
+   */
+  openStreams?: () => number;
 }
 
 /** How the stop went. */
@@ -69,11 +76,19 @@ export async function gracefulStop(server: StoppableServer, options: GracefulSto
     while (performance.now() < siblingsDeadline && listened(port)) await Bun.sleep(POLL_MS);
   }
   drain.begin();
+  const streaming = options.openStreams ?? (() => 0);
   if (listenerClosedFirst) {
-    while (performance.now() < deadline && !(server.pendingRequests === 0 && drain.quietForMs() >= quietMs)) await Bun.sleep(POLL_MS);
+    while (performance.now() < deadline && !(server.pendingRequests === 0 && streaming() === 0 && drain.quietForMs() >= quietMs)) {
+      await Bun.sleep(POLL_MS);
+    }
+  } else {
+    while (performance.now() < deadline && streaming() > 0) await Bun.sleep(POLL_MS);
   }
   // stop(false): closes the idle connections left and waits for the rest (only in-flight ones, when drained).
-  const stopped = server.stop(false).then(() => false);
+  const stopped = server.stop(false).then(async () => {
+    while (streaming() > 0 && performance.now() < deadline) await Bun.sleep(POLL_MS);
+    return streaming() > 0;
+  });
   const forced = await Promise.race([stopped, Bun.sleep(Math.max(0, deadline - performance.now())).then(() => true)]);
   if (forced) await server.stop(true);
   return { listenerClosedFirst, forced, ms: Math.round(performance.now() - started) };

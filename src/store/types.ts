@@ -179,8 +179,14 @@ export interface UsageSink {
   record(event: UsageEvent): void;
   /** Writes everything queued so far (rejects when the store is unavailable; the events stay queued). */
   flush(): Promise<void>;
-  /** Events stored for a key (after flushing this process's queue). */
+  /** Requests recorded for a key: its events, and those folded into usage_totals (after flushing this process's queue). */
   countForKey(keyId: number): Promise<number>;
+  /**
+   * The retention rule (issue 33): folds the events created before `before` (epoch ms) into
+   * usage_totals (requests and words per key and month) and deletes them, in chunks; returns how
+   * many. Safe to run from several processes and instances at once: each event is folded once.
+   */
+  compact(before: number): Promise<number>;
 }
 
 /** What a claim for an idempotency record needs (ids and checks are opaque hex: src/modules/idempotency/crypto.ts). */
@@ -193,6 +199,8 @@ export interface IdempotencyClaim {
   lockedUntil: number;
   /** Epoch ms after which the row is ignored and purged. */
   expiresAt: number;
+  /** The API key's id: a key keeps a bounded number of answers (IdempotencyStore.evict). */
+  keyId: number;
 }
 
 /** A stored idempotency record (never readable: see the idempotency_records table). */
@@ -221,6 +229,8 @@ export interface IdempotencyStore {
   release(id: string): Promise<void>;
   /** Deletes the rows expired at `now`; returns how many. */
   purge(now: number): Promise<number>;
+  /** Deletes the answered rows of API key `keyId` beyond its newest `keep` (the oldest first); returns how many. */
+  evict(keyId: number, keep: number): Promise<number>;
 }
 
 /**

@@ -127,7 +127,7 @@ export class UsageBuffer {
 }
 
 /** The UsageSink over a buffer; `count` reads the stored events of a key. */
-export function bufferedSink(buffer: UsageBuffer, count: (keyId: number) => Promise<number>): UsageSink {
+export function bufferedSink(buffer: UsageBuffer, count: (keyId: number) => Promise<number>): Omit<UsageSink, 'compact'> {
   return {
     record: (event) => buffer.record(event),
     flush: () =>

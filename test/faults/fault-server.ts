@@ -13,6 +13,8 @@ export interface FaultServer {
   key: string;
   /** `key` first, then the extra keys asked for (startFaultServer's `extraKeys`), all enterprise. */
   keys: string[];
+  /** Its folder: the SQLite database is `db.sqlite` in it. */
+  dir: string;
   /** Stops the server and deletes its database folder. */
   stop(): Promise<void>;
 }
@@ -34,6 +36,7 @@ export async function startFaultServer(name: string, env: Record<string, string>
     server,
     key,
     keys,
+    dir,
     stop: async () => {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

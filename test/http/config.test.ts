@@ -34,6 +34,9 @@ describe('config', () => {
       rateLimits: true,
       holdLeaseMs: 30_000,
       clockOffsetMs: 0,
+      shutdownGraceMs: 30_000,
+      usageRetentionDays: 90,
+      idempotencyMaxPerKey: 1_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -173,6 +173,7 @@ describe('Idempotency-Key', () => {
         bodyCheck: keys.bodyCheck,
         now: now - 120_000,
         lockedUntil: now - 60_000,
+        keyId,
         expiresAt: now + IDEMPOTENCY_TTL_MS,
       }),
     ).toBe('claimed');

@@ -85,6 +85,38 @@ describe('gracefulStop', () => {
     expect(calls.map((c) => c.force)).toEqual([false, true]);
     expect(calls[1].at).toBeGreaterThanOrEqual(190);
   });
+
+  it('waits for streams still writing although Bun has no request in flight, and says forced when they outlast the grace period (issue 33)', async () => {
+    for (const closeListener of [() => 1, () => 0]) {
+      const { server, calls } = fakeServer(0);
+      let open = 1;
+      setTimeout(() => {
+        open = 0;
+      }, 120);
+      const finished = await gracefulStop(server, {
+        drain: new ConnectionDrain(),
+        graceMs: 1000,
+        quietMs: 10,
+        closeListener,
+        portHasListener: () => false,
+        openStreams: () => open,
+      });
+      expect(finished.forced).toBe(false);
+      expect(calls[0].at).toBeGreaterThanOrEqual(110);
+
+      const stuck = fakeServer(0);
+      const cut = await gracefulStop(stuck.server, {
+        drain: new ConnectionDrain(),
+        graceMs: 200,
+        quietMs: 10,
+        closeListener,
+        portHasListener: () => false,
+        openStreams: () => 1,
+      });
+      expect(cut.forced).toBe(true);
+      expect(stuck.calls.map((c) => c.force)).toEqual([false, true]);
+    }
+  });
 });
 
 describe.skipIf(process.platform !== 'linux')('closeListeningSockets (Linux)', () => {

@@ -44,6 +44,13 @@ export function storeContract(target: ContractTarget | null): void {
     };
     return { first: await open(), open };
   };
+  /** Closes stores a test is done with: PostgreSQL counts every pool's connections against one cluster's limit. */
+  const closeNow = async (...stores: Store[]) => {
+    for (const store of stores) {
+      opened.splice(opened.indexOf(store), 1);
+      await store.close();
+    }
+  };
   const keyOf = async (store: Store, plan: PlanId = 'free'): Promise<ApiKey> => {
     const created = await createKey(store.keys, { plan });
     return (await findActiveKey(store.keys, created.key))!;
@@ -179,6 +186,28 @@ export function storeContract(target: ContractTarget | null): void {
         expect(await other.usage.countForKey(key.id)).toBe(2);
       });
 
+      it('folds events past the retention period into monthly totals once, however many compact at once, and keeps counting them (issue 33)', async () => {
+        const { first, open } = await fresh();
+        const other = await open();
+        const key = await keyOf(first);
+        const at = (createdAt: number, words: number): UsageEvent => ({ ...event(key.id, words), createdAt });
+        const OCT = Date.UTC(2026, 9, 15);
+        const HOUR = 3_600_000;
+        for (let i = 0; i < 30; i++) first.usage.record(at(OCT + i, 10));
+        for (let i = 0; i < 20; i++) first.usage.record(at(NOV + i, 5));
+        first.usage.record(at(NOV + 10 * HOUR, 1));
+        await first.usage.flush();
+        expect(await first.usage.countForKey(key.id)).toBe(51);
+        // Two processes (or instances) compacting at the same moment: each event folded once.
+        const [a, b] = await Promise.all([first.usage.compact(NOV + HOUR), other.usage.compact(NOV + HOUR)]);
+        expect(a + b).toBe(50);
+        expect(await first.usage.compact(NOV + HOUR)).toBe(0);
+        expect(await other.usage.countForKey(key.id)).toBe(51);
+        expect(await first.usage.compact(NOV + 11 * HOUR)).toBe(1);
+        expect(await first.usage.countForKey(key.id)).toBe(51);
+        await closeNow(first, other);
+      });
+
       it('writes everything queued on close', async () => {
         const { first, open } = await fresh();
         const key = await keyOf(first);
@@ -233,12 +262,32 @@ export function storeContract(target: ContractTarget | null): void {
 
     describe('idempotency records', () => {
       const H = 60 * 60 * 1000;
-      const claimAt = (id: string, bodyCheck: string, now: number, leaseMs = 60_000) => ({
+      const claimAt = (id: string, bodyCheck: string, now: number, leaseMs = 60_000, keyId = 1) => ({
         id,
         bodyCheck,
         now,
         lockedUntil: now + leaseMs,
         expiresAt: now + 24 * H,
+        keyId,
+      });
+
+      it("evicts the oldest answered records of one API key beyond a bound, and no other key's (issue 33)", async () => {
+        const { first: store } = await fresh();
+        for (let i = 0; i < 6; i++) {
+          await store.idempotency.claim(claimAt(`evict-${i}`, 'x', NOV + i, 60_000, 7));
+          if (i < 5) await store.idempotency.complete(`evict-${i}`, 'YQ==');
+        }
+        await store.idempotency.claim(claimAt('evict-other', 'x', NOV, 60_000, 8));
+        await store.idempotency.complete('evict-other', 'YQ==');
+        expect(await store.idempotency.evict(7, 3)).toBe(2);
+        const left = await Promise.all(
+          [0, 1, 2, 3, 4, 5].map(async (i) => (await store.idempotency.read(`evict-${i}`, NOV))?.state ?? null),
+        );
+        // The two oldest answers went; the pending one (still running) stays.
+        expect(left).toEqual([null, null, 'done', 'done', 'done', 'pending']);
+        expect(await store.idempotency.read('evict-other', NOV)).toMatchObject({ state: 'done' });
+        expect(await store.idempotency.evict(7, 3)).toBe(0);
+        await closeNow(store);
       });
 
       it('lets exactly one of many concurrent claimants, on several instances, hold a record', async () => {

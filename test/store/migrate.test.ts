@@ -44,6 +44,7 @@ describe('migrations', () => {
       'idempotency_records',
       'rate_buckets',
       'charge_holds',
+      'usage_totals',
     ]);
   });
 
@@ -64,6 +65,7 @@ describe('migrations', () => {
       'rate_buckets',
       'sqlite_sequence',
       'usage_events',
+      'usage_totals',
     ]);
     expect(db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM __drizzle_migrations').get()?.n).toBe(
       sqliteJournal.entries.length,

@@ -2,6 +2,7 @@
 import type { LabelLang } from '../../contract';
 import type { ExtractPool } from '../../extract/pool';
 import { ApiError, CLIENT_CLOSED_STATUS, observeRequest } from '../../http';
+import { acknowledged } from '../../http/send-queue';
 import { driverCode } from '../../store/errors';
 import type { BatchRequest } from '../detect/batch-contract';
 import { checkQuotaFirst, getQuotaState, quotaError, rateLimitHeaders, type HeldCharge, type QuotaState } from '../quota';
@@ -74,6 +75,8 @@ export async function runBatch(
   const words = scorableWords(plan);
   ctx.onWords(words);
   const { state, hold } = await chargeBatch(ctx, words, lang, Date.now());
+  // Open until its last line reached the client (or it was cut): the shutdown waits for it.
+  const closeStream = ctx.streams?.open();
   const body = batchStream({
     plan,
     detector,
@@ -87,8 +90,10 @@ export async function runBatch(
     budgetSeconds,
     logger,
     onFile: (outcome) => ctx.metrics?.batchFile(outcome),
+    acknowledged: ctx.sendQueue ? (signal) => acknowledged(ctx.sendQueue!, signal) : undefined,
     onDeliver: hold ? (deliveredWords) => hold.deliver(deliveredWords) : undefined,
     onEnd({ deliveredWords, completed, stopped, failed }) {
+      closeStream?.();
       // Every result counted already (before it was handed over): nothing to give back.
       if (completed && deliveredWords === hold?.words) void hold.complete();
       // Words of files not scored, or scored but never handed to the client, are given back.

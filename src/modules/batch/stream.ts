@@ -1,9 +1,9 @@
-/** The NDJSON body: one line per pull, each file scored only when its turn comes. */
+/** The NDJSON body: one line per pull, each file scored only once the lines before it reached the client. */
 import type { Detector } from '../../detector/types';
 import type { LabelLang, Sensitivity } from '../../contract';
 import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
-import type { BatchLine } from './model';
+import type { BatchLine, CompleteLine } from './model';
 import type { PlannedFile } from './plan';
 import type { DeliverOutcome } from '../quota';
 
@@ -45,6 +45,12 @@ export interface BatchStreamOptions {
   /** Each file's outcome as its line is handed over: `result`, or the code of its error line (the metrics count them). */
   onFile?(outcome: string): void;
   /**
+   * Resolves true once everything written so far has been acknowledged by the client's TCP stack
+   * (src/http/send-queue.ts), false when `signal` aborts or the connection is gone first. Without
+   * it (a connection that cannot be watched) the read-ahead is what the socket buffers absorb.
+   */
+  acknowledged?(signal: AbortSignal): Promise<boolean>;
+  /**
    * Counts a result before it is handed over: the words of the results delivered with it (the
    * charge's hold counts them under its lease). Anything but `counted` ends the stream with an
    * error line of that code in place of the result (issue 33: a process that stalled past its
@@ -66,6 +72,18 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
   let completed = false;
   let stopped = false;
   let failed: StreamEnd['failed'];
+  const interrupted = o.stopping ? AbortSignal.any([o.client, o.stopping]) : o.client;
+  /**
+   * The read-ahead bound (issue 33): runs once the line handed over last was taken by the consumer
+   * (the code after a `yield`) and resolves true once every line so far has reached the client,
+   * false when `signal` aborted first (the client left, the server is stopping) or the connection
+   * is gone. Nothing is scored, counted or handed over meanwhile.
+   */
+  const reached = async (signal: AbortSignal): Promise<boolean> => {
+    await nextTurn();
+    if (o.acknowledged && !(await o.acknowledged(signal))) return false;
+    return !signal.aborted;
+  };
   /** The complete line of a stream stopped before `file`: it and every later file are unprocessed. */
   const stopBefore = (file: PlannedFile) => {
     stopped = true;
@@ -75,19 +93,22 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
     );
   };
   try {
+    let end: CompleteLine | null = null;
     for (const file of o.plan) {
       if (o.client.aborted) return;
       if (o.stopping?.aborted) {
-        yield stopBefore(file);
-        return;
+        end = stopBefore(file);
+        break;
       }
       yield progressLine(file, total);
-      await nextTurn();
+      // Nothing more is scored until the lines before this file reached the client.
+      const ready = await reached(interrupted);
       if (o.client.aborted) return;
       if (o.stopping?.aborted) {
-        yield stopBefore(file);
-        return;
+        end = stopBefore(file);
+        break;
       }
+      if (!ready) return; // the connection is gone
       if (!file.ok) {
         o.onFile?.(file.failure.code);
         yield errorLine(file, file.failure, o.lang);
@@ -116,6 +137,8 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         if (o.client.aborted) return;
         // Counted before it is handed over, under the lease: a crash between the two charges this
         // one result without sending it; a stalled process that lost its lease sends nothing more.
+        // With the read-ahead bound, this is the one result a client that stopped reading can be
+        // charged for beyond those that reached it.
         const outcome = o.onDeliver ? await o.onDeliver(deliveredWords + file.words) : 'counted';
         if (outcome !== 'counted') {
           failed = outcome;
@@ -128,8 +151,14 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
       o.onFile?.(line.type === 'result' ? 'result' : line.code);
       yield line;
     }
-    completed = true;
-    yield completeLine(total);
+    if (end) yield end;
+    else {
+      completed = true;
+      yield completeLine(total);
+    }
+    // The stream stays open (the shutdown waits for it, within its grace period) until its last
+    // lines reached the client.
+    await reached(o.client);
   } finally {
     o.onEnd({ deliveredWords, completed, stopped, failed });
   }
@@ -141,10 +170,11 @@ function isLastFileLine(line: BatchLine, total: number): boolean {
 }
 
 /**
- * A byte stream over `batchLines` with no read-ahead (highWaterMark 0): a line is produced when
- * the consumer asks for it, so each one is flushed on its own and nothing runs for a client that
- * stopped reading. Cancelling the stream or aborting `client` ends the generator (its `finally`
- * runs `onEnd`).
+ * A byte stream over `batchLines` (highWaterMark 0): a line is produced when the consumer asks
+ * for it, so each one is flushed on its own; with `acknowledged`, a file is scored only once the
+ * lines before it reached the client, so a client that stops reading stops the work within one
+ * file, whatever the socket buffers could absorb. Cancelling the stream or aborting `client` ends
+ * the generator (its `finally` runs `onEnd`).
  */
 export function batchStream(options: BatchStreamOptions): ReadableStream<Uint8Array> {
   let ended = false;

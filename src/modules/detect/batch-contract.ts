@@ -4,6 +4,8 @@ import type { Detector } from '../../detector/types';
 import type { LabelLang } from '../../contract';
 import type { Logger } from '../../http/logger';
 import type { RequestFacts } from '../../http/observe';
+import type { OpenStreams } from '../../http/open-streams';
+import type { SendQueue } from '../../http/send-queue';
 import type { ServiceMetrics } from '../../metrics/types';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
 import type { Holds } from '../quota';
@@ -33,6 +35,14 @@ export interface BatchRequest {
   holds: Holds;
   /** Aborted when the server begins to stop (SIGTERM): the stream ends early, saying which files it did not process. */
   stopping?: AbortSignal;
+  /**
+   * What the client's TCP stack has not acknowledged yet of what was written on its connection
+   * (src/http/send-queue.ts); absent where it cannot be watched. The stream scores a file only once
+   * the lines before it reached the client (issue 33).
+   */
+  sendQueue?: SendQueue | null;
+  /** The batch streams still open: the shutdown waits for them (their last lines) within its grace period. */
+  streams?: OpenStreams;
   /** A keyed request's hold: the idempotency record's id and body check, kept until the record expires, so a retry of that body credits what it paid. */
   hold?: { id: string; bodyCheck: string; keepUntil: number };
   usage: UsageSink;

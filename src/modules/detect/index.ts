@@ -16,7 +16,10 @@ import {
   type Logger,
   type RequestFacts,
 } from '../../http';
+import { sendQueueOf } from '../../http/send-queue';
+import type { OpenStreams } from '../../http/open-streams';
 import type { ServiceMetrics } from '../../metrics/types';
+import type { Server } from 'bun';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, type Idempotency } from '../idempotency';
 import { checkQuotaFirst, rateLimitHeaders, type Holds } from '../quota';
@@ -57,12 +60,20 @@ export interface DetectModuleOptions {
   holds: Holds;
   /** Aborted when the server begins to stop (SIGTERM): batch streams end early with a complete line. */
   stopping?: AbortSignal;
+  /** The batch streams still open (the shutdown waits for them). */
+  streams?: OpenStreams;
   /** How the two routes appear in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
   operations?: { detect: DocumentDecoration; alias: DocumentDecoration };
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
-type DetectContext = RequestFacts & { set: { headers: Record<string, unknown> }; lang: LabelLang; words: number };
+type DetectContext = RequestFacts & {
+  set: { headers: Record<string, unknown> };
+  lang: LabelLang;
+  words: number;
+  /** Bun's server (null when the app is called in-process, app.handle). */
+  server: Pick<Server<unknown>, 'port' | 'requestIP'> | null;
+};
 
 /** A keyed request's hold: the idempotency record's id and body check, kept until the record expires. */
 type KeyedHold = { id: string; bodyCheck: string; keepUntil: number };
@@ -85,7 +96,8 @@ function batchComplete(body: string): boolean {
 
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
-  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, holds, stopping, operations } = deps;
+  const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, holds, stopping, streams, operations } =
+    deps;
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
 
@@ -107,12 +119,17 @@ export function detectModule(deps: DetectModuleOptions) {
 
   /** Batch mode on `request` (the original, or one rebuilt from bytes already read). */
   function batch(ctx: DetectContext, key: ApiKey, request: Request, hold?: KeyedHold) {
+    // The connection is the original request's: a rebuilt one (a keyed batch) has none.
+    const peer = ctx.server?.requestIP(ctx.request);
+    const port = ctx.server?.port;
     return handleBatch({
       request,
       key,
       holds,
       hold,
       stopping,
+      streams,
+      sendQueue: peer && port !== undefined ? sendQueueOf({ localPort: port, address: peer.address, port: peer.port }) : null,
       lang: ctx.lang,
       facts: ctx,
       onLang: (lang) => {

@@ -77,6 +77,11 @@ export interface IdempotencyOptions {
   /** Background failures (a record that could not be kept or released): metadata only. */
   onEvent?: (event: string, fields: Record<string, string | number>) => void;
   now?: () => number;
+  /**
+   * Answers kept per API key (IDEMPOTENCY_MAX_PER_KEY; 0: no bound): past it, each newly kept
+   * answer evicts the key's oldest, whose retry then runs (and is charged) again (issue 33).
+   */
+  maxPerKey?: number;
 }
 
 /** Idempotent execution over a store; one per app. */
@@ -105,6 +110,7 @@ export function createIdempotency({
   waitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
   onEvent = () => {},
   now = Date.now,
+  maxPerKey = 0,
 }: IdempotencyOptions): Idempotency {
   let lastPurge = 0;
   /** A catch handler that reports a background failure as `event` (the error's name only: metadata). */
@@ -124,7 +130,14 @@ export function createIdempotency({
   async function claimOrWait(call: IdempotentCall, id: string, keys: RecordKeys): Promise<'claimed' | IdempotencyRecord> {
     const claim = () => {
       const at = now();
-      return store.claim({ id, bodyCheck: keys.bodyCheck, now: at, lockedUntil: at + call.leaseMs, expiresAt: at + IDEMPOTENCY_TTL_MS });
+      return store.claim({
+        id,
+        bodyCheck: keys.bodyCheck,
+        now: at,
+        lockedUntil: at + call.leaseMs,
+        expiresAt: at + IDEMPOTENCY_TTL_MS,
+        keyId: call.keyId,
+      });
     };
     const started = now();
     let record = await claim();
@@ -149,6 +162,7 @@ export function createIdempotency({
       try {
         const sealed = await seal(keys, id, JSON.stringify({ status: response.status, headers, body } satisfies StoredAnswer));
         await store.complete(id, sealed);
+        if (maxPerKey > 0) await store.evict(call.keyId, maxPerKey).catch(report('idempotency_evict_failed'));
       } catch (error) {
         report('idempotency_keep_failed')(error);
         await release(id);

@@ -8,6 +8,7 @@ import { usageReport } from './service';
 
 export { UsageSchema, type Usage } from './model';
 export { usageReport, type UsageReport } from './service';
+export { compactUsage, RETENTION_EVERY_MS, startUsageRetention, type UsageRetentionOptions } from './retention';
 
 /** The path of the usage report. */
 export const USAGE_PATH = '/v1/usage';

@@ -12,6 +12,7 @@ import m0003 from '../../../drizzle/postgres/0003_rate_buckets.sql' with { type:
 import m0004 from '../../../drizzle/postgres/0004_take_rates_function.sql' with { type: 'text' };
 import m0005 from '../../../drizzle/postgres/0005_charge_holds.sql' with { type: 'text' };
 import m0006 from '../../../drizzle/postgres/0006_hold_fencing.sql' with { type: 'text' };
+import m0007 from '../../../drizzle/postgres/0007_usage_retention.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
@@ -24,6 +25,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0004_take_rates_function': m0004,
   '0005_charge_holds': m0005,
   '0006_hold_fencing': m0006,
+  '0007_usage_retention': m0007,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */

@@ -10,11 +10,11 @@ import { prepared } from './prepared';
  * SQLite runs the statement under its write lock: exactly one claimant gets a row back.
  */
 const CLAIM_SQL = `
-INSERT INTO idempotency_records (id, body_check, state, answer, locked_until, expires_at)
-VALUES ($id, $bodyCheck, 'pending', NULL, $lockedUntil, $expiresAt)
+INSERT INTO idempotency_records (id, body_check, state, answer, locked_until, expires_at, key_id)
+VALUES ($id, $bodyCheck, 'pending', NULL, $lockedUntil, $expiresAt, $keyId)
 ON CONFLICT (id) DO UPDATE
   SET body_check = excluded.body_check, state = 'pending', answer = NULL,
-      locked_until = excluded.locked_until, expires_at = excluded.expires_at
+      locked_until = excluded.locked_until, expires_at = excluded.expires_at, key_id = excluded.key_id
   WHERE idempotency_records.expires_at <= $now
      OR (idempotency_records.state = 'pending' AND idempotency_records.locked_until <= $now
          AND idempotency_records.body_check = excluded.body_check)
@@ -25,6 +25,10 @@ const READ_SQL = `SELECT body_check AS bodyCheck, state, answer, locked_until AS
 const COMPLETE_SQL = "UPDATE idempotency_records SET state = 'done', answer = $answer WHERE id = $id";
 const RELEASE_SQL = "DELETE FROM idempotency_records WHERE id = $id AND state = 'pending'";
 const PURGE_SQL = 'DELETE FROM idempotency_records WHERE expires_at <= $now';
+/** Rows are created in expiry order (one TTL), so the oldest are the first to expire. */
+const EVICT_SQL = `DELETE FROM idempotency_records WHERE id IN (
+  SELECT id FROM idempotency_records WHERE key_id = $keyId AND state = 'done'
+  ORDER BY expires_at DESC, id DESC LIMIT -1 OFFSET $keep)`;
 
 /** The IdempotencyStore of one SQLite connection. */
 export function sqliteIdempotencyStore(db: Db, timeoutMs: number): IdempotencyStore {
@@ -44,5 +48,6 @@ export function sqliteIdempotencyStore(db: Db, timeoutMs: number): IdempotencySt
       await run(() => prepared(db, RELEASE_SQL).run({ id }));
     },
     purge: (now) => run(() => prepared(db, PURGE_SQL).run({ now }).changes),
+    evict: (keyId, keep) => run(() => prepared(db, EVICT_SQL).run({ keyId, keep }).changes),
   };
 }

@@ -6,6 +6,7 @@ import m0001 from '../../../drizzle/sqlite/0001_idempotency.sql' with { type: 't
 import m0002 from '../../../drizzle/sqlite/0002_rate_buckets.sql' with { type: 'text' };
 import m0003 from '../../../drizzle/sqlite/0003_charge_holds.sql' with { type: 'text' };
 import m0004 from '../../../drizzle/sqlite/0004_hold_fencing.sql' with { type: 'text' };
+import m0005 from '../../../drizzle/sqlite/0005_usage_retention.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { Db } from './client';
 
@@ -19,6 +20,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0002_rate_buckets': m0002,
   '0003_charge_holds': m0003,
   '0004_hold_fencing': m0004,
+  '0005_usage_retention': m0005,
 };
 
 /** The journal's migrations in order, in the shape drizzle's own migrator builds from a folder. */

@@ -51,6 +51,25 @@ export const usageEvents = sqliteTable(
 );
 
 /**
+ * Usage events past the retention period (USAGE_RETENTION_DAYS), folded per key and UTC calendar
+ * month ("YYYY-MM") before they are deleted: what `keys usage` counts stays whole (issue 33).
+ */
+export const usageTotals = sqliteTable(
+  'usage_totals',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    period: text('period').notNull(),
+    /** Requests (events of every status) folded in. */
+    requests: integer('requests').notNull().default(0),
+    /** Their words (as the events recorded them). */
+    words: integer('words').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.keyId, table.period] })],
+);
+
+/**
  * Answers kept for Idempotency-Key retries (issue 22), for 24 hours. Nothing here is readable: the
  * row id is an HMAC of the idempotency key under the API key's secret, `body_check` proves a retry
  * sends the same body without revealing it, and `answer` is AES-256-GCM ciphertext under a key
@@ -71,8 +90,16 @@ export const idempotencyRecords = sqliteTable(
     lockedUntil: integer('locked_until').notNull(),
     /** Epoch ms after which the row is ignored and purged: 24 h after the first request. */
     expiresAt: integer('expires_at').notNull(),
+    /**
+     * The API key's id (null in rows written before issue 33): a key keeps at most
+     * IDEMPOTENCY_MAX_PER_KEY answers, the oldest evicted first.
+     */
+    keyId: integer('key_id'),
   },
-  (table) => [index('idempotency_records_expires').on(table.expiresAt)],
+  (table) => [
+    index('idempotency_records_expires').on(table.expiresAt),
+    index('idempotency_records_key_expires').on(table.keyId, table.expiresAt),
+  ],
 );
 
 /**
