@@ -309,8 +309,10 @@ export interface ProfileApplication {
  * The threshold a profile gives one text (pure): the profile's own where it covers the text's
  * language, document type and length with a threshold for the mode; the stricter (higher) of the
  * profile's and the global one where it does not cover the type or length (a profile of essays
- * never lowers the bar for tweets); the global one when the profile is stale (`model_changed`), has
- * no texts of the language, or too few for the mode.
+ * never lowers the bar for tweets); with too few texts for the mode (`too_few_texts`), the stricter
+ * of the global one and just above the profile's highest text (the texts cannot set a lower bar,
+ * but they do show a global bar their own human writing reaches); the global one when the profile is
+ * stale (`model_changed`) or has no texts of the language.
  */
 export function applyProfile(profile: CalibrationProfile, target: ProfileTarget, runningModelVersion: string): ProfileApplication {
   const use = (applied: boolean, reason: ProfileReason | null): ProfileUse => ({
@@ -328,7 +330,12 @@ export function applyProfile(profile: CalibrationProfile, target: ProfileTarget,
   const lang = profile.languages[target.lang];
   if (!lang) return global('language_not_covered');
   const m = lang.modes[target.mode];
-  if (m.thresholdLogit === null) return global('too_few_texts');
+  if (m.thresholdLogit === null) {
+    // Too few texts to set this mode's bar, but enough to see when the global bar flags the
+    // population's own human texts: the stricter of the global bar and just above the highest of them.
+    const highest = lang.samples.length ? justAbove(lang.samples[lang.samples.length - 1].logit) : target.globalLogit;
+    return { use: use(false, 'too_few_texts'), thresholdLogit: Math.max(target.globalLogit, highest), measured: null };
+  }
   const stricter = (reason: ProfileReason): ProfileApplication => ({
     use: use(false, reason),
     thresholdLogit: Math.max(m.thresholdLogit!, target.globalLogit),
