@@ -276,7 +276,11 @@ export function calibrationReport(e: CalibrationEval, splits = SPLITS, by: Popul
   lines.push(pooledRow("other registers' human texts flagged, global", mapTally(e.crossRegister.global)));
   lines.push(pooledRow("other registers' human texts flagged, a foreign profile", mapTally(e.crossRegister.profile)));
   const low = withAi.filter((f) => share(f.catchGlobal.conservative) < LOW_GLOBAL_CATCH);
-  const gained = low.filter((f) => share(f.catchProfile.conservative) >= CATCH_GAIN * share(f.catchGlobal.conservative));
+  // At least twice, and more at all (0% -> 0% is no gain).
+  const gained = low.filter((f) => {
+    const [g, p] = [share(f.catchGlobal.conservative), share(f.catchProfile.conservative)];
+    return p >= CATCH_GAIN * g && p > g;
+  });
   lines.push(
     '',
     `Families with AI texts whose global catch at conservative is under ${pct(LOW_GLOBAL_CATCH)}: ${low.length}; with the profile's catch at least ${CATCH_GAIN}x the global: ${gained.length} (${
