@@ -59,7 +59,10 @@ function stdoutWriter(): (chunk: string) => Promise<void> {
 
 /** One file's line in file mode. */
 export function formatFileLine(name: string, format: FileFormat, a: Analysis): string {
-  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`;
+  const c = a.calibration;
+  // With --calibration: which bar decided (the profile's, or why not).
+  const profile = c ? `, profile "${c.name}" ${c.applied ? 'applied' : `not applied (${c.reason})`}` : '';
+  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%${profile}`;
 }
 
 /** Scores one file; what the API refuses (checkScorable: under MIN_WORDS words, too many sentences) is refused here too. */

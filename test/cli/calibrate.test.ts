@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCalibrateCli } from '../../src/cli/calibrate';
+import { runDetectCli } from '../../src/cli/detect';
 import { parseProfile } from '../../src/detector/decide/profile';
 import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { modelVersion } from '../../src/model-version';
@@ -179,6 +180,22 @@ describe('detect --calibration', () => {
     expect(b.calibration).toEqual({ id: null, name: 'lenient', applied: false, reason: 'model_changed' });
     expect({ ...b, calibration: undefined }).toEqual({ ...a, calibration: undefined });
   }, 60_000);
+
+  it('says in file mode which bar decided each file', async () => {
+    const diary = join(dir, 'diary.txt');
+    writeFileSync(diary, humans(1)[0]);
+    const essay = join(dir, 'essay.txt');
+    writeFileSync(essay, AI_EN);
+    const lines: string[] = [];
+    const code = await runDetectCli(['--calibration', profilePath, diary, essay], {
+      detector: detector(),
+      modelVersion: modelVersion(),
+      out: (c) => void lines.push(c),
+    });
+    expect(code).toBe(0);
+    expect(lines.join('')).toContain('lang en, AI share 0%, profile "lenient" applied\n');
+    expect(lines.join('')).toContain('profile "lenient" not applied (doc_type_not_covered)\n');
+  });
 
   it('refuses a file that is not a profile with exit 2 and what is wrong', async () => {
     const bad = join(dir, 'bad.json');
