@@ -71,6 +71,7 @@ function lockedStore(store: Store): Store {
 function failingDetector(real: Detector): Detector {
   return {
     countWords: (text) => real.countWords(text),
+    profileSample: (text) => real.profileSample(text),
     analyze() {
       throw new Error('docs example: a failure inside the analysis');
     },
@@ -81,6 +82,7 @@ function failingDetector(real: Detector): Detector {
 function stallingDetector(real: Detector, ms: number): Detector {
   return {
     countWords: (text) => real.countWords(text),
+    profileSample: (text) => real.profileSample(text),
     analyze(text, options) {
       Bun.sleepSync(ms);
       return real.analyze(text, options);
