@@ -39,6 +39,8 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     ai: analysis.ai,
     aiShare: analysis.aiShare,
     measuredError: analysis.measuredError,
+    // Only in the lines of a batch that named a profile.
+    ...(analysis.calibration ? { calibration: analysis.calibration } : {}),
     language: analysis.language,
     sensitivity: analysis.sensitivity,
     format,
