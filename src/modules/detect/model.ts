@@ -124,14 +124,6 @@ const MeasuredErrorSchema = t.Object(
       ],
       { description: 'The length range in words the share was measured on; null when measured over every length.' },
     ),
-    upperBound: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
-      description:
-        'One-sided 95% upper bound (exact binomial, Clopper-Pearson) on the share (0-1) of human-written texts of this kind the sensitivity flags; never below the measured share, never 0 for a measured kind. null when not measured.',
-    }),
-    source: StringEnum(['model', 'calibration'] as const, {
-      description:
-        "Where the figures come from: `model`, the model's held-out tests; `calibration`, the texts of the calibration profile that decided this verdict.",
-    }),
     text: t.String({ description: 'The same in one sentence, in the label language.' }),
   },
   {
