@@ -303,5 +303,6 @@ export async function findProfile(calibrations: CalibrationStore, key: ApiKey, i
   checkCalibrationId(id);
   const profile = await calibrations.lookup(key.id, id);
   if (profile === null) throw new ApiError('calibration_not_found', { id });
-  return profile as CalibrationProfile;
+  // The id the answers name is the store's, whatever the stored JSON says.
+  return { ...(profile as CalibrationProfile), id };
 }
