@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bu
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { humanTexts } from '../fixtures/human-texts';
+import { humanTexts } from '../../scripts/lib/human-texts';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { words } from './helpers';
