@@ -420,6 +420,7 @@ export function storeContract(target: ContractTarget | null): void {
         expect(await store.calibrations.get(owner.id, 'cal_a')).toBeNull();
         expect(await store.calibrations.lookup(owner.id, 'cal_a')).toBeNull();
         expect(await store.calibrations.count(owner.id)).toBe(1);
+        await store.close(); // PostgreSQL counts every pool's connections across the suite
       });
 
       it('shares a profile made on one instance with the others at once, and a deletion within the cache time', async () => {
@@ -433,6 +434,7 @@ export function storeContract(target: ContractTarget | null): void {
         expect(await first.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // the deleting instance: at once
         await Bun.sleep(CALIBRATION_CACHE_TTL_MS + 50);
         expect(await second.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // the others: within the TTL
+        await Promise.all([first.close(), second.close()]);
       });
     });
 
