@@ -55,7 +55,12 @@ export function cachedCalibrationStore(
       const hit = entries.get(id);
       // Another key's id is answered as unknown without a query: ids are unique across keys.
       if (hit && hit.keyId !== keyId) return null;
-      if (hit && now - hit.checkedAt < ttlMs) return hit.profile;
+      if (hit && now - hit.checkedAt < ttlMs) {
+        // Most recently used last: the bound drops the profile nobody has named for longest.
+        entries.delete(id);
+        entries.set(id, hit);
+        return hit.profile;
+      }
       const flightKey = `${keyId}:${id}`;
       let pending = inFlight.get(flightKey);
       if (!pending) {
