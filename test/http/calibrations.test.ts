@@ -131,6 +131,15 @@ describe('calibration profiles through the server (SQLite)', () => {
     // Conservative needs 99+ texts for its 1% promise at k = 0; 120 texts allow it.
     const conservative = await api('/v1/detect', { json: { text, calibration: profileId } });
     expect(conservative.json.calibration.reason).not.toBe('too_few_texts');
+    // A profile of English texts says nothing about Spanish ones: the model's bar, and why.
+    const spanish =
+      'Ayer fuimos al mercado temprano porque el autobús llegó tarde otra vez. Compramos tomates baratos que no sabían a nada, ' +
+      'y mi hermana llamó para hablar de la caldera, que sigue haciendo ese ruido tan raro por las noches.';
+    const other = await api('/v1/detect', { json: { text: spanish, calibration: profileId } });
+    expect(other.status).toBe(200);
+    expect(other.json.language).toBe('es');
+    expect(other.json.calibration).toEqual({ id: profileId, name: 'Diary notes', applied: false, reason: 'language_not_covered' });
+    expect(other.json.measuredError.source).toBe('model');
   });
 
   it('carries the profile on every result line of a batch naming it', async () => {
