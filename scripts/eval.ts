@@ -31,6 +31,7 @@ const { values: opt, positionals } = parseArgs({
     mixed: { type: 'boolean', default: false },
     calibration: { type: 'boolean', default: false },
     dump: { type: 'string' },
+    by: { type: 'string' },
   },
   allowPositionals: true,
 });

@@ -23,8 +23,17 @@ export interface CalibrationRecord extends HeldOutScore {
   /** The shipped classifier's document type (null for an excerpt). */
   docType: DocType | null;
   register: string;
+  /** The row's domain (the `by: 'domain'` populations). */
+  domain?: string;
   lightEdit: boolean;
 }
+
+/**
+ * What one population is: a source family (the issue's acceptance measure; a family often mixes
+ * registers, e.g. L2R's academic, wiki, legal and news rewrites), or one domain of a family (one
+ * register, like the writers of one site).
+ */
+export type PopulationKind = 'family' | 'domain';
 
 /** Random halvings averaged per family (the figures are means over them). */
 export const SPLITS = 10;
@@ -108,7 +117,12 @@ export interface CalibrationEval {
 }
 
 /** Runs the evaluation on held-out records (`bun run train --dump`) with the shipped model's cells. */
-export function evaluateCalibration(records: readonly CalibrationRecord[], model: ModelFile, splits = SPLITS): CalibrationEval {
+export function evaluateCalibration(
+  records: readonly CalibrationRecord[],
+  model: ModelFile,
+  splits = SPLITS,
+  by: PopulationKind = 'family',
+): CalibrationEval {
   // Nested global thresholds: for each family, those the other (trained) families set.
   const guards = records.filter((s) => !UNTRAINED_FAMILIES.has(s.family));
   const nested = new Map<string, Record<Sensitivity, number>[]>();
@@ -128,7 +142,7 @@ export function evaluateCalibration(records: readonly CalibrationRecord[], model
   const crossRegister = { profile: tally(), global: tally(), profiles: 0 };
   const groups = new Map<string, CalibrationRecord[]>();
   for (const s of whole) {
-    const key = `${s.family}\t${s.lang}`;
+    const key = `${by === 'domain' ? `${s.family}/${s.domain ?? '-'}` : s.family}\t${s.lang}`;
     const g = groups.get(key);
     if (g) g.push(s);
     else groups.set(key, [s]);
@@ -137,9 +151,10 @@ export function evaluateCalibration(records: readonly CalibrationRecord[], model
     const human = mine.filter((s) => s.y === 0);
     if (human.length < MIN_FAMILY_HUMAN_TEXTS) continue;
     const ai = mine.filter((s) => s.y === 1);
-    const [family, lang] = key.split('\t');
+    const [population, lang] = key.split('\t');
+    const family = mine[0].family;
     const r: FamilyResult = {
-      family,
+      family: population,
       lang: LANGS[Number(lang)],
       human: human.length,
       ai: ai.length,
@@ -156,7 +171,7 @@ export function evaluateCalibration(records: readonly CalibrationRecord[], model
     for (let split = 0; split < splits; split++) {
       const order = shuffled(human, split + 1);
       const half = Math.floor(order.length / 2);
-      const profile = profileOf(model, order.slice(0, half), family);
+      const profile = profileOf(model, order.slice(0, half), population);
       const held = order.slice(half);
       for (const mode of SENSITIVITIES) {
         if (profile.languages[r.lang]!.modes[mode].thresholdLogit === null) r.nullModes[mode]++;
@@ -208,11 +223,11 @@ export const LOW_GLOBAL_CATCH = 0.3;
 export const CATCH_GAIN = 2;
 
 /** The tables, as Markdown. */
-export function calibrationReport(e: CalibrationEval, splits = SPLITS): string {
+export function calibrationReport(e: CalibrationEval, splits = SPLITS, by: PopulationKind = 'family'): string {
   const lines: string[] = [];
   const modes = (t: Tally) => SENSITIVITIES.map((m) => pct(share(t[m]))).join(' / ');
   lines.push(
-    `Each (family, language) with ${MIN_FAMILY_HUMAN_TEXTS}+ human texts, scored by a model that never saw the family; a profile from a random half of its human texts, ${splits} halvings averaged. Figures per mode: conservative / balanced / aggressive.`,
+    `Each (${by === 'domain' ? 'family/domain' : 'family'}, language) with ${MIN_FAMILY_HUMAN_TEXTS}+ human texts, scored by a model that never saw the family; a profile from a random half of its human texts, ${splits} halvings averaged. Figures per mode: conservative / balanced / aggressive.`,
     '',
     '| family | lang | human / AI texts | AI caught, global | AI caught, profile | held-back human flagged, global | held-back human flagged, profile | AI texts the profile covered | halvings without a threshold (c/b/a) |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -261,7 +276,11 @@ export function calibrationReport(e: CalibrationEval, splits = SPLITS): string {
   lines.push(pooledRow("other registers' human texts flagged, global", mapTally(e.crossRegister.global)));
   lines.push(pooledRow("other registers' human texts flagged, a foreign profile", mapTally(e.crossRegister.profile)));
   const low = withAi.filter((f) => share(f.catchGlobal.conservative) < LOW_GLOBAL_CATCH);
-  const gained = low.filter((f) => share(f.catchProfile.conservative) >= CATCH_GAIN * share(f.catchGlobal.conservative));
+  // At least twice, and more at all (0% -> 0% is no gain).
+  const gained = low.filter((f) => {
+    const [g, p] = [share(f.catchGlobal.conservative), share(f.catchProfile.conservative)];
+    return p >= CATCH_GAIN * g && p > g;
+  });
   lines.push(
     '',
     `Families with AI texts whose global catch at conservative is under ${pct(LOW_GLOBAL_CATCH)}: ${low.length}; with the profile's catch at least ${CATCH_GAIN}x the global: ${gained.length} (${

@@ -174,6 +174,16 @@ describe('buildProfile', () => {
   });
 });
 
+describe('coverage', () => {
+  it("does not cover a type the classifier gave a few of a large profile's texts (20+, but under 5%)", () => {
+    const essays = samples(1000, -5, 2, () => 'essay');
+    const posts = samples(30, -5, 2, () => 'social_post');
+    expect(buildProfile([...essays, ...posts], META).languages.en!.docTypes).toEqual(['essay']);
+    // The same 30 posts beside 400 essays are 7%: covered.
+    expect(buildProfile([...essays.slice(0, 400), ...posts], META).languages.en!.docTypes).toEqual(['essay', 'social_post']);
+  });
+});
+
 describe('applyProfile', () => {
   const profile: CalibrationProfile = buildProfile(samples(300, -6, -1), META);
   const target = { lang: 'en' as const, docType: 'essay' as DocType, words: 200, mode: 'balanced' as const, globalLogit: 2.9 };

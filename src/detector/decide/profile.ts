@@ -108,8 +108,14 @@ export interface ProfileUse {
 export const MIN_PROFILE_TEXTS = 50;
 /** A text needs this many words (countWords) to be used: the words a detection needs. */
 export const MIN_PROFILE_WORDS = MIN_WORDS;
-/** A document type, or a length bucket, needs this many of a language's texts to be covered by its profile. */
+/** A document type, or a length bucket, needs this many of a language's texts to be covered by its profile... */
 export const MIN_COVERED_TEXTS = 20;
+/**
+ * ...and this share of them: the classifier puts a few texts of any population in other types (a
+ * learner essay read as a post), and 20 such texts out of 1,650 must not make a profile of learner essays
+ * cover posts (measured: docs/calibration.md, "Coverage").
+ */
+export const MIN_COVERED_SHARE = 0.05;
 
 /** The errors making a profile can end with (every client-facing code of a profile, defined once). */
 export const PROFILE_ERROR_STATUS = { calibration_too_small: 422, calibration_empty: 422, calibration_invalid: 400 } as const;
@@ -169,27 +175,31 @@ function lowerBound(sorted: readonly number[], x: number): number {
   return lo;
 }
 
-/** The document types with MIN_COVERED_TEXTS texts or more, in DOC_TYPES order. */
+/** The document types with enough texts (MIN_COVERED_TEXTS and MIN_COVERED_SHARE), in DOC_TYPES order. */
 function coveredDocTypes(samples: readonly ProfileSample[]): DocType[] {
   const counts = new Map<DocType, number>();
   for (const s of samples) counts.set(s.docType, (counts.get(s.docType) ?? 0) + 1);
-  return DOC_TYPES.filter((t) => (counts.get(t) ?? 0) >= MIN_COVERED_TEXTS);
+  return DOC_TYPES.filter((t) => enough(counts.get(t) ?? 0, samples.length));
 }
+
+/** Whether `count` of a language's `total` texts are enough to cover a type or a length. */
+const enough = (count: number, total: number) => count >= MIN_COVERED_TEXTS && count >= MIN_COVERED_SHARE * total;
 
 /**
  * The covered length range: the longest run of adjacent length buckets (LENGTH_BUCKETS) each with
- * MIN_COVERED_TEXTS texts or more (the run with more texts on a tie); `max` null when it reaches the
+ * enough texts (MIN_COVERED_TEXTS and MIN_COVERED_SHARE) (the run with more texts on a tie); `max` null when it reaches the
  * open last bucket. Null when no bucket has enough texts.
  */
 function coveredWords(samples: readonly ProfileSample[]): { min: number; max: number | null } | null {
   const counts = LENGTH_BUCKETS.map(() => 0);
   for (const s of samples) counts[lengthBucket(s.words)]++;
   let best: [number, number, number] | null = null; // [first, last, texts]
+  const ok = (b: number) => enough(counts[b], samples.length);
   for (let b = 0; b < counts.length; b++) {
-    if (counts[b] < MIN_COVERED_TEXTS || (b > 0 && counts[b - 1] >= MIN_COVERED_TEXTS)) continue;
+    if (!ok(b) || (b > 0 && ok(b - 1))) continue;
     let e = b;
     let texts = counts[b];
-    while (e + 1 < counts.length && counts[e + 1] >= MIN_COVERED_TEXTS) texts += counts[++e];
+    while (e + 1 < counts.length && ok(e + 1)) texts += counts[++e];
     if (!best || e - b > best[1] - best[0] || (e - b === best[1] - best[0] && texts > best[2])) best = [b, e, texts];
   }
   if (!best) return null;
