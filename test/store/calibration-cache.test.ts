@@ -1,7 +1,10 @@
 /** The per-process cache of calibration profiles (issue 34): what it saves the store, and what it never hides. */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { cachedCalibrationStore } from '../../src/store/calibration-cache';
 import type { CalibrationStore } from '../../src/store/types';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** A store of one profile per id, counting the queries it answers. */
 function countingStore(rows: Map<string, number>) {
