@@ -76,12 +76,14 @@ describe('calibration profiles through the server (SQLite)', () => {
   it('makes a profile from JSON texts, charges their words like a detection, and stores no text', async () => {
     const texts = humanTexts(120, 1, MARKER);
     const before = await wordsUsed(key);
-    const made = await api('/v1/calibrations', { json: { name: '  Diary notes  ', texts: [...texts, 'too short to use'] } });
+    // A text a detection would refuse (too many sentences: costly to score) is skipped too.
+    const dense = 'Go. '.repeat(30_000);
+    const made = await api('/v1/calibrations', { json: { name: '  Diary notes  ', texts: [...texts, 'too short to use', dense] } });
     expect(made.status).toBe(201);
     profileId = made.json.id;
     expect(profileId).toMatch(/^cal_[0-9A-Za-z]{22}$/);
     expect(made.headers.get('location')).toBe(`/v1/calibrations/${profileId}`);
-    expect(made.json).toMatchObject({ name: 'Diary notes', stale: false, skipped: 1 });
+    expect(made.json).toMatchObject({ name: 'Diary notes', stale: false, skipped: 2 });
     expect(made.json.modelVersion).toMatch(/^\d+\.\d+-[0-9a-f]{12}$/);
     expect(made.json.languages.en.texts).toBe(120);
     expect(Object.keys(made.json.languages.en.modes).sort()).toEqual(['aggressive', 'balanced', 'conservative']);

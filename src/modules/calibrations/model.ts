@@ -116,7 +116,7 @@ export const CalibrationSchema = t.Object(
       Int({
         minimum: 0,
         description:
-          'Only in the answer that made it: texts or files not used (under 20 words, or a file that could not be read). Not charged.',
+          'Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged.',
       }),
     ),
   },

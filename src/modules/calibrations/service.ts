@@ -21,6 +21,7 @@ import {
 } from '../../detector/decide/profile';
 import type { CalibrationProfile, Detector } from '../../detector/types';
 import type { ExtractPool } from '../../extract/pool';
+import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { Logger } from '../../http/logger';
 import type { ApiKey, CalibrationRecord, CalibrationStore, QuotaStore } from '../../store/types';
@@ -236,7 +237,8 @@ async function calibrate(
   let words = 0;
   for (const text of texts) {
     const count = detector.countWords(text);
-    if (count < MIN_PROFILE_WORDS) continue;
+    // A text a detection would refuse (too many sentences: costly to score) is skipped, as the CLI does.
+    if (count < MIN_PROFILE_WORDS || excessSentences(text)) continue;
     usable.push(text);
     words += count;
   }
