@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     case 'calibrate': {
       const { runCalibrateWithStore } = await import('./cli/calibrate-store');
       // --key-id stores the profile for a key in the configured database (opened only then).
-      return await runCalibrateWithStore(rest, () => openStoreOrExit(loadConfigOrExit()));
+      return await runCalibrateWithStore(rest, { config: loadConfigOrExit, open: (config) => openStoreOrExit(config) });
     }
     default:
       console.error(`Unknown command "${command}".\n\n${HELP}`);

@@ -6,6 +6,9 @@
  * number of profiles a key keeps, the texts of one request, the time budget). The key is resolved
  * (id, prefix or the key itself, as `keys revoke` takes it) before any text is read.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config';
 import { resolveKey } from '../modules/keys';
 import { storeProfile } from '../modules/calibrations';
 import type { Store } from '../store';
@@ -20,15 +23,30 @@ export function keyIdArg(argv: readonly string[]): string | null {
   return null;
 }
 
-/** Runs `calibrate`; with `--key-id`, against the store `open()` gives (opened only then, closed after). */
-export async function runCalibrateWithStore(
+/** Where `--key-id` stores the profile: the configuration, and how to open its store. */
+export interface CalibrateStoreSource<C extends Pick<Config, 'databasePath' | 'databaseUrl'>> {
+  config: () => C;
+  open: (config: C) => Promise<Pick<Store, 'keys' | 'calibrations' | 'close'>>;
+}
+
+/** Runs `calibrate`; with `--key-id`, against the configured store (opened only then, closed after). */
+export async function runCalibrateWithStore<C extends Pick<Config, 'databasePath' | 'databaseUrl'>>(
   argv: string[],
-  open: () => Promise<Pick<Store, 'keys' | 'calibrations' | 'close'>>,
+  source: CalibrateStoreSource<C>,
   err: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {
   const ref = keyIdArg(argv);
   if (ref === null || ref.startsWith('-')) return runCalibrateCli(argv);
-  const store = await open();
+  const config = source.config();
+  const path = config.databasePath;
+  // A SQLite file that is not there is the wrong directory or DATABASE_PATH: never create an empty one (as `keys list`).
+  if (config.databaseUrl === null && path !== ':memory:' && !path.startsWith('file:') && !existsSync(path)) {
+    err(
+      `calibrate: there is no database at ${resolve(path)} (DATABASE_PATH=${path}); run this where the server runs, or set DATABASE_PATH or DATABASE_URL`,
+    );
+    return 2;
+  }
+  const store = await source.open(config);
   try {
     const key = await resolveKey(store.keys, ref).catch((error: Error) => {
       err(`calibrate: ${error.message}`);

@@ -4,7 +4,7 @@
  * unknown key is refused before any text is read.
  */
 import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { humanTexts } from '../../scripts/lib/human-texts';
@@ -44,6 +44,14 @@ describe('calibrate --key-id', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('refuses a SQLite file that is not there, creating nothing', () => {
+    const missing = join(dir, 'elsewhere.sqlite');
+    const run = runCommand(['bun', 'src/main.ts', 'calibrate', '--key-id', '1', '--name', 'x'], ROOT, { DATABASE_PATH: missing }, '');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('there is no database at');
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('refuses an unknown key before reading any text', () => {
