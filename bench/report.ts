@@ -4,6 +4,7 @@ import type { EngineRow } from './engine';
 import type { ExtractResult } from './extract';
 import type { HttpResult, HttpRow } from './http';
 import type { RealTextsRow } from './real-texts';
+import type { CalibrationResult } from './calibration';
 import type { RateResult } from './rate';
 import { RATE_HTTP_SECONDS, RATE_IN_FLIGHT, RATE_TAKES } from './rate';
 import type { StoreResult, StoreRow } from './store';
@@ -36,6 +37,8 @@ export interface BenchResults {
   stores: StoreResult;
   /** The per-key request rate's cost (bench/rate.ts); absent in reports written before it existed. */
   rate?: RateResult;
+  /** Detection with and without a calibration profile (bench/calibration.ts); absent before issue 34. */
+  calibration?: CalibrationResult;
   binary: BinaryResult;
   seconds: number;
 }
@@ -222,6 +225,27 @@ function storeSection(r: BenchResults): string[] {
   ];
 }
 
+/** A detection with and without a calibration profile, and the profile lookup (issue 34). */
+function calibrationSection(r: BenchResults): string[] {
+  const c = r.calibration;
+  if (!c) return [];
+  const p50 = (what: string, variant: string) => c.rows.find((row) => row.what === what && row.variant === variant)?.p50 ?? Number.NaN;
+  const ratio = (what: string) => fmt(p50(what, 'with a profile') / p50(what, 'without a profile'), 2);
+  return [
+    `## Calibration profiles (bench/calibration.ts, ${c.words}-word texts, a profile of ${c.profileTexts} texts)`,
+    '',
+    '`POST /v1/detect` through the app in process (route, key, charge on a SQLite file, analysis; no socket) and `detector.analyze` alone, with and without a profile, interleaved; best of 5 rounds by p50.',
+    '',
+    table(
+      ['Call', 'Profile', 'Calls', 'p50', 'p99'],
+      c.rows.map((row) => [row.what, row.variant, String(row.calls), ms(row.p50), ms(row.p99)]),
+    ),
+    '',
+    `With/without p50: ${ratio('POST /v1/detect')}x through the route, ${ratio('detector.analyze')}x in the detector. The profile lookup: ${fmt(c.lookupCachedUs, 2)} µs cached (per request); reading and parsing the stored profile (${fmt(c.profileBytes / 1024, 1)} KiB) would cost ${fmt(c.lookupUncachedUs, 0)} µs.`,
+    '',
+  ];
+}
+
 /** The rate limiter's cost: store takes in process, and the HTTP load with RATE_LIMITS on and off. */
 function rateSection(r: BenchResults): string[] {
   const { rate } = r;
@@ -346,6 +370,7 @@ export function renderReport(r: BenchResults): string {
     '',
     ...storeSection(r),
     ...rateSection(r),
+    ...calibrationSection(r),
     '## Batch',
     '',
     `Extraction pool (${extract.poolSize} worker${extract.poolSize === 1 ? '' : 's'}), all files submitted at once:`,

@@ -7,6 +7,7 @@
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { benchBinary } from './binary';
+import { benchCalibration } from './calibration';
 import { benchEngine } from './engine';
 import { benchExtract } from './extract';
 import { benchHttp, benchWorkers } from './http';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
   const stores = await benchStores();
   step('request rate limiter: store takes, HTTP with RATE_LIMITS on and off');
   const rate = await benchRate();
+  step('calibration profiles: detect with and without one, the cached lookup');
+  const calibration = await benchCalibration();
   step('binary (build, cold start, RSS)');
   const binary = await benchBinary();
   machine.loadAfter = load();
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     oneProcess,
     stores,
     rate,
+    calibration,
     binary,
     seconds: (performance.now() - t0) / 1000,
   };

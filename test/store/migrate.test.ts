@@ -45,6 +45,7 @@ describe('migrations', () => {
       'rate_buckets',
       'charge_holds',
       'usage_totals',
+      'calibrations',
     ]);
   });
 
@@ -59,6 +60,7 @@ describe('migrations', () => {
     expect(tables).toEqual([
       '__drizzle_migrations',
       'api_keys',
+      'calibrations',
       'charge_holds',
       'idempotency_records',
       'monthly_usage',

@@ -13,6 +13,7 @@ import m0004 from '../../../drizzle/postgres/0004_take_rates_function.sql' with 
 import m0005 from '../../../drizzle/postgres/0005_charge_holds.sql' with { type: 'text' };
 import m0006 from '../../../drizzle/postgres/0006_hold_fencing.sql' with { type: 'text' };
 import m0007 from '../../../drizzle/postgres/0007_usage_retention.sql' with { type: 'text' };
+import m0008 from '../../../drizzle/postgres/0008_calibrations.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
@@ -26,6 +27,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0005_charge_holds': m0005,
   '0006_hold_fencing': m0006,
   '0007_usage_retention': m0007,
+  '0008_calibrations': m0008,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */

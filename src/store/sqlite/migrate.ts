@@ -7,6 +7,7 @@ import m0002 from '../../../drizzle/sqlite/0002_rate_buckets.sql' with { type: '
 import m0003 from '../../../drizzle/sqlite/0003_charge_holds.sql' with { type: 'text' };
 import m0004 from '../../../drizzle/sqlite/0004_hold_fencing.sql' with { type: 'text' };
 import m0005 from '../../../drizzle/sqlite/0005_usage_retention.sql' with { type: 'text' };
+import m0006 from '../../../drizzle/sqlite/0006_calibrations.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { Db } from './client';
 
@@ -21,6 +22,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0003_charge_holds': m0003,
   '0004_hold_fencing': m0004,
   '0005_usage_retention': m0005,
+  '0006_calibrations': m0006,
 };
 
 /** The journal's migrations in order, in the shape drizzle's own migrator builds from a folder. */

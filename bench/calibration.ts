@@ -1,0 +1,133 @@
+/**
+ * Calibration section (issue 34: a detection with a profile costs no more than one without; the
+ * lookup is cached). POST /v1/detect through the app (app.handle: the route, the key check, the
+ * charge on a SQLite file, the analysis; no socket) with and without `calibration`, interleaved in
+ * rounds so both see the same machine; plus the profile lookup alone, cached, and what it would cost
+ * to read and parse the stored profile on every request instead.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { humanTexts } from '../scripts/lib/human-texts';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createDetector } from '../src/detector';
+import { createKey, findActiveKey } from '../src/modules/keys';
+import { openSqliteStore } from '../src/store/sqlite';
+import { corpusText } from './corpus';
+import { percentile } from './stats';
+
+/** Texts the benchmark's profile is made from (enough for every mode's threshold). */
+export const PROFILE_TEXTS = 150;
+/** Words of each detected text: the HTTP section's size. */
+export const CALIBRATION_WORDS = 500;
+const VARIANTS = 8;
+const ROUNDS = 5;
+const CALLS_PER_ROUND = 150;
+const LOOKUPS = 20_000;
+
+/** One variant of the detect request (through the app), or of detector.analyze alone. */
+export interface CalibrationRow {
+  what: 'POST /v1/detect' | 'detector.analyze';
+  variant: 'without a profile' | 'with a profile';
+  calls: number;
+  p50: number;
+  p99: number;
+}
+
+/** What the calibration section measured. */
+export interface CalibrationResult {
+  profileTexts: number;
+  words: number;
+  rows: CalibrationRow[];
+  /** Microseconds of one cached lookup (store.calibrations.lookup). */
+  lookupCachedUs: number;
+  /** Microseconds to read and parse the stored profile (what every request would pay without the cache). */
+  lookupUncachedUs: number;
+  /** Bytes of the stored profile JSON. */
+  profileBytes: number;
+}
+
+/** Runs the calibration section. */
+export async function benchCalibration(): Promise<CalibrationResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-calibration-'));
+  const detector = await createDetector();
+  const store = openSqliteStore(join(dir, 'bench.sqlite'), { timeoutMs: 3000 });
+  try {
+    const config = loadConfig({ DATABASE_PATH: join(dir, 'bench.sqlite'), BOOTSTRAP_KEY: '0', RATE_LIMITS: '0' });
+    const app = createApp({ config, store, detector });
+    const { key } = await createKey(store.keys, { plan: 'enterprise' });
+    const keyRow = (await findActiveKey(store.keys, key))!;
+    const post = (path: string, body: unknown) =>
+      app.handle(
+        new Request(`http://bench${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify(body),
+        }),
+      );
+    const made = await post('/v1/calibrations', { name: 'bench', texts: humanTexts(PROFILE_TEXTS, 7) });
+    if (made.status !== 201) throw new Error(`bench: POST /v1/calibrations answered ${made.status}: ${await made.text()}`);
+    const { id } = (await made.json()) as { id: string };
+    const texts = Array.from({ length: VARIANTS }, (_, v) => corpusText(CALIBRATION_WORDS, v));
+    const variants: Array<[CalibrationRow['variant'], (text: string) => object]> = [
+      ['without a profile', (text) => ({ text })],
+      ['with a profile', (text) => ({ text, calibration: id })],
+    ];
+    const best = new Map<string, CalibrationRow>();
+    const keep = (row: CalibrationRow) => {
+      const kept = best.get(`${row.what} ${row.variant}`);
+      if (!kept || row.p50 < kept.p50) best.set(`${row.what} ${row.variant}`, row);
+    };
+    const profile = await store.calibrations.lookup(keyRow.id, id);
+    const analyses: Array<[CalibrationRow['variant'], (text: string) => unknown]> = [
+      ['without a profile', (text) => detector.analyze(text)],
+      ['with a profile', (text) => detector.analyze(text, { profile: profile as never })],
+    ];
+    for (let i = 0; i < 40; i++) for (const [, body] of variants) await (await post('/v1/detect', body(texts[i % VARIANTS]))).text();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [variant, body] of round % 2 === 0 ? variants : [...variants].reverse()) {
+        const times: number[] = [];
+        for (let i = 0; i < CALLS_PER_ROUND; i++) {
+          const t0 = performance.now();
+          const response = await post('/v1/detect', body(texts[i % VARIANTS]));
+          await response.text();
+          times.push(performance.now() - t0);
+          if (response.status !== 200) throw new Error(`bench: detect answered ${response.status}`);
+        }
+        keep({ what: 'POST /v1/detect', variant, calls: times.length, p50: percentile(times, 50), p99: percentile(times, 99) });
+      }
+      for (const [variant, analyze] of round % 2 === 0 ? analyses : [...analyses].reverse()) {
+        const times: number[] = [];
+        for (let i = 0; i < CALLS_PER_ROUND * 2; i++) {
+          const t0 = performance.now();
+          analyze(texts[i % VARIANTS]);
+          times.push(performance.now() - t0);
+        }
+        keep({ what: 'detector.analyze', variant, calls: times.length, p50: percentile(times, 50), p99: percentile(times, 99) });
+      }
+    }
+    // The lookup alone: through the cache (what a detection pays), and the raw read and parse it saves.
+    let t0 = performance.now();
+    for (let i = 0; i < LOOKUPS; i++) await store.calibrations.lookup(keyRow.id, id);
+    const lookupCachedUs = ((performance.now() - t0) / LOOKUPS) * 1000;
+    const raw = store.db.$client.query<{ profile: string }, [string]>('SELECT profile FROM calibrations WHERE id = ?');
+    const reads = 500;
+    t0 = performance.now();
+    for (let i = 0; i < reads; i++) JSON.parse(raw.get(id)!.profile);
+    const lookupUncachedUs = ((performance.now() - t0) / reads) * 1000;
+    return {
+      profileTexts: PROFILE_TEXTS,
+      words: CALIBRATION_WORDS,
+      rows: [...best.values()],
+      lookupCachedUs,
+      lookupUncachedUs,
+      profileBytes: raw.get(id)!.profile.length,
+    };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) console.log(JSON.stringify(await benchCalibration(), null, 2));

@@ -1,0 +1,90 @@
+/** The per-process cache of calibration profiles (issue 34): what it saves the store, and what it never hides. */
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
+import { cachedCalibrationStore } from '../../src/store/calibration-cache';
+import type { CalibrationStore } from '../../src/store/types';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
+
+/** A store of one profile per id, counting the queries it answers. */
+function countingStore(rows: Map<string, number>) {
+  const calls = { lookup: 0, exists: 0 };
+  const store: CalibrationStore = {
+    insert: async () => {},
+    list: async () => [],
+    count: async () => 0,
+    get: async () => null,
+    async exists(keyId, id) {
+      calls.exists++;
+      return rows.get(id) === keyId;
+    },
+    async lookup(keyId, id) {
+      calls.lookup++;
+      await Bun.sleep(5);
+      return rows.get(id) === keyId ? { id, parsed: true } : null;
+    },
+    async remove(keyId, id) {
+      const had = rows.get(id) === keyId;
+      rows.delete(id);
+      return had;
+    },
+  };
+  return { store, calls };
+}
+
+describe('calibration cache', () => {
+  it('parses a profile once: concurrent lookups share one query, later ones none within the TTL', async () => {
+    const { store, calls } = countingStore(new Map([['cal_a', 1]]));
+    const cached = cachedCalibrationStore(store, 60_000);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => cached.lookup(1, 'cal_a')));
+    expect(answers.every((a) => a === answers[0] && a !== null)).toBe(true);
+    await cached.lookup(1, 'cal_a');
+    expect(calls).toEqual({ lookup: 1, exists: 0 });
+  });
+
+  it('answers another key’s id as unknown, and never caches a miss', async () => {
+    const rows = new Map([['cal_a', 1]]);
+    const { store, calls } = countingStore(rows);
+    const cached = cachedCalibrationStore(store, 60_000);
+    await cached.lookup(1, 'cal_a');
+    expect(await cached.lookup(2, 'cal_a')).toBeNull();
+    expect(await cached.lookup(1, 'cal_b')).toBeNull();
+    rows.set('cal_b', 1); // made on another instance
+    expect(await cached.lookup(1, 'cal_b')).toEqual({ id: 'cal_b', parsed: true });
+    expect(calls.lookup).toBe(3);
+  });
+
+  it('after the TTL only asks whether the profile still exists, and forgets a deleted one', async () => {
+    const rows = new Map([['cal_a', 1]]);
+    const { store, calls } = countingStore(rows);
+    const cached = cachedCalibrationStore(store, 20);
+    await cached.lookup(1, 'cal_a');
+    await Bun.sleep(30);
+    expect(await cached.lookup(1, 'cal_a')).not.toBeNull();
+    expect(calls).toEqual({ lookup: 1, exists: 1 });
+    rows.delete('cal_a'); // deleted on another instance
+    await Bun.sleep(30);
+    expect(await cached.lookup(1, 'cal_a')).toBeNull();
+    // Deleted through this instance: gone at once, whatever the TTL.
+    rows.set('cal_c', 1);
+    const long = cachedCalibrationStore(store, 60_000);
+    await long.lookup(1, 'cal_c');
+    expect(await long.remove(1, 'cal_c')).toBe(true);
+    expect(await long.lookup(1, 'cal_c')).toBeNull();
+  });
+
+  it('keeps at most its bound of profiles, dropping the least recently used', async () => {
+    const rows = new Map(Array.from({ length: 5 }, (_, i) => [`cal_${i}`, 1] as const));
+    const { store, calls } = countingStore(rows);
+    const cached = cachedCalibrationStore(store, 60_000, 3);
+    for (let i = 0; i < 3; i++) await cached.lookup(1, `cal_${i}`);
+    await cached.lookup(1, 'cal_0'); // used again: now the most recent
+    await cached.lookup(1, 'cal_3'); // drops cal_1, the least recently used
+    expect(calls.lookup).toBe(4);
+    await cached.lookup(1, 'cal_0');
+    await cached.lookup(1, 'cal_2');
+    expect(calls.lookup).toBe(4);
+    await cached.lookup(1, 'cal_1'); // dropped: read again
+    expect(calls.lookup).toBe(5);
+  });
+});
