@@ -1,6 +1,8 @@
-/** Entry point of the playground page: settings, language, tabs, text analysis and the Files tab. */
+/** Entry point of the playground page: settings, language, tabs, text analysis, the Files and Calibration tabs. */
 import { ApiError, describeError, detectText, fetchUsage, usageText, type DetectResult } from './api.ts';
 import { downloadCsv, runBatch, toCsv, type BatchRow } from './batch.ts';
+import { wireCalibration } from './calibration-tab.ts';
+import { splitFiles, wireDrop } from './files.ts';
 import { renderResult, wireTooltipDismiss } from './result.ts';
 import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
 import { countWords, MIN_WORDS } from './words.ts';
@@ -21,14 +23,13 @@ const filesButton = $<HTMLButtonElement>('analyze-files');
 const csvButton = $<HTMLButtonElement>('download-csv');
 
 let lang: UiLang = initialLang();
-let lastResult: { text: string; sensitivity: string; data: DetectResult; headers: Headers } | null = null;
+let lastResult: { text: string; sensitivity: string; calibration: string; data: DetectResult; headers: Headers } | null = null;
 let chosenFiles: File[] = [];
 /** Files the picker or a drop offered that the page does not send (not TXT, MD, DOCX or PDF by name). */
 let refusedFiles: File[] = [];
-
-/** File names the Files tab takes: the formats the server reads (it still decides by content). */
-const FILE_NAME = /\.(txt|md|markdown|docx|pdf)$/i;
 let batchRows: BatchRow[] = [];
+/** The Calibration tab and the profile the detections name (calibration-tab.ts). */
+const calibration = wireCalibration({ key: () => keyInput.value.trim(), lang: () => lang, onChoice: () => markStale() });
 let busy = false;
 
 function initialLang(): UiLang {
@@ -82,14 +83,15 @@ function updateWordCount(): void {
 
 /** Keeps the files the page may send and remembers the others, to name them. */
 function chooseFiles(files: File[]): void {
-  chosenFiles = files.filter((f) => FILE_NAME.test(f.name));
-  refusedFiles = files.filter((f) => !FILE_NAME.test(f.name));
+  ({ taken: chosenFiles, refused: refusedFiles } = splitFiles(files));
   renderFileList();
 }
 
-/** Dims the result when it no longer answers the text (or the sensitivity) on screen, and says so. */
+/** Dims the result when it no longer answers the text (or the sensitivity or profile) on screen, and says so. */
 function markStale(): void {
-  const stale = lastResult !== null && (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity);
+  const stale =
+    lastResult !== null &&
+    (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
   $('result').classList.toggle('stale', stale);
   $('stale-note').hidden = !stale;
 }
@@ -120,9 +122,12 @@ function applyLang(next: UiLang): void {
   }
   $<HTMLInputElement>(`lang-${lang}`).checked = true;
   $('main').setAttribute('aria-label', STRINGS[lang].title);
-  document.querySelector('[role="tablist"]')!.setAttribute('aria-label', `${tr(lang, 'tabText')} / ${tr(lang, 'tabFiles')}`);
+  document
+    .querySelector('[role="tablist"]')!
+    .setAttribute('aria-label', `${tr(lang, 'tabText')} / ${tr(lang, 'tabFiles')} / ${tr(lang, 'tabCalibration')}`);
   updateWordCount();
   renderFileList();
+  calibration.applyLang();
   void refreshUsage();
   if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
 }
@@ -160,8 +165,9 @@ async function analyzeText(e: Event): Promise<void> {
   updateWordCount();
   try {
     const text = textArea.value;
-    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
-    lastResult = { text, sensitivity: sensitivity.value, data, headers };
+    const profile = calibration.chosen();
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value, profile);
+    lastResult = { text, sensitivity: sensitivity.value, calibration: profile, data, headers };
     renderResult(text, data, headers, lang);
     markStale();
     $('result-heading').focus({ preventScroll: true });
@@ -186,7 +192,12 @@ async function analyzeFiles(e: Event): Promise<void> {
   filesButton.disabled = true;
   csvButton.disabled = true;
   try {
-    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity.value });
+    batchRows = await runBatch(chosenFiles, {
+      key: () => keyInput.value.trim(),
+      lang: () => lang,
+      sensitivity: () => sensitivity.value,
+      calibration: () => calibration.chosen(),
+    });
     csvButton.disabled = batchRows.length === 0;
   } catch (err) {
     showError('files-error', err);
@@ -197,20 +208,7 @@ async function analyzeFiles(e: Event): Promise<void> {
 }
 
 function wireFiles(): void {
-  const zone = $('drop-zone');
-  fileInput.addEventListener('change', () => {
-    chooseFiles([...(fileInput.files ?? [])]);
-  });
-  zone.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    zone.classList.add('dragging');
-  });
-  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
-  zone.addEventListener('drop', (e) => {
-    e.preventDefault();
-    zone.classList.remove('dragging');
-    chooseFiles([...(e.dataTransfer?.files ?? [])]);
-  });
+  wireDrop($('drop-zone'), fileInput, chooseFiles);
   // A file dropped beside the zone would make the browser navigate away from the page.
   for (const type of ['dragover', 'drop']) window.addEventListener(type, (e) => e.preventDefault());
   $('files-form').addEventListener('submit', analyzeFiles);
@@ -220,7 +218,10 @@ function wireFiles(): void {
 function main(): void {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? '';
   keyInput.addEventListener('input', () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
-  keyInput.addEventListener('change', () => void refreshUsage());
+  keyInput.addEventListener('change', () => {
+    void refreshUsage();
+    void calibration.refresh();
+  });
   textArea.addEventListener('input', () => {
     updateWordCount();
     markStale();
@@ -235,6 +236,7 @@ function main(): void {
   wireFiles();
   wireTooltipDismiss();
   applyLang(lang);
+  void calibration.refresh();
 }
 
 main();
