@@ -149,7 +149,10 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     try {
       const profile = await createProfile(ctx.key(), lang, name, files);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
-      status.textContent = tr(ctx.lang(), 'profileCreated', { name: profile.name });
+      const skipped = profile.skipped ?? 0;
+      status.textContent =
+        tr(ctx.lang(), 'profileCreated', { name: profile.name }) +
+        (skipped > 0 ? ` ${tr(ctx.lang(), 'profileSkipped', { n: skipped })}` : '');
     } catch (err) {
       showError(err);
     } finally {

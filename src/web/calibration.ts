@@ -22,13 +22,19 @@ export const MIN_PROFILE_TEXTS = 50;
 /** One mode of a profile as the API returns it (`thresholdScore`, when sent, is the threshold on the 0-100 scale). */
 export type PublicMode = ProfileModeThreshold & { thresholdScore?: number | null };
 /** One language of a profile as the API returns it: its numbers, never the scores of its texts. */
-export type PublicLanguage = Omit<ProfileLanguage, 'samples' | 'modes'> & { modes: Record<Sensitivity, PublicMode> };
+export type PublicLanguage = Omit<ProfileLanguage, 'samples' | 'modes' | 'words'> & {
+  modes: Record<Sensitivity, PublicMode>;
+  /** The covered length range; null (or max 0) when no length has enough texts. */
+  words: ProfileLanguage['words'] | null;
+};
 /** A profile as GET/POST /v1/calibrations return it. */
 export type PublicProfile = Omit<CalibrationProfile, 'format' | 'id' | 'languages'> & {
   id: string;
   /** True when the profile was made with another model: detections fall back to the default thresholds. */
   stale?: boolean;
   languages: Partial<Record<ModelLang, PublicLanguage>>;
+  /** Only in the answer that made it: texts or files not used (under 20 words, or unreadable). */
+  skipped?: number;
 };
 /** What an answer made with a profile says about it (`calibration`). */
 export type CalibrationUse = ProfileUse;
@@ -67,14 +73,13 @@ export function formatRate(share: number, lang: UiLang): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(share);
 }
 
-/** The page's words for a profile error it can say better than a status line (too small a set). */
+/**
+ * The page's words for a too-small set when the answer carried no message (the server's own, in the
+ * page's language, names the language, its count and the minimum); null for any other error.
+ */
 export function describeCalibrationError(err: unknown, lang: UiLang): string | null {
-  if (err instanceof ApiError && err.code === 'calibration_too_small') {
-    // The server's message names the language and its count; the page adds what is needed.
-    const need = tr(lang, 'errCalibrationTooSmall', { min: MIN_PROFILE_TEXTS, words: MIN_WORDS });
-    return err.message ? `${need} ${err.message}` : need;
-  }
-  return null;
+  const tooSmall = err instanceof ApiError && (err.code === 'calibration_too_small' || err.code === 'calibration_empty');
+  return tooSmall && !err.message ? tr(lang, 'errCalibrationTooSmall', { min: MIN_PROFILE_TEXTS, words: MIN_WORDS }) : null;
 }
 
 /** What the answer's `calibration` means for this text, in one sentence of the interface language. */
@@ -133,15 +138,15 @@ function languageBlock(code: ModelLang, language: PublicLanguage, lang: UiLang):
   const block = el('div', 'profile-lang');
   block.dataset.lang = code;
   const nf = new Intl.NumberFormat(lang);
-  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts), min: nf.format(language.words.min) };
-  const { max } = language.words;
-  // {min: 0, max: 0}: no length bucket had enough texts, so the profile covers no length.
+  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts) };
+  const words = language.words;
+  // null (or {min: 0, max: 0}): no length bucket had enough texts, so the profile covers no length.
   const line =
-    max === null
-      ? tr(lang, 'profileLangOpen', vars)
-      : max === 0
-        ? tr(lang, 'profileLangNoLength', vars)
-        : tr(lang, 'profileLang', { ...vars, max: nf.format(max) });
+    words === null || words.max === 0
+      ? tr(lang, 'profileLangNoLength', vars)
+      : words.max === null
+        ? tr(lang, 'profileLangOpen', { ...vars, min: nf.format(words.min) })
+        : tr(lang, 'profileLang', { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
   block.appendChild(el('p', 'profile-lang-line', line));
   // The threshold as a score when the server sends one; otherwise the decision variable itself, named as such.
   const showScore = SENSITIVITIES.every((s) => language.modes[s].thresholdLogit === null || language.modes[s].thresholdScore != null);

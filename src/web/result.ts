@@ -4,7 +4,7 @@ import type { DetectResult } from './api.ts';
 import { renderCalibrationLine } from './calibration.ts';
 import { byId, el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
-import { formatShare, paintVerdict, showsPassages } from './verdict.ts';
+import { formatShare, gaugeBand, paintVerdict, showsPassages } from './verdict.ts';
 
 /** Name of the CSS custom highlight that marks the passage of a clicked bullet. */
 export const PASSAGE_HIGHLIGHT = 'passage';
@@ -16,16 +16,10 @@ export function heatBand(score: number): number {
   return Math.max(0, Math.min(HEAT_BANDS - 1, Math.floor(score / (100 / HEAT_BANDS))));
 }
 
-/** Score bands of the gauge colour; the number is always shown too, colour is never alone. */
-const GAUGE_BANDS = [
-  { min: 70, cls: 'high' },
-  { min: 40, cls: 'mid' },
-  { min: 0, cls: 'low' },
-] as const;
-
 /**
- * The gauge: the score's number and arc. Without a verdict (`inconclusive`) the arc is grey and the
- * label says so, whatever the score: a red 98 would read as an AI verdict that was not given.
+ * The gauge: the score's number and arc, coloured by the verdict (verdict.ts gaugeBand), never by the
+ * score alone: a site's calibration profile may call a 60 AI, and a 45 must not look amber beside
+ * "Human". Without a verdict (`inconclusive`) the arc is grey and the label says so, whatever the score.
  */
 function renderGauge(score: number, verdictKey: DetectResult['verdictKey'], lang: UiLang): void {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
@@ -35,7 +29,7 @@ function renderGauge(score: number, verdictKey: DetectResult['verdictKey'], lang
   byId('gauge-label').textContent = label;
   gauge.setAttribute('aria-valuenow', String(clamped));
   gauge.setAttribute('aria-valuetext', called ? `${clamped}/100` : `${clamped}/100, ${label}`);
-  gauge.dataset.band = called ? GAUGE_BANDS.find((b) => clamped >= b.min)!.cls : 'none';
+  gauge.dataset.band = gaugeBand(verdictKey);
   byId('gauge-arc').setAttribute('stroke-dasharray', `${clamped} 100`);
   byId('gauge-score').textContent = String(clamped);
 }

@@ -27,3 +27,16 @@ export function showsPassages(verdictKey: VerdictKey): boolean {
 export function formatShare(share: number, lang: UiLang): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);
 }
+
+/** The gauge's colour band (styles.css `.gauge[data-band]`) for a verdict: the colour says what the verdict says. */
+export function gaugeBand(verdictKey: VerdictKey): 'low' | 'mid' | 'high' | 'mixed' | 'none' {
+  const bands: Record<VerdictKey, 'low' | 'mid' | 'high' | 'mixed' | 'none'> = {
+    human: 'low',
+    likely_human: 'low',
+    inconclusive: 'none',
+    mixed: 'mixed',
+    likely_ai: 'mid',
+    ai: 'high',
+  };
+  return bands[verdictKey];
+}

@@ -117,6 +117,7 @@ var en = {
   profilesEmpty: "This key has no calibration profile yet.",
   profilesNeedKey: "Enter an API key to see its calibration profiles.",
   profileCreated: "Profile “{name}” created.",
+  profileSkipped: "{n} file(s) not used: under 20 words, or unreadable.",
   profileMeta: "Made {date} with model {model}",
   profileStale: "Made with another model: not used until you make it again from the same texts.",
   profileLang: "{lang}: {n} texts, {min}–{max} words",
@@ -254,6 +255,7 @@ var es = {
   profilesEmpty: "Esta clave aún no tiene ningún perfil de calibración.",
   profilesNeedKey: "Escriba una clave de API para ver sus perfiles de calibración.",
   profileCreated: "Perfil «{name}» creado.",
+  profileSkipped: "{n} archivo(s) sin usar: menos de 20 palabras, o ilegibles.",
   profileMeta: "Creado el {date} con el modelo {model}",
   profileStale: "Creado con otro modelo: no se usa hasta que lo vuelva a crear con los mismos textos.",
   profileLang: "{lang}: {n} textos, {min}–{max} palabras",
@@ -528,11 +530,8 @@ function formatRate(share, lang) {
   return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(share);
 }
 function describeCalibrationError(err, lang) {
-  if (err instanceof ApiError && err.code === "calibration_too_small") {
-    const need = tr(lang, "errCalibrationTooSmall", { min: MIN_PROFILE_TEXTS, words: MIN_WORDS });
-    return err.message ? `${need} ${err.message}` : need;
-  }
-  return null;
+  const tooSmall = err instanceof ApiError && (err.code === "calibration_too_small" || err.code === "calibration_empty");
+  return tooSmall && !err.message ? tr(lang, "errCalibrationTooSmall", { min: MIN_PROFILE_TEXTS, words: MIN_WORDS }) : null;
 }
 function calibrationLine(use, docTypeLabel, lang) {
   if (use.applied)
@@ -580,9 +579,9 @@ function languageBlock(code, language, lang) {
   const block = el("div", "profile-lang");
   block.dataset.lang = code;
   const nf = new Intl.NumberFormat(lang);
-  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts), min: nf.format(language.words.min) };
-  const { max } = language.words;
-  const line = max === null ? tr(lang, "profileLangOpen", vars) : max === 0 ? tr(lang, "profileLangNoLength", vars) : tr(lang, "profileLang", { ...vars, max: nf.format(max) });
+  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts) };
+  const words = language.words;
+  const line = words === null || words.max === 0 ? tr(lang, "profileLangNoLength", vars) : words.max === null ? tr(lang, "profileLangOpen", { ...vars, min: nf.format(words.min) }) : tr(lang, "profileLang", { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
   block.appendChild(el("p", "profile-lang-line", line));
   const showScore = SENSITIVITIES.every((s) => language.modes[s].thresholdLogit === null || language.modes[s].thresholdScore != null);
   const table = el("table", "profile-modes");
@@ -664,6 +663,17 @@ function showsPassages(verdictKey) {
 }
 function formatShare(share, lang) {
   return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+function gaugeBand(verdictKey) {
+  const bands = {
+    human: "low",
+    likely_human: "low",
+    inconclusive: "none",
+    mixed: "mixed",
+    likely_ai: "mid",
+    ai: "high"
+  };
+  return bands[verdictKey];
 }
 
 // src/web/batch.ts
@@ -983,7 +993,8 @@ function wireCalibration(ctx) {
     try {
       const profile = await createProfile(ctx.key(), lang, name, files);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
-      status.textContent = tr(ctx.lang(), "profileCreated", { name: profile.name });
+      const skipped = profile.skipped ?? 0;
+      status.textContent = tr(ctx.lang(), "profileCreated", { name: profile.name }) + (skipped > 0 ? ` ${tr(ctx.lang(), "profileSkipped", { n: skipped })}` : "");
     } catch (err) {
       showError(err);
     } finally {
@@ -1149,11 +1160,6 @@ var HEAT_BANDS = 5;
 function heatBand(score) {
   return Math.max(0, Math.min(HEAT_BANDS - 1, Math.floor(score / (100 / HEAT_BANDS))));
 }
-var GAUGE_BANDS = [
-  { min: 70, cls: "high" },
-  { min: 40, cls: "mid" },
-  { min: 0, cls: "low" }
-];
 function renderGauge(score, verdictKey, lang) {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId("gauge");
@@ -1162,7 +1168,7 @@ function renderGauge(score, verdictKey, lang) {
   byId("gauge-label").textContent = label;
   gauge.setAttribute("aria-valuenow", String(clamped));
   gauge.setAttribute("aria-valuetext", called ? `${clamped}/100` : `${clamped}/100, ${label}`);
-  gauge.dataset.band = called ? GAUGE_BANDS.find((b) => clamped >= b.min).cls : "none";
+  gauge.dataset.band = gaugeBand(verdictKey);
   byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
   byId("gauge-score").textContent = String(clamped);
 }
