@@ -203,12 +203,11 @@ export async function generateExamples(): Promise<DetectExamples> {
   if (last.status !== 200) throw new Error(`docs:examples: the 500th trial call answered ${last.status}: ${last.text}`);
   await error('POST /v1/detect with a trial key after its 500 calls', send('/v1/detect', { key: trial, json: { text: wordsOf(20) } }));
   const hurried = await keyOf();
-  const burst = await Promise.all(Array.from({ length: PLANS.free.requestsPerMinute }, () => send('/v1/usage', { key: hurried })));
+  // Detections: usage and limits have a budget of their own (issue 32).
+  const detectOnce = () => send('/v1/detect', { key: hurried, json: { text: wordsOf(20) } });
+  const burst = await Promise.all(Array.from({ length: PLANS.free.requestsPerMinute }, detectOnce));
   if (burst.some((sent) => sent.status !== 200)) throw new Error('docs:examples: a request of the free burst was refused');
-  await error(
-    `GET /v1/usage: the ${PLANS.free.requestsPerMinute + 1}st request of a free key within a second`,
-    send('/v1/usage', { key: hurried }),
-  );
+  await error(`POST /v1/detect: the ${PLANS.free.requestsPerMinute + 1}st detection of a free key within a second`, detectOnce());
   await error('POST /v1/detect when the analysis fails', send('/v1/detect', { key, json: single }, broken));
   await error('POST /v1/detect while another process holds the database write lock', send('/v1/detect', { key, json: single }, locked));
   await error('POST /v1/detect with Idempotency-Key: "two words"', send('/v1/detect', { key, json: single, idempotencyKey: 'two words' }));

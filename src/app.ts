@@ -45,6 +45,9 @@ export interface AppDeps {
   metrics?: { metrics: ServiceMetrics; view: MetricsView };
 }
 
+/** Routes that read the key's own account: they take from the `reads` budget, not the detections'. */
+const READ_ROUTES: ReadonlySet<string> = new Set([USAGE_ROUTE, LIMITS_ROUTE]);
+
 /** Metrics of an app that runs alone: its own registry, rendered as is. */
 function ownMetrics(config: Config): { metrics: ServiceMetrics; view: MetricsView } {
   const { registry, metrics } = createProcessMetrics({ extractionQueue: () => extractPoolFor(config).pending });
@@ -69,7 +72,14 @@ export function createApp(deps: AppDeps) {
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
     .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE, LIMITS_ROUTE] }))
-    .use(rateLimitPlugin({ admit: deps.config.rateLimits ? (key) => admitRequest(deps.store.rates, key) : null }))
+    .use(
+      rateLimitPlugin({
+        // Reading one's own usage and limits has its own budget: it never spends a detection (issue 32).
+        admit: deps.config.rateLimits
+          ? (key, route) => admitRequest(deps.store.rates, key, READ_ROUTES.has(route) ? 'reads' : 'requests')
+          : null,
+      }),
+    )
     .use(
       errorMapper({
         logger,

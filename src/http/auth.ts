@@ -23,6 +23,24 @@ export function presentedSecret(headers: Headers): string | null {
   return BEARER.exec(authorization)?.[1] ?? authorization;
 }
 
+/**
+ * `Scheme credentials` (RFC 9110 §11.4): the scheme is a token. Quoted back in the message only
+ * when it is one, and at most 32 characters long, so the answer never echoes arbitrary bytes.
+ */
+const SCHEME_AND_CREDENTIALS = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32})\s+\S/;
+
+/**
+ * The scheme of an `Authorization: <Scheme> <credentials>` header that is not Bearer (`Token`,
+ * `Basic`, ...), when that header is what the request presents (no X-API-Key); null otherwise. A
+ * bare value without a scheme is still looked up as a key, as before.
+ */
+export function unsupportedScheme(headers: Headers): string | null {
+  const apiKey = headers.get(API_KEY_HEADER);
+  if (apiKey !== null && apiKey.trim() !== '') return null;
+  const scheme = SCHEME_AND_CREDENTIALS.exec(headers.get('authorization')?.trim() ?? '')?.[1];
+  return scheme === undefined || scheme.toLowerCase() === 'bearer' ? null : scheme;
+}
+
 /** Looks a secret up: the active key, or null (unknown, malformed or revoked). */
 export type FindKey = (secret: string) => Promise<ApiKey | null>;
 
@@ -46,12 +64,17 @@ export function authChallenge(code: 'missing_api_key' | 'invalid_api_key'): stri
 }
 
 /** A 401 with its WWW-Authenticate challenges. */
-function unauthorized(code: 'missing_api_key' | 'invalid_api_key'): ApiError {
-  return new ApiError(code, {}, { 'www-authenticate': authChallenge(code) });
+function unauthorized(code: 'missing_api_key' | 'invalid_api_key', params: Record<string, string> = {}): ApiError {
+  return new ApiError(code, params, { 'www-authenticate': authChallenge(code) });
 }
 
-/** The key for a secret, or an ApiError (missing_api_key / invalid_api_key). */
-export async function authenticate(findKey: FindKey, secret: string | null): Promise<ApiKey> {
+/**
+ * The key for a secret, or an ApiError (missing_api_key / invalid_api_key). `scheme`: the request
+ * sent its key under an Authorization scheme we do not take (unsupportedScheme): invalid_api_key,
+ * whose message names the scheme and the two ways that work, without looking anything up.
+ */
+export async function authenticate(findKey: FindKey, secret: string | null, scheme: string | null = null): Promise<ApiKey> {
+  if (scheme !== null) throw unauthorized('invalid_api_key', { variant: 'scheme', scheme });
   if (secret === null || secret.trim() === '') throw unauthorized('missing_api_key');
   const key = await findKey(secret.trim());
   if (!key) throw unauthorized('invalid_api_key');
@@ -74,6 +97,7 @@ export function authPlugin({ findKey, protectedRoutes }: AuthOptions) {
   return new Elysia({ name: 'auth' }).derive({ as: 'global' }, async function checkApiKey({ request, path }) {
     // The router serves `/api/detect/` as `/api/detect`: the key check must see the same route.
     if (!guarded.has(`${request.method} ${routePath(path)}`)) return { key: null as ApiKey | null };
-    return { key: (await authenticate(findKey, presentedSecret(request.headers))) as ApiKey | null };
+    const { headers } = request;
+    return { key: (await authenticate(findKey, presentedSecret(headers), unsupportedScheme(headers))) as ApiKey | null };
   });
 }

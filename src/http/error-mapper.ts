@@ -1,7 +1,7 @@
 /** The one error mapper: every failure becomes `{ success:false, error:{code,message} }`, localized. */
 import { Elysia } from 'elysia';
 import type { LabelLang } from '../contract';
-import { t } from '../i18n';
+import { errorMessage } from '../i18n';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store/errors';
 import type { ApiKey, UsageSink } from '../store/types';
 import { ApiError, type ErrorBody } from './errors';
@@ -81,7 +81,7 @@ export function errorMapper({ logger, usage, quotaHeaders, routes, metrics }: Er
     // A 405 is counted under the path's route pattern; Elysia names no route when none took the method.
     const route = apiError.code === 'method_not_allowed' ? (routePattern(routes(), facts.path) ?? undefined) : facts.route;
     observeRequest(observe, { ...facts, route }, { status: apiError.status, code: apiError.code });
-    const message = t(lang, `errors.${apiError.code}`, apiError.params);
+    const message = errorMessage(lang, apiError.code, apiError.params);
     return { success: false, error: { code: apiError.code, message, ...apiError.details } };
   });
 }

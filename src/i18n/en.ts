@@ -38,6 +38,13 @@ export const en = {
       'Too many files from this key hit a reading limit lately ({limit} in {seconds} s): PDF, DOCX and Markdown files are refused for now; try again in a minute.',
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
   },
+  /** Messages of one case of an error code (`params.variant`, see errorMessage): the code stays the same. */
+  errorVariants: {
+    quota_exceeded_unread:
+      'Not enough words left this month: a batch needs at least {words} words and {remaining} of {limit} remain, so the batch was not read. The quota resets at {reset}.',
+    invalid_api_key_scheme:
+      'The Authorization scheme "{scheme}" is not supported: send the key as X-API-Key: <key> or Authorization: Bearer <key>.',
+  },
   /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
   extractLimits: {
     pdf_pages: 'The PDF has {actual} pages, more than the limit of {limit}.',

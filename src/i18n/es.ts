@@ -44,6 +44,12 @@ export const es: Catalogue = {
       'Demasiados archivos de esta clave han superado un límite de lectura ({limit} en {seconds} s): los archivos PDF, DOCX y Markdown se rechazan por ahora; inténtalo dentro de un minuto.',
     batch_timeout: 'El lote ha agotado su tiempo máximo de {seconds} s antes de procesar este archivo.',
   },
+  errorVariants: {
+    quota_exceeded_unread:
+      'No quedan palabras suficientes este mes: un lote necesita al menos {words} palabras y quedan {remaining} de {limit}, así que no se ha leído. La cuota se renueva el {reset}.',
+    invalid_api_key_scheme:
+      'El esquema de Authorization "{scheme}" no está admitido: envía la clave como X-API-Key: <clave> o Authorization: Bearer <clave>.',
+  },
   extractLimits: {
     pdf_pages: 'El PDF tiene {actual} páginas, más que el límite de {limit}.',
     pdf_stream_bytes: 'Un flujo comprimido del PDF ocupa más de {limit} bytes al descomprimirlo.',

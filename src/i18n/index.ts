@@ -43,12 +43,16 @@ const EXTRACT_LIMIT = 'extract_limit';
 /**
  * An error code's localized message. extract_limit has one message per limit: the one named by
  * `params.kind` (see extractLimits in the catalogues), so the message quotes the limit that was hit.
+ * Another code may say more about one case with `params.variant`: `errorVariants.<code>_<variant>`
+ * (the code, which clients branch on, stays the same).
  */
 export function errorMessage(lang: LabelLang, code: string, params: Params = {}): string {
   const kind = params.kind;
   if (code === EXTRACT_LIMIT && typeof kind === 'string' && Object.hasOwn(en.extractLimits, kind)) {
     return t(lang, `extractLimits.${kind}`, params);
   }
+  const variant = typeof params.variant === 'string' ? `${code}_${params.variant}` : null;
+  if (variant !== null && Object.hasOwn(en.errorVariants, variant)) return t(lang, `errorVariants.${variant}`, params);
   return t(lang, `errors.${code}`, params);
 }
 

@@ -7,7 +7,7 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 afterAll(closeBatchPools);
 
-const EXPLANATION = ['dimensions', 'textAnnotations', 'bullets', 'segments', 'sentenceScores'];
+const EXPLANATION = ['text', 'dimensions', 'textAnnotations', 'bullets', 'segments', 'sentenceScores'];
 
 describe('batch detail=full', () => {
   it('adds the single-mode explanation to each result line, offsets into the extracted text', async () => {
@@ -31,10 +31,15 @@ describe('batch detail=full', () => {
       expect(line.verdictKey).toBe(analysis.verdictKey);
       expect(line.aiShare).toBe(analysis.aiShare);
       expect(line.flagged).toBe(analysis.textAnnotations.length);
-      // The offsets point into the extracted text: each bullet's example is that passage.
+      // Issue 32: the line carries the extracted text itself (a PDF's or DOCX's is not the bytes
+      // sent), and the offsets point into it: each bullet's example is that passage.
+      expect(line.text).toBe(text);
+      const received = line.text as string;
       for (const bullet of line.bullets as Array<{ start: number; end: number; example: string }>) {
-        expect(text.slice(bullet.start, bullet.end)).toBe(bullet.example);
+        expect(received.slice(bullet.start, bullet.end)).toBe(bullet.example);
       }
+      const last = (line.sentenceScores as Array<{ end: number }>).at(-1)!;
+      expect(last.end).toBeLessThanOrEqual(received.length);
     }
   });
 
@@ -55,8 +60,9 @@ describe('batch detail=full', () => {
     expect(spec.components.schemas.BatchForm.properties.detail.enum).toEqual(['full']);
     const line = spec.components.schemas.BatchResultLine;
     for (const field of EXPLANATION) {
-      expect(line.properties[field].type).toBe('array');
+      expect(line.properties[field].type).toBe(field === 'text' ? 'string' : 'array');
       expect(line.required).not.toContain(field);
     }
+    expect(line.properties.text.description).toContain('MAX_TEXT_CHARS');
   });
 });

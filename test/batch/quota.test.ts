@@ -160,7 +160,13 @@ describe('batch mode: quota before work (issue 16)', () => {
     const response = await postBatch(app, key.key, endless, { headers: { 'content-type': 'multipart/form-data; boundary=x' } });
     expect(response.status).toBe(429);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect((await response.json()).error.code).toBe('quota_exceeded');
+    const { error } = await response.json();
+    expect(error.code).toBe('quota_exceeded');
+    // Issue 32: the batch was never read, so the message says what any batch needs, not "this request needs".
+    expect(error.message).toStartWith(
+      'Not enough words left this month: a batch needs at least 20 words and 0 of 10000 remain, so the batch was not read.',
+    );
+    expect(error).toMatchObject({ unit: 'words', needed: 20, remaining: 0 });
     expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(response.headers.get('retry-after')).toBeNull();
     expect(pulled).toBeLessThanOrEqual(1);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJsonl } from '../../src/cli/detect-jsonl';
@@ -9,7 +9,7 @@ import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMP
 import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
 import { modelVersion } from '../../src/model-version';
 import { detector, PROSE } from '../http/helpers';
-import { MIN_WORDS } from '../../src/contract';
+import { isAiVerdict, MIN_WORDS, VERDICT_KEYS } from '../../src/contract';
 import { errorMessage } from '../../src/i18n';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -164,6 +164,12 @@ describe('detect --jsonl', () => {
       modelVersion: modelVersion(),
     });
     expect(out[0].measuredError.humanTexts).toBeGreaterThanOrEqual(100);
+    // docs/batch.md lists exactly these fields, in this order, and says which verdicts set `ai` (issue 32).
+    const doc = readFileSync(join(ROOT, 'docs', 'batch.md'), 'utf8');
+    const listed = /`\{("line","id"\?[^`]*)\}`/.exec(doc)?.[1] ?? '';
+    expect(JSON.parse(`[${listed.replace('"id"?', '"id"')}]`)).toEqual(Object.keys(out[0]));
+    const said = /`ai` is true for (.*?) at the chosen/.exec(doc.replace(/\s+/g, ' '))?.[1] ?? '';
+    expect([...said.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort()).toEqual(VERDICT_KEYS.filter(isAiVerdict).sort());
     // The blank line 3 is skipped; every answer names its input line.
     expect(out.slice(1, 4).map((o) => o.error.code)).toEqual(['invalid_json', 'text_required', 'text_required']);
     expect(out.slice(1, 4).map((o) => o.line)).toEqual([2, 4, 5]);

@@ -7,6 +7,7 @@ import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { chargeWords, getQuotaState } from '../../src/modules/quota';
 import { PLANS } from '../../src/plans';
+import { READS_PER_MINUTE_FLOOR } from '../../src/modules/rate';
 import { call, makeApp, PROSE, words } from './helpers';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -22,8 +23,51 @@ describe('per-key request rate', () => {
     expect(first.headers.get('ratelimit-policy')).toBe('"requests";q=300;w=60');
     expect(first.headers.get('ratelimit')).toBe('"requests";r=299;t=1');
     expect(first.headers.get('x-ratelimit-limit')).toBe('60000');
+    const second = await call(app, '/v1/detect', { key, json: { text: PROSE } });
+    expect(second.headers.get('ratelimit')).toBe('"requests";r=298;t=1');
+    // Reading one's usage takes from its own budget (issue 32): a `reads` bucket, the detections' untouched.
     const usage = await call(app, '/v1/usage', { key });
-    expect(usage.headers.get('ratelimit')).toBe('"requests";r=298;t=1');
+    expect(usage.headers.get('ratelimit-policy')).toBe(`"reads";q=${READS_PER_MINUTE_FLOOR};w=60`);
+    expect(usage.headers.get('ratelimit')).toBe(`"reads";r=${READS_PER_MINUTE_FLOOR - 1};t=1`);
+    const third = await call(app, '/v1/detect', { key, json: { text: PROSE } });
+    expect(third.headers.get('ratelimit')).toBe('"requests";r=297;t=1');
+  });
+
+  it('still answers usage and limits after a burst of detections was refused, and they spend no detection (issue 32)', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey('free');
+    // Detections up to 429: 60 at once, the 61st refused.
+    const burst = await Promise.all(Array.from({ length: 61 }, () => call(app, '/v1/detect', { key, json: { text: PROSE } })));
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(1);
+    const usage = await call(app, '/v1/usage', { key });
+    expect(usage.status).toBe(200);
+    expect((await usage.json()).calls.used).toBe(60);
+    const limits = await call(app, '/v1/limits', { key });
+    expect(limits.status).toBe(200);
+    expect((await limits.json()).rate).toEqual({ requests: 60, windowSeconds: 60, reads: READS_PER_MINUTE_FLOOR });
+
+    // And the other way: a key that read its usage and limits 100 times still has its 60 detections.
+    const other = (await newKey('free')).key;
+    const reads = await Promise.all(Array.from({ length: 100 }, (_, i) => call(app, i % 2 ? '/v1/usage' : '/v1/limits', { key: other })));
+    expect(reads.every((r) => r.status === 200)).toBe(true);
+    const detections = await Promise.all(Array.from({ length: 60 }, () => call(app, '/v1/detect', { key: other, json: { text: PROSE } })));
+    expect(detections.every((r) => r.status === 200)).toBe(true);
+    expect((await call(app, '/v1/detect', { key: other, json: { text: PROSE } })).status).toBe(429);
+  });
+
+  it('bounds reads too: their own budget, refused past it with rate_limited', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey('free');
+    // 50 more than the budget at once: the burst takes a few hundred ms, and one read comes back every 100 ms.
+    const reads = await Promise.all(
+      Array.from({ length: READS_PER_MINUTE_FLOOR + 50 }, (_, i) => call(app, i % 2 ? '/v1/usage' : '/v1/limits', { key })),
+    );
+    const refused = reads.filter((r) => r.status === 429);
+    expect(reads.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(READS_PER_MINUTE_FLOOR);
+    expect(refused.length).toBeGreaterThan(0);
+    expect((await refused[0].json()).error).toMatchObject({ code: 'rate_limited', unit: 'requests', limit: READS_PER_MINUTE_FLOOR });
+    expect(refused[0].headers.get('ratelimit')).toMatch(/^"reads";r=0;t=\d+$/);
   });
 
   it('answers 60 of 200 detections a free key sends at once, charges only those, and refuses the rest with a short Retry-After', async () => {
@@ -50,19 +94,21 @@ describe('per-key request rate', () => {
   it('takes nothing for a refused request: the key is admitted again as soon as one request came back', async () => {
     const { app, newKey } = makeApp();
     const { key } = await newKey('free');
-    await Promise.all(Array.from({ length: 60 }, () => call(app, '/v1/usage', { key })));
-    for (let i = 0; i < 5; i++) expect((await call(app, '/v1/usage', { key })).status).toBe(429);
+    const detect = () => call(app, '/v1/detect', { key, json: { text: PROSE } });
+    await Promise.all(Array.from({ length: 60 }, detect));
+    for (let i = 0; i < 5; i++) expect((await detect()).status).toBe(429);
     await Bun.sleep(1_050);
-    expect((await call(app, '/v1/usage', { key })).status).toBe(200);
-    expect((await call(app, '/v1/usage', { key })).status).toBe(429);
+    expect((await detect()).status).toBe(200);
+    expect((await detect()).status).toBe(429);
   });
 
   it('counts per key: another key of the same plan is not affected', async () => {
     const { app, newKey } = makeApp();
     const [a, b] = [await newKey('free'), await newKey('free')];
-    await Promise.all(Array.from({ length: 61 }, () => call(app, '/v1/usage', { key: a.key })));
-    expect((await call(app, '/v1/usage', { key: a.key })).status).toBe(429);
-    expect((await call(app, '/v1/usage', { key: b.key })).status).toBe(200);
+    const detect = (key: string) => call(app, '/v1/detect', { key, json: { text: PROSE } });
+    await Promise.all(Array.from({ length: 61 }, () => detect(a.key)));
+    expect((await detect(a.key)).status).toBe(429);
+    expect((await detect(b.key)).status).toBe(200);
   });
 
   it('is off with RATE_LIMITS=off: no refusals and no RateLimit fields', async () => {
@@ -150,12 +196,12 @@ describe('GET /v1/limits', () => {
     const { key } = await newKey('trial');
     const response = await call(app, '/v1/limits', { key });
     expect(response.status).toBe(200);
-    expect(response.headers.get('ratelimit-policy')).toBe('"requests";q=60;w=60');
+    expect(response.headers.get('ratelimit-policy')).toBe(`"reads";q=${READS_PER_MINUTE_FLOOR};w=60`);
     expect(await response.json()).toEqual({
       plan: 'trial',
       words: { perMonth: 10_000, minPerText: 20 },
       calls: { lifetime: 500 },
-      rate: { requests: 60, windowSeconds: 60 },
+      rate: { requests: 60, windowSeconds: 60, reads: READS_PER_MINUTE_FLOOR },
       single: { maxBodyBytes: 2048 },
       batch: {
         maxFiles: 7,

@@ -84,6 +84,27 @@ describe('GET /v1/usage', () => {
     expect((await call(app, '/v1/usage', { method: 'POST', key })).status).toBe(405);
   });
 
+  it('says that another Authorization scheme is not supported, even with a valid key (issue 32)', async () => {
+    const { app, newKey } = makeApp();
+    const { key } = await newKey();
+    const token = await call(app, '/v1/usage', { headers: { authorization: `Token ${key}` } });
+    expect(token.status).toBe(401);
+    const body = await token.json();
+    expect(body.error.code).toBe('invalid_api_key');
+    expect(body.error.message).toBe(
+      'The Authorization scheme "Token" is not supported: send the key as X-API-Key: <key> or Authorization: Bearer <key>.',
+    );
+    const spanish = await call(app, '/v1/usage?lang=es', { headers: { authorization: `Basic ${btoa('u:p')}` } });
+    expect((await spanish.json()).error.message).toStartWith('El esquema de Authorization "Basic" no está admitido');
+    // A scheme that is not an RFC 9110 token is not quoted back; an unknown key keeps its own message.
+    const odd = await call(app, '/v1/usage', { headers: { authorization: `<script> ${key}` } });
+    expect((await odd.json()).error.message).toBe('The API key is unknown or has been revoked.');
+    const unknown = await call(app, '/v1/usage', { headers: { authorization: 'Bearer ak_unknown' } });
+    expect((await unknown.json()).error.message).toBe('The API key is unknown or has been revoked.');
+    // X-API-Key still wins over any Authorization header.
+    expect((await call(app, '/v1/usage', { key, headers: { authorization: 'Token whatever' } })).status).toBe(200);
+  });
+
   it('takes Authorization: Bearer on /v1/detect too, and X-API-Key wins when both are sent', async () => {
     const { app, newKey } = makeApp();
     const { key } = await newKey();

@@ -17,11 +17,18 @@ export function progressLine(file: FileRef, total: number): ProgressLine {
   return { type: 'progress', index: file.index, fileName: file.fileName, total };
 }
 
+/** A file that was scored: its reference, the format it was read as and the text extracted from it. */
+export interface ScoredFile extends FileRef {
+  format: FileFormat;
+  text: string;
+}
+
 /**
  * `{"type":"result",...}` from an analysis, with the version of the model that made it; `full`
- * (the `detail=full` form field) adds single mode's explanation, its offsets in the extracted text.
+ * (the `detail=full` form field) adds the extracted text and single mode's explanation, whose
+ * offsets point into that text (a PDF's or DOCX's text is not the bytes the client sent).
  */
-export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis, modelVersion: string, full = false): ResultLine {
+export function resultLine(file: ScoredFile, analysis: Analysis, modelVersion: string, full = false): ResultLine {
   const line: ResultLine = {
     type: 'result',
     index: file.index,
@@ -41,12 +48,13 @@ export function resultLine(file: FileRef, format: FileFormat, analysis: Analysis
     measuredError: analysis.measuredError,
     language: analysis.language,
     sensitivity: analysis.sensitivity,
-    format,
+    format: file.format,
     modelVersion,
   };
   if (!full) return line;
   return {
     ...line,
+    text: file.text,
     dimensions: analysis.dimensions,
     textAnnotations: analysis.textAnnotations,
     bullets: analysis.bullets,

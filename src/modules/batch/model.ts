@@ -39,7 +39,7 @@ export const BatchFormSchema = t.Object(
     detail: t.Optional(
       StringEnum(BATCH_DETAILS, {
         description:
-          '`full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.',
+          '`full` adds the text extracted from the file (`text`) and single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, its offsets into that `text`. Absent: the lines keep their short shape.',
       }),
     ),
   },
@@ -88,6 +88,12 @@ export const ResultLineSchema = t.Object(
     sensitivity: SensitivitySchema,
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),
     modelVersion: ModelVersionSchema,
+    text: t.Optional(
+      t.String({
+        description:
+          'With `detail=full` only: the text extracted from the file, exactly as it was scored (trimmed), so that the offsets of the fields below can be drawn. Bounded like every file: at most MAX_TEXT_CHARS characters (default 10 Mi) and MAX_FILE_BYTES bytes of input (default 10 MiB).',
+      }),
+    ),
     dimensions: t.Optional(t.Array(single.dimensions.items, { description: `Every dimension. ${EXTRACTED}.` })),
     textAnnotations: t.Optional(t.Array(single.textAnnotations.items, { description: `Flagged sentences. ${EXTRACTED}.` })),
     bullets: t.Optional(t.Array(single.bullets.items, { description: `Plain-language explanations. ${EXTRACTED}.` })),

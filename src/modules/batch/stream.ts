@@ -92,9 +92,9 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
       let line: BatchLine;
       try {
         const analysis = o.detector.analyze(file.text, { sensitivity: o.sensitivity, labelLang: o.lang });
+        line = resultLine(file, analysis, o.modelVersion, o.full);
         // Scored: drop the text now rather than with the whole batch (a 40 MB batch held ~40 MB of text to its last line).
         file.text = '';
-        line = resultLine(file, file.format, analysis, o.modelVersion, o.full);
       } catch (error) {
         // Not charged (refunded in onEnd); name only, a message could quote the text.
         o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });

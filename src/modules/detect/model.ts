@@ -150,8 +150,15 @@ export const DetectResponseSchema = t.Object({
   }),
   activeDimensions: Int({ minimum: 0, description: 'Number of dimensions detected (all of them enabled).' }),
   ms_cost: t.Number({ minimum: 0, description: 'Processing time of the analysis in milliseconds, to 3 decimals.' }),
-  rate_limit: Int({ minimum: 0, description: "Words per month of the key's plan." }),
-  rate_remaining: Int({ minimum: 0, description: 'Words left this month after this request.' }),
+  rate_limit: Int({
+    minimum: 0,
+    description: "Monthly WORD quota (X-RateLimit-Limit), not a request rate: words per month of the key's plan. The seed's name, kept.",
+  }),
+  rate_remaining: Int({
+    minimum: 0,
+    description:
+      'Monthly WORD quota (X-RateLimit-Remaining): words left this month after this request, not requests (those are RateLimit).',
+  }),
   dimensions: t.Array(DimensionSchema, { description: "Every dimension, in display order, enabled or not for the text's language." }),
   textAnnotations: t.Array(TextAnnotationSchema, { description: 'Flagged sentences.' }),
   bullets: t.Array(BulletSchema, { description: 'Plain-language explanations.' }),

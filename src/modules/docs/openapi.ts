@@ -61,20 +61,35 @@ const integerHeader = (description: string, example?: number) => ({
 });
 
 const single = EXAMPLES.single.response;
+/**
+ * The monthly word quota (issue 32: two kinds of limit share the words "rate limit"). These
+ * X-RateLimit-* names and the body's rate_limit/rate_remaining are the seed's contract and count
+ * WORDS PER MONTH; the request rate is RateLimit/RateLimit-Policy (REQUEST_RATE_HEADERS).
+ */
 export const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': integerHeader("Words per month of the key's plan.", single.rate_limit),
-  'X-RateLimit-Remaining': integerHeader('Words left this month.', single.rate_remaining),
-  'X-RateLimit-Reset': integerHeader('Epoch seconds of the next reset (00:00 UTC, first day of next month).'),
+  'X-RateLimit-Limit': integerHeader(
+    "Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`.",
+    single.rate_limit,
+  ),
+  'X-RateLimit-Remaining': integerHeader(
+    'Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`.',
+    single.rate_remaining,
+  ),
+  'X-RateLimit-Reset': integerHeader(
+    'Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t).',
+  ),
 };
 /** The per-key request rate of every answer to a request with a valid key (IETF draft-ietf-httpapi-ratelimit-headers-10). */
 export const REQUEST_RATE_HEADERS = {
   'RateLimit-Policy': {
-    description: 'The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s.',
+    description:
+      'REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`.',
     schema: { type: 'string' },
     example: '"requests";q=60;w=60',
   },
   RateLimit: {
-    description: 'What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`.',
+    description:
+      'REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`.',
     schema: { type: 'string' },
     example: '"requests";r=59;t=1',
   },
@@ -271,7 +286,8 @@ export const usageOperation = {
   summary: 'Words and calls used and left',
   description:
     'The key’s plan, the current quota period (a UTC calendar month), words used and left, successful calls this period and, for trial keys, lifetime calls left. ' +
-    'Not charged. The numbers are those of the X-RateLimit-* headers, which this answer carries too.',
+    'Not charged. The numbers are those of the X-RateLimit-* headers (the monthly word quota), which this answer carries too. ' +
+    'Takes from the key’s `reads` budget (RateLimit-Policy `"reads"`), never from its detections’ `requests`: reading usage after each detection halves nothing, and it still answers while detections are refused.',
   security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   responses: {
     200: {
@@ -287,7 +303,7 @@ export const usageOperation = {
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
     429: errorResponse(
       ['rate_limited'],
-      'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+      'More reads than the key’s `reads` budget (RateLimit-Policy `"reads"`); retry after `Retry-After` seconds.',
       RATE_LIMITED_HEADERS,
     ),
     503: errorResponse(['store_unavailable'], 'The key and quota store is locked or unreachable.', {
@@ -303,7 +319,7 @@ export const limitsOperation = {
   tags: ['Account'],
   summary: 'What this server and the key’s plan allow',
   description:
-    'The key’s plan (words per month, lifetime calls, request rate) and the server’s limits (body and file sizes, files per batch, PDF pages, text length, time budgets, the extraction throttle), read from the values that enforce them. Not charged; counts toward the request rate like every request with a key.',
+    'The key’s plan (words per month, lifetime calls, request rate) and the server’s limits (body and file sizes, files per batch, PDF pages, text length, time budgets, the extraction throttle), read from the values that enforce them. Not charged; takes from the key’s `reads` budget (RateLimit-Policy `"reads"`, `rate.reads`), never from its detections’ `requests`.',
   security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   responses: {
     200: {
@@ -314,7 +330,7 @@ export const limitsOperation = {
     401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
     429: errorResponse(
       ['rate_limited'],
-      'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+      'More reads than the key’s `reads` budget (RateLimit-Policy `"reads"`); retry after `Retry-After` seconds.',
       RATE_LIMITED_HEADERS,
     ),
     default: DEFAULT_ERROR_RESPONSE,

@@ -30,15 +30,24 @@ export const LimitsSchema = t.Object(
     rate: t.Optional(
       t.Object(
         {
-          requests: Int({ minimum: 1, description: 'Requests the key may send per window, all at once at most (RateLimit-Policy q).' }),
+          requests: Int({
+            minimum: 1,
+            description:
+              'Detection requests (single and batch) the key may send per window, all at once at most (RateLimit-Policy "requests" q).',
+          }),
           windowSeconds: Int({
             minimum: 1,
             description: 'The window (RateLimit-Policy w): after a burst, one request every windowSeconds/requests s.',
           }),
+          reads: Int({
+            minimum: 1,
+            description:
+              'Reads of the key’s own usage and limits (GET /v1/usage, /v1/limits) per window: a budget of their own (RateLimit-Policy "reads"), so reading never spends a detection and still answers after detections were refused.',
+          }),
         },
         {
           description:
-            'The per-key request rate; over it, 429 rate_limited with Retry-After. Absent when the server runs with RATE_LIMITS=off.',
+            'The per-key request rates; over one, 429 rate_limited with Retry-After. `requests` counts detections and batches (RateLimit-Policy "requests"), `reads` the usage and limits reports. Absent when the server runs with RATE_LIMITS=off.',
         },
       ),
     ),

@@ -11,11 +11,12 @@ import type { Limits } from './model';
 export function limitsOf(config: Config, key: ApiKey): Limits {
   const plan = planFor(key.plan);
   const rate = requestPolicy(plan.id);
+  const reads = requestPolicy(plan.id, 'reads');
   return {
     plan: plan.id,
     words: { perMonth: plan.wordsPerMonth, minPerText: MIN_WORDS },
     calls: { lifetime: plan.callLimit },
-    ...(config.rateLimits ? { rate: { requests: rate.limit, windowSeconds: Math.round(rate.windowMs / 1000) } } : {}),
+    ...(config.rateLimits ? { rate: { requests: rate.limit, windowSeconds: Math.round(rate.windowMs / 1000), reads: reads.limit } } : {}),
     single: { maxBodyBytes: config.maxBodyBytes },
     batch: {
       maxFiles: config.maxFiles,

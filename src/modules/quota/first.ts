@@ -12,6 +12,7 @@ import { callsExhausted, getQuotaState, type QuotaState } from './service';
 export async function checkQuotaFirst(quota: QuotaStore, key: ApiKey): Promise<QuotaState> {
   const state = await getQuotaState(quota, key);
   if (callsExhausted(state)) throw quotaError('trial_calls_exhausted', state, 0);
-  if (state.remaining < MIN_WORDS) throw quotaError('quota_exceeded', state, MIN_WORDS);
+  // The body was not read: the message says "at least", not what this batch would have needed.
+  if (state.remaining < MIN_WORDS) throw quotaError('quota_exceeded', state, MIN_WORDS, 'unread');
   return state;
 }

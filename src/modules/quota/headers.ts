@@ -20,7 +20,13 @@ export function rateLimitHeaders(state: QuotaState): Record<string, string> {
  *   wait helps: split it, or use a larger plan.
  * - `trial_calls_exhausted` (429): a trial key's lifetime calls are used up; they never reset.
  */
-export function quotaError(code: 'quota_exceeded' | 'trial_calls_exhausted', state: QuotaState, words: number): ApiError {
+export function quotaError(
+  code: 'quota_exceeded' | 'trial_calls_exhausted',
+  state: QuotaState,
+  words: number,
+  /** `unread`: a batch refused before its body was read, so `words` is the least any batch needs. */
+  variant?: 'unread',
+): ApiError {
   const headers = rateLimitHeaders(state);
   if (code === 'trial_calls_exhausted') {
     const limit = state.callLimit ?? 0;
@@ -29,5 +35,6 @@ export function quotaError(code: 'quota_exceeded' | 'trial_calls_exhausted', sta
   const resetAt = new Date(state.resetAt * 1000).toISOString();
   const details = { unit: 'words', needed: words, remaining: state.remaining, limit: state.limit, resetAt } as const;
   if (words > state.limit) return new ApiError('exceeds_plan', { words, limit: state.limit, plan: state.plan }, headers, details);
-  return new ApiError(code, { words, remaining: state.remaining, limit: state.limit, reset: resetAt }, headers, details);
+  const params = { words, remaining: state.remaining, limit: state.limit, reset: resetAt, ...(variant ? { variant } : {}) };
+  return new ApiError(code, params, headers, details);
 }

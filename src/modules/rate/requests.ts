@@ -4,6 +4,11 @@
  * SQLite file and across instances on one PostgreSQL. Answers carry the IETF RateLimit-Policy and
  * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10), which do not collide with the monthly
  * word quota's X-RateLimit-* headers; a refusal is 429 rate_limited with a short Retry-After.
+ *
+ * Two buckets per key (issue 32): `requests` for the work (detections and batches), `reads` for
+ * reading one's own account (GET /v1/usage, /v1/limits). A client that asks for its usage after each
+ * detection (the playground does) must not halve its detections, and a burst of detections refused
+ * with 429 must still let it read when it may retry: the reads have their own, larger budget.
  */
 import { ApiError } from '../../http/errors';
 import { planFor } from '../../plans';
@@ -13,9 +18,21 @@ import { available, msUntilNext, type RatePolicy, secondsUntilFull } from './gcr
 /** The request-rate window: plans give requests per minute. */
 export const REQUEST_WINDOW_MS = 60_000;
 
-/** The request-rate policy of a plan. */
-export function requestPolicy(plan: string): RatePolicy {
-  return { name: 'requests', limit: planFor(plan).requestsPerMinute, windowMs: REQUEST_WINDOW_MS };
+/** Which budget a request takes from: `requests` (detections, batches) or `reads` (usage, limits). */
+export type RequestBucket = 'requests' | 'reads';
+
+/**
+ * Reads of one's own usage and limits per minute, for every plan whose detection rate is lower:
+ * ten a second sustained is far above what a client that reads after each detection needs (a free
+ * key's 60 detections + 60 reads), and still bounds a loop that does nothing else.
+ */
+export const READS_PER_MINUTE_FLOOR = 600;
+
+/** The request-rate policy of a plan for one bucket (reads: the plan's detection rate, at least READS_PER_MINUTE_FLOOR). */
+export function requestPolicy(plan: string, bucket: RequestBucket = 'requests'): RatePolicy {
+  const perMinute = planFor(plan).requestsPerMinute;
+  const limit = bucket === 'reads' ? Math.max(perMinute, READS_PER_MINUTE_FLOOR) : perMinute;
+  return { name: bucket, limit, windowMs: REQUEST_WINDOW_MS };
 }
 
 /** RateLimit-Policy and RateLimit of a bucket at `now` (structured fields: a policy name, then parameters). */
@@ -28,12 +45,17 @@ export function rateHeaders(policy: RatePolicy, tatMs: number, now: number): Rec
 }
 
 /**
- * Takes one request of `key` from the store: the RateLimit headers of its answer, or throws 429
- * rate_limited (Retry-After: the seconds until one more request fits, at least 1). A refused
- * request takes nothing, so a client that keeps hammering is admitted as soon as the rate allows.
+ * Takes one request of `key` from its `bucket` in the store: the RateLimit headers of its answer,
+ * or throws 429 rate_limited (Retry-After: the seconds until one more request fits, at least 1). A
+ * refused request takes nothing, so a client that keeps hammering is admitted as soon as the rate allows.
  */
-export async function admitRequest(rates: RateStore, key: ApiKey, now: number = Date.now()): Promise<Record<string, string>> {
-  const policy = requestPolicy(key.plan);
+export async function admitRequest(
+  rates: RateStore,
+  key: ApiKey,
+  bucket: RequestBucket = 'requests',
+  now: number = Date.now(),
+): Promise<Record<string, string>> {
+  const policy = requestPolicy(key.plan, bucket);
   const state = await rates.take({
     keyId: key.id,
     bucket: policy.name,
