@@ -9,6 +9,7 @@ import { SUITE_TIMEOUT_MS } from '../timeout';
 import { measuredErrors, type HumanOutcome } from '../../scripts/lib/measured-error';
 import { cellSpan, MIN_CELL_TEXTS_PER_LABEL } from '../../scripts/lib/calibrate';
 import { measuredError } from '../../src/detector/decide/measured-error';
+import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { measuredErrorView } from '../../src/detector/explain';
 import { MIN_RATE_TEXTS } from '../../src/detector/score/calibration';
 import type { ModelFile } from '../../src/detector/score/model';
@@ -39,6 +40,8 @@ describe('measured error tables', () => {
     expect(measuredError(model, 'en', 'academic', 180, 'conservative')).toEqual({
       rate: 0.02,
       texts: 200,
+      upperBound: binomialUpperBound(4, 200),
+      source: 'model',
       docType: 'academic',
       words: { min: 150, max: 299 },
     });
@@ -46,20 +49,29 @@ describe('measured error tables', () => {
     expect(measuredError(model, 'en', 'essay', 180, 'balanced')).toEqual({
       rate: 0.036,
       texts: 250,
+      upperBound: binomialUpperBound(9, 250),
+      source: 'model',
       docType: null,
       words: { min: 150, max: 299 },
     });
     // A 500-word news text: no news of that length, no news by length... the news texts of any length.
-    expect(measuredError(model, 'en', 'news', 500, 'aggressive')).toEqual({ rate: 0, texts: 300, docType: 'news', words: null });
+    expect(measuredError(model, 'en', 'news', 500, 'aggressive')).toEqual({
+      rate: 0,
+      texts: 300,
+      upperBound: binomialUpperBound(0, 300),
+      source: 'model',
+      docType: 'news',
+      words: null,
+    });
   });
 
   it('says it in a sentence a person reads, in the label language', () => {
     const m = measuredError(model, 'en', 'academic', 180, 'conservative');
     expect(measuredErrorView(m, 'en', 'en').text).toBe(
-      'In our tests, this mode flagged 2% of 200 human-written texts of this kind (Academic text, 150-299 words, English).',
+      'In our tests, this mode flagged 2% of 200 human-written texts of this kind (Academic text, 150-299 words, English); for texts like them, at most 4.5%.',
     );
     expect(measuredErrorView(m, 'en', 'es').text).toBe(
-      'En nuestras pruebas, este modo marcó el 2\u00a0% de 200 textos escritos por personas de este tipo (Texto académico, 150-299 palabras, inglés).',
+      'En nuestras pruebas, este modo marcó el 2\u00a0% de 200 textos escritos por personas de este tipo (Texto académico, 150-299 palabras, inglés); en textos como ellos, como mucho el 4,5\u00a0%.',
     );
     const none = measuredErrorView(
       measuredError({ heldOutErrors: { en: {}, es: {} } } as unknown as ModelFile, 'es', 'news', 80, 'conservative'),
