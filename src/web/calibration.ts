@@ -6,7 +6,13 @@
  * gauge and bullets stay the answer's own, so they follow the profile's threshold when it applied.
  */
 import { MIN_WORDS, MODEL_LANGS, SENSITIVITIES, type ModelLang, type Sensitivity } from '../contract/index.ts';
-import type { CalibrationProfile, ProfileLanguage, ProfileModeThreshold, ProfileUse } from '../detector/decide/profile.ts';
+import type {
+  CalibrationProfile,
+  ProfileLanguage,
+  ProfileModeThreshold,
+  ProfileUse,
+  MIN_PROFILE_TEXTS as SERVER_MIN_PROFILE_TEXTS,
+} from '../detector/decide/profile.ts';
 import { ApiError, headersFor, toApiError } from './api.ts';
 import { el } from './dom.ts';
 import { tr, type StringKey, type UiLang } from './strings.ts';
@@ -14,10 +20,11 @@ import { tr, type StringKey, type UiLang } from './strings.ts';
 /** Path of the calibration profiles, same origin as the page. */
 export const CALIBRATIONS_PATH = '/v1/calibrations';
 /**
- * Usable texts a language needs in a profile (the server's MIN_PROFILE_TEXTS, issue 34): the page
- * quotes it before a profile is made and when the server refuses a set as `calibration_too_small`.
+ * Usable texts a language needs in a profile, quoted before a profile is made. The page may not load
+ * the detector, so the number is written here, typed as the detector's own literal: if
+ * src/detector/decide/profile.ts changes it, this line stops compiling.
  */
-export const MIN_PROFILE_TEXTS = 50;
+export const MIN_PROFILE_TEXTS: typeof SERVER_MIN_PROFILE_TEXTS = 50;
 
 /** One mode of a profile as the API returns it (`thresholdScore`, when sent, is the threshold on the 0-100 scale). */
 export type PublicMode = ProfileModeThreshold & { thresholdScore?: number | null };
