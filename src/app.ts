@@ -8,10 +8,11 @@ import { rateLimitPlugin } from './http/rate-limit';
 import { localView, type MetricsView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import type { ServiceMetrics } from './metrics/types';
-import { createBatchHandler, extractPoolFor } from './modules/batch';
+import { createBatchHandler, exhaustedFilesFor, extractPoolFor } from './modules/batch';
+import { CALIBRATION_CREATE_ROUTE, CALIBRATION_ROUTES, calibrationsModule, findProfile } from './modules/calibrations';
 import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
-import { detectAliasOperation, detectOperation, limitsOperation, usageOperation } from './modules/docs/openapi';
+import { calibrationOperations, detectAliasOperation, detectOperation, limitsOperation, usageOperation } from './modules/docs/openapi';
 import { healthModule } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
@@ -28,7 +29,7 @@ import type { Store } from './store/types';
 export interface AppDeps {
   config: Config;
   /** Keys, quotas and usage events (SQLite or PostgreSQL: src/store). */
-  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency' | 'rates' | 'ledger'>;
+  store: Pick<Store, 'keys' | 'quota' | 'usage' | 'health' | 'idempotency' | 'rates' | 'ledger' | 'calibrations'>;
   detector: Detector;
   /** Version of the model the detector loaded (default: the committed model's, src/model-version.ts). */
   modelVersion?: string;
@@ -63,6 +64,8 @@ export function createApp(deps: AppDeps) {
   const version = deps.modelVersion ?? modelVersion();
   const { keys, quota, usage } = deps.store;
   const { metrics, view } = deps.metrics ?? ownMetrics(deps.config);
+  // One set of holds for the routes that charge (detect, batch, calibrations).
+  const holds = deps.holds ?? createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) });
   // The mapper reads the route table lazily (after every module is mounted) to answer 405.
   const table: { routes: readonly RouteEntry[] } = { routes: [] };
   // standardHostname off: Elysia otherwise assumes a Host of 4+ characters and, for `Host: app`,
@@ -71,7 +74,12 @@ export function createApp(deps: AppDeps) {
     .use(requestIdPlugin())
     .use(corsPlugin({ origins: deps.config.corsOrigins }))
     .use(langPlugin())
-    .use(authPlugin({ findKey: (secret) => findActiveKey(keys, secret), protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE, LIMITS_ROUTE] }))
+    .use(
+      authPlugin({
+        findKey: (secret) => findActiveKey(keys, secret),
+        protectedRoutes: [...DETECT_ROUTES, USAGE_ROUTE, LIMITS_ROUTE, ...CALIBRATION_ROUTES],
+      }),
+    )
     .use(
       rateLimitPlugin({
         // Reading one's own usage and limits has its own budget: it never spends a detection (issue 32).
@@ -89,13 +97,29 @@ export function createApp(deps: AppDeps) {
         metrics,
       }),
     )
-    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [...DETECT_ROUTES] }))
+    .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [...DETECT_ROUTES, CALIBRATION_CREATE_ROUTE] }))
     .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health() }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
     .use(usageModule({ quota, operation: usageOperation }))
     .use(limitsModule({ config: deps.config, operation: limitsOperation }))
     .use(webRoutes)
+    .use(
+      calibrationsModule({
+        calibrations: deps.store.calibrations,
+        quota,
+        holds,
+        detector: deps.detector,
+        modelVersion: version,
+        config: deps.config,
+        pool: extractPoolFor(deps.config),
+        exhausted: exhaustedFilesFor(deps.config, deps.store.rates),
+        logger,
+        usage,
+        metrics,
+        operations: calibrationOperations,
+      }),
+    )
     .use(
       detectModule({
         config: deps.config,
@@ -109,11 +133,12 @@ export function createApp(deps: AppDeps) {
           waitMs: deps.idempotencyWaitMs,
           onEvent: (event, fields) => logger.error(event, fields),
         }),
-        holds: deps.holds ?? createHolds({ quota, ledger: deps.store.ledger, onEvent: (event, fields) => logger.error(event, fields) }),
+        holds,
         stopping: deps.stopping,
         handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
         operations: { detect: detectOperation, alias: detectAliasOperation },
+        findProfile: (key, id) => findProfile(deps.store.calibrations, key, id),
       }),
     );
   table.routes = app.routes;

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { ApiKey } from '../store/types';
 import { ApiError } from './errors';
-import { routePath } from './routes';
+import { matchesRoute, routePath } from './routes';
 
 /** Header carrying the key (matched case-insensitively, as all HTTP field names). */
 export const API_KEY_HEADER = 'X-API-Key';
@@ -93,10 +93,14 @@ export function requireKey(key: ApiKey | null | undefined): ApiKey {
  * answered 401 before a byte of the body is read.
  */
 export function authPlugin({ findKey, protectedRoutes }: AuthOptions) {
-  const guarded = new Set(protectedRoutes);
+  const guarded = new Set(protectedRoutes.filter((route) => !route.includes('/:')));
+  // Routes with a parameter (`GET /v1/calibrations/:id`) are matched by segment.
+  const patterns = protectedRoutes.filter((route) => route.includes('/:')).map((route) => route.split(' ') as [string, string]);
+  const isGuarded = (method: string, path: string) =>
+    guarded.has(`${method} ${path}`) || patterns.some(([m, pattern]) => m === method && matchesRoute(pattern, path));
   return new Elysia({ name: 'auth' }).derive({ as: 'global' }, async function checkApiKey({ request, path }) {
     // The router serves `/api/detect/` as `/api/detect`: the key check must see the same route.
-    if (!guarded.has(`${request.method} ${routePath(path)}`)) return { key: null as ApiKey | null };
+    if (!isGuarded(request.method, routePath(path))) return { key: null as ApiKey | null };
     const { headers } = request;
     return { key: (await authenticate(findKey, presentedSecret(headers), unsupportedScheme(headers))) as ApiKey | null };
   });

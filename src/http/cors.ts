@@ -10,7 +10,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { addVary } from './vary';
 
 /** Methods a browser may use cross-origin (the API's; OPTIONS is the preflight itself). */
-export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST'] as const;
+export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 /**
  * Request headers a browser may send: the key (either header), a JSON Content-Type (not
  * CORS-safelisted, so it triggers the preflight), Accept-Language (safelisted only for some

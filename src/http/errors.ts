@@ -14,10 +14,16 @@ export const ERROR_STATUS = {
   invalid_sensitivity: 400,
   /** Idempotency-Key is not 1-255 visible ASCII characters. */
   invalid_idempotency_key: 400,
+  /** A calibration profile id that is not `cal_` and 22 base62 characters (issue 34). */
+  invalid_calibration_id: 400,
   not_found: 404,
+  /** No calibration profile with this id for this key: unknown, deleted, or another key's (the same answer). */
+  calibration_not_found: 404,
   method_not_allowed: 405,
   /** The Idempotency-Key's first request is still running (after waiting for it); sent with Retry-After. */
   idempotency_request_in_progress: 409,
+  /** The key keeps MAX_CALIBRATIONS_PER_KEY profiles already: delete one first. */
+  calibration_limit_reached: 409,
   payload_too_large: 413,
   too_many_files: 413,
   /** More sentences than a text of its length may have (src/extract/sentences.ts): too costly to score. */
@@ -27,9 +33,17 @@ export const ERROR_STATUS = {
    * on this plan, so it is not a 429 (a retry would never help). Split the text or the batch.
    */
   exceeds_plan: 413,
+  /** More calibration texts (JSON) than MAX_CALIBRATION_TEXTS. */
+  too_many_texts: 413,
+  /** The calibration texts took longer than the batch time budget to read and score. */
+  calibration_timeout: 413,
   unsupported_media_type: 415,
   /** The Idempotency-Key was used with another body (RFC draft httpapi-idempotency-key-header: 422). */
   idempotency_key_reused: 422,
+  /** A language of the calibration set has fewer usable texts than a profile needs (PROFILE_ERROR_STATUS, detector/decide/profile.ts). */
+  calibration_too_small: 422,
+  /** No usable text (20+ words) in the calibration set. */
+  calibration_empty: 422,
   /** Not enough words left this month; no Retry-After (the reset is in X-RateLimit-Reset and the body's resetAt). */
   quota_exceeded: 429,
   trial_calls_exhausted: 429,

@@ -14,7 +14,8 @@ export interface RouteEntry {
   path: string;
 }
 
-function matches(pattern: string, path: string): boolean {
+/** True when `path` is a path of the route `pattern` (`:param` segments match any one segment, `*` the rest). */
+export function matchesRoute(pattern: string, path: string): boolean {
   if (pattern === path) return true;
   const want = pattern.split('/');
   const got = path.split('/');
@@ -30,11 +31,11 @@ function matches(pattern: string, path: string): boolean {
 export function allowedMethods(routes: readonly RouteEntry[], path: string): string[] {
   const methods = new Set<string>();
   const route = routePath(path);
-  for (const mounted of routes) if (mounted.method !== 'ALL' && matches(mounted.path, route)) methods.add(mounted.method);
+  for (const mounted of routes) if (mounted.method !== 'ALL' && matchesRoute(mounted.path, route)) methods.add(mounted.method);
   return [...methods].sort();
 }
 
 /** The pattern of the first mounted route matching `path` with any method (for a 405's metrics label), or null. */
 export function routePattern(routes: readonly RouteEntry[], path: string): string | null {
-  return routes.find((route) => route.method !== 'ALL' && matches(route.path, path))?.path ?? null;
+  return routes.find((route) => route.method !== 'ALL' && matchesRoute(route.path, path))?.path ?? null;
 }

@@ -37,6 +37,15 @@ export const en = {
     extract_throttled:
       'Too many files from this key hit a reading limit lately ({limit} in {seconds} s): PDF, DOCX and Markdown files are refused for now; try again in a minute.',
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
+    invalid_calibration_id: 'The calibration id "{id}" is not valid: ids look like cal_ followed by 22 letters and digits.',
+    calibration_not_found: 'No calibration profile "{id}" for this API key.',
+    calibration_limit_reached: 'This API key already keeps {limit} calibration profiles: delete one before making another.',
+    too_many_texts: 'Too many texts: at most {limit} per calibration ({count} sent).',
+    calibration_timeout:
+      'The texts took longer than {seconds} s to read and score. Send fewer or shorter texts, or have an operator run `bun run calibrate` on the archive.',
+    calibration_too_small:
+      'Too few usable texts in {language}: {count} of at least {min} (20 words or more each). Add texts, or leave that language out.',
+    calibration_empty: 'No usable text: a calibration needs at least {min} texts of {minWords} words or more in a language.',
   },
   /** Messages of one case of an error code (`params.variant`, see errorMessage): the code stays the same. */
   errorVariants: {

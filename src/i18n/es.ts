@@ -43,6 +43,15 @@ export const es: Catalogue = {
     extract_throttled:
       'Demasiados archivos de esta clave han superado un límite de lectura ({limit} en {seconds} s): los archivos PDF, DOCX y Markdown se rechazan por ahora; inténtalo dentro de un minuto.',
     batch_timeout: 'El lote ha agotado su tiempo máximo de {seconds} s antes de procesar este archivo.',
+    invalid_calibration_id: 'El identificador de calibración "{id}" no es válido: tiene la forma cal_ seguida de 22 letras y cifras.',
+    calibration_not_found: 'No hay ningún perfil de calibración "{id}" para esta clave de API.',
+    calibration_limit_reached: 'Esta clave de API ya guarda {limit} perfiles de calibración: borra uno antes de crear otro.',
+    too_many_texts: 'Demasiados textos: como máximo {limit} por calibración (se enviaron {count}).',
+    calibration_timeout:
+      'Leer y puntuar los textos llevó más de {seconds} s. Envía menos textos o más cortos, o pide a un operador que ejecute `bun run calibrate` sobre el archivo.',
+    calibration_too_small:
+      'Muy pocos textos utilizables en {language}: {count} de al menos {min} (de 20 palabras o más cada uno). Añade textos o deja fuera ese idioma.',
+    calibration_empty: 'Ningún texto utilizable: una calibración necesita al menos {min} textos de {minWords} palabras o más en un idioma.',
   },
   errorVariants: {
     quota_exceeded_unread:

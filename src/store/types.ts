@@ -235,6 +235,47 @@ export interface RateStore {
   take(take: RateTake): Promise<RateState>;
 }
 
+/** A calibration profile as listed (issue 34): its facts and its summary, never a text. */
+export interface CalibrationRecord {
+  /** `cal_` + 22 random base62 characters. */
+  id: string;
+  keyId: number;
+  name: string;
+  /** The model that scored its texts. */
+  modelVersion: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** The profile less its samples, as JSON text (the API's view of it). */
+  summary: string;
+}
+
+/** What a new profile row needs: its record and the whole profile (JSON text: scores, counts, thresholds). */
+export interface NewCalibration extends CalibrationRecord {
+  profile: string;
+}
+
+/**
+ * Calibration profiles, each owned by one key: every read names the key, so another key's id is
+ * indistinguishable from an unknown one. Profiles are never changed once made (only deleted), so
+ * `lookup` can keep a parsed profile and only ask whether it still exists (calibration-cache.ts).
+ */
+export interface CalibrationStore {
+  /** Stores a new profile. */
+  insert(calibration: NewCalibration): Promise<void>;
+  /** The key's profiles, newest first (summaries, no samples). */
+  list(keyId: number): Promise<CalibrationRecord[]>;
+  /** Number of the key's profiles. */
+  count(keyId: number): Promise<number>;
+  /** The key's profile with this id (summary), or null (unknown, or another key's). */
+  get(keyId: number, id: string): Promise<CalibrationRecord | null>;
+  /** True while the key's profile with this id exists. */
+  exists(keyId: number, id: string): Promise<boolean>;
+  /** The whole profile parsed (samples included), for a detection, or null; cached per process in front of the database. */
+  lookup(keyId: number, id: string): Promise<unknown | null>;
+  /** Deletes the key's profile; false when there was none. */
+  remove(keyId: number, id: string): Promise<boolean>;
+}
+
 /**
  * Whether the store answers and takes writes right now; when not, why: `writes_failing` (the
  * latest write failed: disk full, read-only, I/O error), `locked` (another process holds SQLite's
@@ -254,6 +295,8 @@ export interface Store {
   /** Per-key rate buckets (request rate, extraction throttle). */
   readonly rates: RateStore;
   readonly ledger: ChargeLedger;
+  /** Calibration profiles of the keys (issue 34). */
+  readonly calibrations: CalibrationStore;
   /** Probes the store within a short deadline (GET /health). */
   health(): Promise<StoreHealth>;
   /** Writes what is queued and closes the connections. */

@@ -44,7 +44,7 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     const response = await call(app, '/api/detect', preflight(APP));
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, DELETE');
     expect(response.headers.get('access-control-allow-headers')).toBe(
       'X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id',
     );

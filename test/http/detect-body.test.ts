@@ -17,9 +17,23 @@ function codeOf(body: unknown): string {
 
 describe('the single-mode body, checked by its TypeBox schema', () => {
   it('defaults an absent or null sensitivity and ignores fields it does not know', () => {
-    expect(validateDetectBody({ text: 'a text' })).toEqual({ text: 'a text', sensitivity: 'conservative' });
-    expect(validateDetectBody({ text: 'a text', sensitivity: null })).toEqual({ text: 'a text', sensitivity: 'conservative' });
-    expect(validateDetectBody({ text: '', sensitivity: 'aggressive', id: 7 })).toEqual({ text: '', sensitivity: 'aggressive' });
+    expect(validateDetectBody({ text: 'a text' })).toEqual({ text: 'a text', sensitivity: 'conservative', calibration: null });
+    expect(validateDetectBody({ text: 'a text', sensitivity: null })).toEqual({
+      text: 'a text',
+      sensitivity: 'conservative',
+      calibration: null,
+    });
+    expect(validateDetectBody({ text: '', sensitivity: 'aggressive', id: 7 })).toEqual({
+      text: '',
+      sensitivity: 'aggressive',
+      calibration: null,
+    });
+    expect(validateDetectBody({ text: 'a', calibration: 'cal_x' })).toEqual({
+      text: 'a',
+      sensitivity: 'conservative',
+      calibration: 'cal_x',
+    });
+    expect(() => validateDetectBody({ text: 'a', calibration: 7 })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
   });
 
   it('answers text_required for any problem with the body or its text, before looking at the sensitivity', () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { chargeWords, createHolds, getQuotaState, HOLD_LEASE_MS, refundWords } from '../../src/modules/quota';
 import { createKey, findActiveKey, resolveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
+import { CALIBRATION_CACHE_TTL_MS } from '../../src/store/calibration-cache';
 import { FLUSH_DELAY_MS } from '../../src/store/usage-buffer';
 import type { ApiKey, RateTake, Store, UsageEvent } from '../../src/store/types';
 
@@ -372,6 +373,66 @@ export function storeContract(target: ContractTarget | null): void {
         await settled.hold.settle();
         expect(await store.ledger.purge(NOV + 20)).toBe(1);
         expect(await store.ledger.read('open-1')).toMatchObject({ charged: 50, delivered: 0 });
+      });
+    });
+
+    describe('calibration profiles (issue 34)', () => {
+      const row = (keyId: number, id: string, createdAt: number) => ({
+        id,
+        keyId,
+        name: `essays ${id}`,
+        modelVersion: 'm-1',
+        createdAt,
+        summary: JSON.stringify({ name: `essays ${id}`, languages: { en: { texts: 60 } } }),
+        profile: JSON.stringify({ format: 1, name: `essays ${id}`, languages: { en: { texts: 60, samples: [{ logit: -2.5 }] } } }),
+      });
+
+      it("stores a key's profiles, lists them newest first, and never shows them to another key", async () => {
+        const { first: store } = await fresh();
+        const owner = await keyOf(store);
+        const other = await keyOf(store);
+        await store.calibrations.insert(row(owner.id, 'cal_a', NOV));
+        await store.calibrations.insert(row(owner.id, 'cal_b', NOV + 5));
+        expect((await store.calibrations.list(owner.id)).map((c) => c.id)).toEqual(['cal_b', 'cal_a']);
+        expect(await store.calibrations.count(owner.id)).toBe(2);
+        const got = await store.calibrations.get(owner.id, 'cal_a');
+        expect(got).toEqual({
+          id: 'cal_a',
+          keyId: owner.id,
+          name: 'essays cal_a',
+          modelVersion: 'm-1',
+          createdAt: NOV,
+          summary: row(owner.id, 'cal_a', NOV).summary,
+        });
+        // The summary is what a list reads: the profile's samples never come with it.
+        expect(got!.summary).not.toContain('samples');
+        expect(await store.calibrations.lookup(owner.id, 'cal_a')).toEqual(JSON.parse(row(owner.id, 'cal_a', NOV).profile));
+        // Another key sees nothing: not in its list, not by id, not for a detection, and cannot delete it.
+        expect(await store.calibrations.list(other.id)).toEqual([]);
+        expect(await store.calibrations.count(other.id)).toBe(0);
+        expect(await store.calibrations.get(other.id, 'cal_a')).toBeNull();
+        expect(await store.calibrations.exists(other.id, 'cal_a')).toBe(false);
+        expect(await store.calibrations.lookup(other.id, 'cal_a')).toBeNull();
+        expect(await store.calibrations.remove(other.id, 'cal_a')).toBe(false);
+        expect(await store.calibrations.lookup(owner.id, 'cal_unknown')).toBeNull();
+        expect(await store.calibrations.remove(owner.id, 'cal_a')).toBe(true);
+        expect(await store.calibrations.remove(owner.id, 'cal_a')).toBe(false);
+        expect(await store.calibrations.get(owner.id, 'cal_a')).toBeNull();
+        expect(await store.calibrations.lookup(owner.id, 'cal_a')).toBeNull();
+        expect(await store.calibrations.count(owner.id)).toBe(1);
+      });
+
+      it('shares a profile made on one instance with the others at once, and a deletion within the cache time', async () => {
+        const { first, open } = await fresh();
+        const second = await open();
+        const key = await keyOf(first);
+        expect(await second.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // a miss is not cached
+        await first.calibrations.insert(row(key.id, 'cal_shared', NOV));
+        expect(await second.calibrations.lookup(key.id, 'cal_shared')).toMatchObject({ format: 1 });
+        expect(await first.calibrations.remove(key.id, 'cal_shared')).toBe(true);
+        expect(await first.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // the deleting instance: at once
+        await Bun.sleep(CALIBRATION_CACHE_TTL_MS + 50);
+        expect(await second.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // the others: within the TTL
       });
     });
 

@@ -44,6 +44,7 @@ describe('migrations', () => {
       'idempotency_records',
       'rate_buckets',
       'charge_holds',
+      'calibrations',
     ]);
   });
 
@@ -58,6 +59,7 @@ describe('migrations', () => {
     expect(tables).toEqual([
       '__drizzle_migrations',
       'api_keys',
+      'calibrations',
       'charge_holds',
       'idempotency_records',
       'monthly_usage',

@@ -23,6 +23,8 @@ export interface BatchForm {
   lang: LabelLang | null;
   /** `detail=full`: each result line carries the explanation too. */
   full: boolean;
+  /** The `calibration` field: a profile id (issue 34), or null. */
+  calibration: string | null;
 }
 
 /** The request-level limits the form reader enforces. */
@@ -37,8 +39,18 @@ function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
   return mode;
 }
 
-/** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */
-export async function readBatchForm(request: Request, limits: FormLimits): Promise<BatchForm> {
+/** A multipart body read within its limits: the form, and its files in upload order. */
+export interface UploadedForm {
+  form: FormData;
+  files: UploadedFile[];
+}
+
+/**
+ * Reads a multipart body within `limits` and collects its files (`files[]` or `files`, at least one);
+ * throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. The batch form and
+ * POST /v1/calibrations read their bodies this one way.
+ */
+export async function readUploadedFiles(request: Request, limits: FormLimits): Promise<UploadedForm> {
   const body = await readBodyBytes(request, limits.maxBatchBytes);
   let form: FormData;
   try {
@@ -57,6 +69,18 @@ export async function readBatchForm(request: Request, limits: FormLimits): Promi
   }
   if (files.length === 0) throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
   if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });
+  return { form, files };
+}
+
+/** A text form field, trimmed; null when absent or empty. */
+export function textField(form: FormData, name: string): string | null {
+  const value = form.get(name);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */
+export async function readBatchForm(request: Request, limits: FormLimits): Promise<BatchForm> {
+  const { form, files } = await readUploadedFiles(request, limits);
   const lang = form.get('lang');
   const detail = form.get('detail');
   if (detail !== null && detail !== '' && !(typeof detail === 'string' && detail.trim() === 'full')) {
@@ -67,5 +91,6 @@ export async function readBatchForm(request: Request, limits: FormLimits): Promi
     files,
     sensitivity: parseSensitivity(form.get('sensitivity')),
     lang: typeof lang === 'string' ? matchLang(lang) : null,
+    calibration: textField(form, 'calibration'),
   };
 }

@@ -8,7 +8,7 @@ import { runBatch } from './service';
 
 export { FILE_FIELDS, readBatchForm, type BatchForm, type UploadedFile } from './form';
 export type { BatchLine, CompleteLine, ErrorLine, ProgressLine, ResultLine } from './model';
-export { extractPoolFor } from './pool';
+export { exhaustedFilesFor, extractPoolFor } from './pool';
 export { NDJSON_TYPE, runBatch } from './service';
 
 /** Options of createBatchHandler: where the extraction pool comes from (default: one per app config), and the store's rate buckets. */

@@ -46,6 +46,8 @@ export function resultLine(file: ScoredFile, analysis: Analysis, modelVersion: s
     ai: analysis.ai,
     aiShare: analysis.aiShare,
     measuredError: analysis.measuredError,
+    // Only in the lines of a batch that named a profile.
+    ...(analysis.calibration ? { calibration: analysis.calibration } : {}),
     language: analysis.language,
     sensitivity: analysis.sensitivity,
     format: file.format,

@@ -36,6 +36,12 @@ export const BatchFormSchema = t.Object(
     }),
     sensitivity: t.Optional(SensitivitySchema),
     lang: t.Optional(LabelLangSchema),
+    calibration: t.Optional(
+      t.String({
+        description:
+          "A calibration profile id of this key: every result line uses its thresholds where it covers the file, and says so in `calibration`. An unknown or another key's id is 404 calibration_not_found before any file is read or charged.",
+      }),
+    ),
     detail: t.Optional(
       StringEnum(BATCH_DETAILS, {
         description:
@@ -84,6 +90,7 @@ export const ResultLineSchema = t.Object(
     }),
     aiShare: single.aiShare,
     measuredError: single.measuredError,
+    calibration: single.calibration,
     language: single.language,
     sensitivity: SensitivitySchema,
     format: StringEnum(keysOf(FILE_FORMATS), { description: 'Format the file was read as.' }),

@@ -36,6 +36,12 @@ export async function chargeBatch(
   return { state: charge.state, hold: charge.hold };
 }
 
+/** The profile a batch's `calibration` field names; 404 calibration_not_found when batch mode was given no way to find one. */
+function findBatchProfile(ctx: BatchRequest, id: string) {
+  if (!ctx.findProfile) throw new ApiError('calibration_not_found', { id });
+  return ctx.findProfile(ctx.key, id);
+}
+
 /** Numbers the batches of this process: each is its own owner in the extraction pool's fair queue. */
 let batchSequence = 0;
 
@@ -52,6 +58,8 @@ export async function runBatch(
   const form = await readBatchForm(request, config);
   const lang = form.lang ?? ctx.lang;
   ctx.onLang(lang);
+  // The profile is looked up once, before any file is read or anything charged.
+  const profile = form.calibration === null ? null : await findBatchProfile(ctx, form.calibration);
   const budget = AbortSignal.timeout(config.batchTimeBudgetMs);
   const budgetSeconds = Math.round(config.batchTimeBudgetMs / 100) / 10;
   let plan: Awaited<ReturnType<typeof planBatch>>;
@@ -80,6 +88,7 @@ export async function runBatch(
     modelVersion: ctx.modelVersion,
     full: form.full,
     sensitivity: form.sensitivity,
+    profile,
     lang,
     client: request.signal,
     budget,

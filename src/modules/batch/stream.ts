@@ -1,5 +1,5 @@
 /** The NDJSON body: one line per pull, each file scored only when its turn comes. */
-import type { Detector } from '../../detector/types';
+import type { CalibrationProfile, Detector } from '../../detector/types';
 import type { LabelLang, Sensitivity } from '../../contract';
 import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
@@ -26,6 +26,8 @@ export interface BatchStreamOptions {
   /** `detail=full`: result lines carry the explanation. */
   full?: boolean;
   sensitivity: Sensitivity;
+  /** The calibration profile the batch named (its `calibration` field), or null. */
+  profile?: CalibrationProfile | null;
   lang: LabelLang;
   /** The request's signal: a disconnect stops the remaining work. */
   client: AbortSignal;
@@ -91,7 +93,12 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
       }
       let line: BatchLine;
       try {
-        const analysis = o.detector.analyze(file.text, { sensitivity: o.sensitivity, labelLang: o.lang });
+        const analysis = o.detector.analyze(file.text, {
+          sensitivity: o.sensitivity,
+          labelLang: o.lang,
+          profile: o.profile ?? null,
+          modelVersion: o.modelVersion,
+        });
         line = resultLine(file, analysis, o.modelVersion, o.full);
         // Scored: drop the text now rather than with the whole batch (a 40 MB batch held ~40 MB of text to its last line).
         file.text = '';

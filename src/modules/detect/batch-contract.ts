@@ -1,6 +1,6 @@
 /** The contract between POST /api/detect and batch mode (src/modules/batch, issue 5). */
 import type { Config } from '../../config';
-import type { Detector } from '../../detector/types';
+import type { CalibrationProfile, Detector } from '../../detector/types';
 import type { LabelLang } from '../../contract';
 import type { Logger } from '../../http/logger';
 import type { RequestFacts } from '../../http/observe';
@@ -42,7 +42,15 @@ export interface BatchRequest {
   logger: Logger;
   /** Counters for GET /metrics: the request (through observeRequest) and each file's outcome. */
   metrics?: ServiceMetrics;
+  /** Finds the profile a `calibration` form field names (absent: the field is refused as not found). */
+  findProfile?: FindProfile;
 }
+
+/**
+ * The profile a request names, for its key (src/modules/calibrations findProfile, wired by app.ts):
+ * throws 400 invalid_calibration_id or 404 calibration_not_found, before anything is charged.
+ */
+export type FindProfile = (key: ApiKey, id: string) => Promise<CalibrationProfile>;
 
 /** Signature of the batch handler app.ts gives the detect route (src/modules/batch createBatchHandler). */
 export type HandleBatch = (ctx: BatchRequest) => Promise<Response>;

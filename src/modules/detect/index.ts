@@ -20,7 +20,7 @@ import type { ServiceMetrics } from '../../metrics/types';
 import type { ApiKey, QuotaStore, UsageSink } from '../../store/types';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, jsonFingerprint, multipartFingerprint, recordId, type Idempotency } from '../idempotency';
 import { checkQuotaFirst, rateLimitHeaders, type Holds } from '../quota';
-import type { HandleBatch } from './batch-contract';
+import type { FindProfile, HandleBatch } from './batch-contract';
 import type { DocumentDecoration } from 'elysia';
 import { validateDetectBody } from './model';
 import { detectText } from './service';
@@ -29,7 +29,7 @@ export { detectText, toDetectResponse } from './service';
 export { MIN_WORDS } from '../../contract';
 export { validateDetectBody, type DetectInput, type DetectResponse } from './model';
 export { isSensitivity } from '../../contract';
-export type { BatchRequest, HandleBatch } from './batch-contract';
+export type { BatchRequest, FindProfile, HandleBatch } from './batch-contract';
 
 /** The versioned path of detection (issue 22): the contract integrators build on. */
 export const DETECT_PATH = '/v1/detect';
@@ -59,6 +59,8 @@ export interface DetectModuleOptions {
   stopping?: AbortSignal;
   /** How the two routes appear in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
   operations?: { detect: DocumentDecoration; alias: DocumentDecoration };
+  /** Finds a `calibration` profile of the key (src/modules/calibrations, wired by app.ts; absent: every id is unknown). */
+  findProfile?: FindProfile;
 }
 
 /** The derived context the route reads and updates (plugins in src/http). */
@@ -86,14 +88,29 @@ function batchComplete(body: string): boolean {
 /** Elysia plugin mounting POST /v1/detect and its alias POST /api/detect. The key was already checked by the auth plugin. */
 export function detectModule(deps: DetectModuleOptions) {
   const { config, quota, usage, detector, modelVersion, logger, handleBatch, metrics, idempotency, holds, stopping, operations } = deps;
+  const findProfile: FindProfile =
+    deps.findProfile ??
+    ((_key, id) => {
+      throw new ApiError('calibration_not_found', { id });
+    });
   const observe = { usage, logger, metrics };
   const onRefundEvent = (event: string, fields: Record<string, string | number>) => logger.error(event, fields);
 
   /** Single mode on a body already read: charge, analyze, observe; the body and its rate-limit headers. */
   async function single(ctx: DetectContext, key: ApiKey, text: string, hold?: KeyedHold) {
     const input = validateDetectBody(parseJson(text));
+    // Looked up (through the store's cache) before anything is counted or charged.
+    const profile = input.calibration === null ? null : await findProfile(key, input.calibration);
     const outcome = await detectText(
-      { quota, detector, modelVersion, onRefundEvent, signal: ctx.request.signal, holds: { holds, ...(hold ?? { keepUntil: 0 }) } },
+      {
+        quota,
+        detector,
+        modelVersion,
+        onRefundEvent,
+        signal: ctx.request.signal,
+        holds: { holds, ...(hold ?? { keepUntil: 0 }) },
+        profile,
+      },
       key,
       input,
       ctx.lang,
@@ -128,6 +145,7 @@ export function detectModule(deps: DetectModuleOptions) {
       modelVersion,
       logger,
       metrics,
+      findProfile,
     });
   }
 

@@ -10,6 +10,7 @@ import { t, type Static } from 'elysia';
 import { BULLET_LEANINGS } from '../../detector/types';
 import { DEFAULT_SENSITIVITY, LABEL_LANGS, SENSITIVITIES, TEXT_LANGS, VERDICT_KEYS, type Sensitivity } from '../../contract';
 import { DIMENSIONS } from '../../detector/explain/dimensions';
+import { PROFILE_REASONS } from '../../detector/decide/profile';
 import { DOC_TYPES } from '../../detector/score/doctype';
 import { ApiError } from '../../http/errors';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
@@ -31,6 +32,12 @@ export const DetectRequestSchema = t.Object(
     sensitivity: t.Optional(
       // No `default` keyword: openapi-typescript would make a field with a default required in clients.
       t.Union([SensitivitySchema, t.Null()], { description: `Verdict sensitivity; absent or null means ${DEFAULT_SENSITIVITY}.` }),
+    ),
+    calibration: t.Optional(
+      t.Union([t.String(), t.Null()], {
+        description:
+          "A calibration profile id of this key (POST /v1/calibrations): the verdict uses the profile's thresholds where it covers the text, and the answer says so in `calibration`. Absent or null: the model's own thresholds. An unknown or another key's id is 404 calibration_not_found, before anything is charged.",
+      }),
     ),
   },
   { description: 'Single-text request (Content-Type: application/json).' },
@@ -142,6 +149,23 @@ const SentenceScoreSchema = t.Object({
   }),
 });
 
+/** What an answer made with a calibration profile says about it (`calibration`). */
+export const CalibrationUseSchema = t.Object(
+  {
+    id: t.Union([t.String(), t.Null()], { description: 'The profile id (null for a profile file the CLI read).' }),
+    name: t.String({ description: 'The profile’s name.' }),
+    applied: t.Boolean({
+      description:
+        "True when the profile's threshold decided the verdict; false when the text is outside what it covers, or it is stale: then the stricter of the profile's and the model's thresholds (or, for model_changed, the model's own) decided.",
+    }),
+    reason: t.Union([StringEnum(PROFILE_REASONS), t.Null()], {
+      description:
+        "Why it was not applied (null when applied): `model_changed` (made with another model: make it again), `language_not_covered`, `doc_type_not_covered`, `length_not_covered`, `too_few_texts` (too few texts for this sensitivity's promise).",
+    }),
+  },
+  { title: 'CalibrationUse', description: 'The calibration profile this detection named, and whether its threshold decided the verdict.' },
+);
+
 /** 200 body of single mode. */
 export const DetectResponseSchema = t.Object({
   success: t.Literal(true),
@@ -186,6 +210,7 @@ export const DetectResponseSchema = t.Object({
   }),
   aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
   measuredError: MeasuredErrorSchema,
+  calibration: t.Optional(CalibrationUseSchema),
   sentenceScores: t.Array(SentenceScoreSchema, {
     description:
       'Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text.',
@@ -197,6 +222,8 @@ export const DetectResponseSchema = t.Object({
 export interface DetectInput {
   text: string;
   sensitivity: Sensitivity;
+  /** A calibration profile id, or null (issue 34). */
+  calibration: string | null;
 }
 
 /** The 200 body of single mode. */
@@ -212,7 +239,9 @@ export function validateDetectBody(body: unknown): DetectInput {
   if (!checkDetectRequest.Check(body)) {
     const paths = [...checkDetectRequest.Errors(body)].map((error) => error.path);
     if (paths.some((path) => path === '' || path.startsWith('/text'))) throw new ApiError('text_required');
+    if (paths.some((path) => path.startsWith('/calibration')))
+      throw new ApiError('invalid_request', { detail: '"calibration" must be a profile id (a string) or null' });
     throw new ApiError('invalid_sensitivity');
   }
-  return { text: body.text, sensitivity: body.sensitivity ?? DEFAULT_SENSITIVITY };
+  return { text: body.text, sensitivity: body.sensitivity ?? DEFAULT_SENSITIVITY, calibration: body.calibration ?? null };
 }

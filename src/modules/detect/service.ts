@@ -1,5 +1,5 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
-import type { Analysis, Detector } from '../../detector/types';
+import type { Analysis, CalibrationProfile, Detector } from '../../detector/types';
 import { MIN_WORDS, type LabelLang } from '../../contract';
 import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
@@ -52,6 +52,8 @@ export function toDetectResponse(analysis: Analysis, state: QuotaState, modelVer
     segments: analysis.segments,
     aiShare: analysis.aiShare,
     measuredError: analysis.measuredError,
+    // Only in answers that named a profile: the others keep their shape.
+    ...(analysis.calibration ? { calibration: analysis.calibration } : {}),
     sentenceScores: analysis.sentenceScores,
     modelVersion,
   };
@@ -76,6 +78,8 @@ export interface DetectDeps {
    * idempotency record's id, so a retry after a crash reuses the charge instead of paying again.
    */
   holds?: { holds: Holds; id?: string; keepUntil: number };
+  /** The calibration profile the request named (found before the charge), or none. */
+  profile?: CalibrationProfile | null;
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -142,7 +146,13 @@ export async function detectText(
     try {
       // The charge waited for a commit: the client may have gone meanwhile, and nobody would read the analysis.
       if (deps.signal?.aborted) throw new ApiError('client_closed');
-      analysis = deps.detector.analyze(input.text, { sensitivity: input.sensitivity, labelLang: lang, words });
+      analysis = deps.detector.analyze(input.text, {
+        sensitivity: input.sensitivity,
+        labelLang: lang,
+        words,
+        profile: deps.profile ?? null,
+        modelVersion: deps.modelVersion,
+      });
       if (deps.signal?.aborted) throw new ApiError('client_closed');
     } catch (error) {
       if (hold) await hold.settle({ calls: 1 });

@@ -6,6 +6,7 @@
  */
 import type { ErrorBody, ErrorCode } from '../../http/errors';
 import type { BatchLine } from '../batch/model';
+import type { CalibrationView } from '../calibrations/model';
 import type { DetectResponse } from '../detect/model';
 import type { Limits } from '../limits/model';
 import type { Usage } from '../usage/model';
@@ -31,6 +32,8 @@ export interface DetectExamples {
   limits: Limits;
   batch: { files: string[]; lines: BatchLine[] };
   errors: Partial<Record<ErrorCode, ErrorExample>>;
+  /** POST /v1/calibrations of the examples' calibration set (issue 34); absent until generated. */
+  calibration?: CalibrationView;
 }
 
 /** The committed examples. */

@@ -10,6 +10,7 @@ import { Elysia } from 'elysia';
 import { ApiError } from '../../http/errors';
 import { DETECT_RESPONSES, DETECT_SCHEMAS } from './openapi';
 import { VERSION } from '../health';
+import { CALIBRATION_SCHEMAS } from '../calibrations';
 import { LIMITS_SCHEMAS } from '../limits';
 import { USAGE_SCHEMAS } from '../usage';
 import { SWAGGER_ASSETS, swaggerPage } from './ui';
@@ -33,7 +34,7 @@ const DESCRIPTION = [
   '**Localization**: `?lang=es` or `Accept-Language: es` (es-ES, es-419, q-values honoured) gives Spanish labels and messages; responses carry `Content-Language`.',
   '**Request ids**: every answer, errors included, carries `X-Request-Id`: your own (`[A-Za-z0-9._-]{1,128}`) echoed, or a fresh UUID; it is written in the request’s log line.',
   '**Errors** always have the body `{ "success": false, "error": { "code", "message" } }`, and quota and rate errors add `unit`, `needed`, `remaining`, `limit` and `resetAt`; unknown paths answer 404 `not_found`, wrong methods 405 `method_not_allowed`.',
-  '**CORS** is off unless the server sets `CORS_ORIGINS`: then a preflight `OPTIONS` from a listed origin answers 204 (methods GET, HEAD, POST; headers X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id) and answers expose `X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`, `Retry-After`, `WWW-Authenticate`, `X-Request-Id` and `Idempotent-Replayed`; other origins get no grant. Without it, `OPTIONS` answers 405.',
+  '**CORS** is off unless the server sets `CORS_ORIGINS`: then a preflight `OPTIONS` from a listed origin answers 204 (methods GET, HEAD, POST, DELETE; headers X-API-Key, Authorization, Content-Type, Accept-Language, Idempotency-Key, X-Request-Id) and answers expose `X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`, `Retry-After`, `WWW-Authenticate`, `X-Request-Id` and `Idempotent-Replayed`; other origins get no grant. Without it, `OPTIONS` answers 405.',
 ].join('\n');
 
 /** Elysia plugin mounting /swagger, /swagger/json and /swagger/assets/:name. */
@@ -57,12 +58,13 @@ export function docsModule() {
           },
           tags: [
             { name: 'Detection', description: 'Score texts and files.' },
+            { name: 'Calibration', description: 'Profiles from your own known-human texts: thresholds set on your writers.' },
             { name: 'Account', description: 'Usage, quota and limits of the key.' },
             { name: 'Service', description: 'Health.' },
           ],
           components: {
             // TypeBox schemas are plain JSON Schema; the plugin's OpenAPI typings do not know TypeBox's types.
-            schemas: { ...DETECT_SCHEMAS, ...USAGE_SCHEMAS, ...LIMITS_SCHEMAS } as Record<string, object>,
+            schemas: { ...DETECT_SCHEMAS, ...USAGE_SCHEMAS, ...LIMITS_SCHEMAS, ...CALIBRATION_SCHEMAS } as Record<string, object>,
             responses: DETECT_RESPONSES as unknown as Record<string, { description: string }>,
             securitySchemes: {
               ApiKeyAuth: {

@@ -179,11 +179,20 @@ export function errorResponse(codes: readonly ErrorCode[], description: string, 
   };
 }
 
+/** Codes only POST /v1/calibrations answers: documented there, not on detection. */
+export const CALIBRATION_CREATE_CODES: readonly ErrorCode[] = [
+  'calibration_limit_reached',
+  'too_many_texts',
+  'calibration_timeout',
+  'calibration_too_small',
+  'calibration_empty',
+];
+
 /** Error responses of POST /api/detect by status, from ERROR_STATUS (a new code or status appears here by itself). */
 function detectErrorResponses() {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of SENT_ERROR_CODES) {
-    if (GENERIC_CODES.includes(code)) continue;
+    if (GENERIC_CODES.includes(code) || CALIBRATION_CREATE_CODES.includes(code)) continue;
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -334,5 +343,149 @@ export const limitsOperation = {
       RATE_LIMITED_HEADERS,
     ),
     default: DEFAULT_ERROR_RESPONSE,
+  },
+};
+
+const KEY_ERRORS = {
+  401: errorResponse(['missing_api_key', 'invalid_api_key'], 'No key, or an unknown or revoked key.', WWW_AUTHENTICATE),
+  429: errorResponse(
+    ['rate_limited'],
+    'More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds.',
+    RATE_LIMITED_HEADERS,
+  ),
+  503: errorResponse(['store_unavailable'], 'The store is locked or unreachable; nothing was charged or changed.', {
+    'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  }),
+};
+
+const CALIBRATION_ID_PARAMETER = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^cal_[0-9A-Za-z]{22}$' },
+  description: 'A profile id of this key (`cal_` and 22 letters and digits).',
+};
+
+const NOT_FOUND = {
+  400: errorResponse(['invalid_calibration_id'], 'The id does not have the shape of a profile id.'),
+  404: errorResponse(['calibration_not_found'], 'No profile with this id for this key: unknown, deleted, or another key’s.'),
+};
+
+const calibrationExample = EXAMPLES.calibration;
+
+/**
+ * The calibration routes in the document (mounted by src/modules/calibrations; app.ts hands them over).
+ * Tag `Calibration`: making a profile is charged like a detection of its texts.
+ */
+export const calibrationOperations = {
+  create: {
+    operationId: 'createCalibration',
+    tags: ['Calibration'],
+    summary: 'Make a calibration profile from known-human texts',
+    description:
+      'Scores known-human texts of one population (JSON `texts`, or files in `files[]`), and keeps per language their scores (never the texts), the thresholds they imply for each sensitivity and the error measured on them. ' +
+      'A language needs 50 usable texts (20+ words each); texts under 20 words, and files that cannot be read, are skipped (`skipped`) and not charged. ' +
+      'Charged like a detection of the usable texts (their words, one call); refused before the body is read when the key keeps 20 profiles or has fewer than 20 words left. ' +
+      'Bounded like a batch: MAX_BATCH_BYTES, MAX_FILE_BYTES a file, at most 5,000 texts or files, BATCH_TIME_BUDGET_MS (else 413 `calibration_timeout`; large archives: `bun run calibrate`). ' +
+      'Not idempotent: a retry makes another profile.',
+    security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+    parameters: [REQUEST_ID_PARAMETER],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: ref('CreateCalibration'),
+          example: { name: 'Essays 2019-2021', texts: ['First essay…', 'Second essay…'] },
+        },
+        'multipart/form-data': { schema: ref('CalibrationForm') },
+      },
+    },
+    responses: {
+      201: {
+        description: 'The profile, made and stored.',
+        headers: {
+          ...RATE_LIMIT_HEADERS,
+          ...REQUEST_RATE_HEADERS,
+          ...CONTENT_LANGUAGE,
+          Location: { description: 'The profile’s URL.', schema: { type: 'string' }, example: '/v1/calibrations/cal_…' },
+        },
+        content: { 'application/json': { schema: ref('Calibration'), ...(calibrationExample ? { example: calibrationExample } : {}) } },
+      },
+      400: errorResponse(
+        ['invalid_json', 'invalid_request'],
+        'The body is not valid: a missing or empty `name`, `texts` not an array of strings, a form without files.',
+        RATE_LIMIT_HEADERS,
+      ),
+      409: errorResponse(['calibration_limit_reached'], 'The key keeps 20 profiles already: delete one.'),
+      413: errorResponse(
+        ['payload_too_large', 'too_many_files', 'too_many_texts', 'calibration_timeout', 'exceeds_plan'],
+        'Over a limit: the body (MAX_BATCH_BYTES), more than 5,000 texts or files, the time budget, or more words than the plan gives in a month.',
+        RATE_LIMIT_HEADERS,
+      ),
+      415: errorResponse(['unsupported_media_type'], 'Content-Type is neither application/json nor multipart/form-data.'),
+      422: errorResponse(
+        ['calibration_too_small', 'calibration_empty'],
+        'Too few usable texts: a language with texts has fewer than 50 usable ones, or none is usable. Nothing was charged.',
+        RATE_LIMIT_HEADERS,
+      ),
+      ...KEY_ERRORS,
+      429: errorResponse(
+        ['rate_limited', 'quota_exceeded', 'trial_calls_exhausted'],
+        'The request rate, or not enough words left this month for the texts (checked before the body is read, then for the texts counted).',
+        STATUS_DOCS[429].headers,
+      ),
+      default: DEFAULT_ERROR_RESPONSE,
+    },
+  },
+  list: {
+    operationId: 'listCalibrations',
+    tags: ['Calibration'],
+    summary: 'The key’s calibration profiles',
+    description: 'Every profile of the key, newest first, with `stale: true` for those made with another model. Not charged.',
+    security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+    parameters: [REQUEST_ID_PARAMETER],
+    responses: {
+      200: {
+        description: 'The profiles.',
+        headers: { ...REQUEST_RATE_HEADERS, ...CONTENT_LANGUAGE },
+        content: { 'application/json': { schema: ref('CalibrationList') } },
+      },
+      ...KEY_ERRORS,
+      default: DEFAULT_ERROR_RESPONSE,
+    },
+  },
+  get: {
+    operationId: 'getCalibration',
+    tags: ['Calibration'],
+    summary: 'One calibration profile',
+    description:
+      'The profile: per language its texts, covered document types and lengths, and per sensitivity its threshold and the error measured on its texts. `stale: true` when the running model is not the one that scored its texts: detections then use the model’s thresholds (`reason: model_changed`); make it again from the same texts. Not charged.',
+    security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+    parameters: [CALIBRATION_ID_PARAMETER, REQUEST_ID_PARAMETER],
+    responses: {
+      200: {
+        description: 'The profile.',
+        headers: { ...REQUEST_RATE_HEADERS, ...CONTENT_LANGUAGE },
+        content: { 'application/json': { schema: ref('Calibration') } },
+      },
+      ...NOT_FOUND,
+      ...KEY_ERRORS,
+      default: DEFAULT_ERROR_RESPONSE,
+    },
+  },
+  remove: {
+    operationId: 'deleteCalibration',
+    tags: ['Calibration'],
+    summary: 'Delete a calibration profile',
+    description:
+      'Deletes the profile. Detections naming it answer 404 `calibration_not_found` at once on this instance and within a second on the others sharing the database.',
+    security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+    parameters: [CALIBRATION_ID_PARAMETER, REQUEST_ID_PARAMETER],
+    responses: {
+      204: { description: 'Deleted.', headers: { ...CONTENT_LANGUAGE } },
+      ...NOT_FOUND,
+      ...KEY_ERRORS,
+      default: DEFAULT_ERROR_RESPONSE,
+    },
   },
 };

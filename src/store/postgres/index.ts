@@ -1,4 +1,5 @@
 /** The PostgreSQL store: one database shared by every instance behind a load balancer. */
+import { cachedCalibrationStore } from '../calibration-cache';
 import { cachedKeyStore } from '../key-cache';
 import { driverCode, StoreOpenError } from '../errors';
 import { withDeadline } from '../deadline';
@@ -8,6 +9,7 @@ import { watchQuotaWrites, watchRateWrites } from '../watch-writes';
 import { WriteHealth } from '../write-health';
 import { keepTrying } from '../retry';
 import type { Store } from '../types';
+import { postgresCalibrationStore } from './calibrations';
 import { openPostgres, redactUrl, type PgDb } from './client';
 import { postgresIdempotencyStore } from './idempotency';
 import { postgresKeyStore } from './keys';
@@ -75,6 +77,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     idempotency: postgresIdempotencyStore(db, timeoutMs),
     rates: watchRateWrites(postgresRateStore(db, timeoutMs), writes),
     ledger,
+    calibrations: cachedCalibrationStore(postgresCalibrationStore(db, timeoutMs)),
     health: () => probeHealth(writes, () => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;

@@ -11,6 +11,7 @@ import m0002 from '../../../drizzle/postgres/0002_idempotency.sql' with { type: 
 import m0003 from '../../../drizzle/postgres/0003_rate_buckets.sql' with { type: 'text' };
 import m0004 from '../../../drizzle/postgres/0004_take_rates_function.sql' with { type: 'text' };
 import m0005 from '../../../drizzle/postgres/0005_charge_holds.sql' with { type: 'text' };
+import m0006 from '../../../drizzle/postgres/0006_calibrations.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { PgDb } from './client';
 
@@ -22,6 +23,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0003_rate_buckets': m0003,
   '0004_take_rates_function': m0004,
   '0005_charge_holds': m0005,
+  '0006_calibrations': m0006,
 };
 
 /** Advisory lock key of the migrations: an arbitrary constant (the ASCII bytes of "AIDET"). */

@@ -124,3 +124,24 @@ export const chargeHolds = pgTable(
   // No secondary index: the table holds only the holds in flight and the few kept for a retry, and
   // every single text writes one, so an index would cost each detection more than it saves a sweep.
 );
+
+/** Calibration profiles (issue 34): the same table as SQLite's; never a text, only scores, counts and thresholds. */
+export const calibrations = pgTable(
+  'calibrations',
+  {
+    /** `cal_` + 22 random base62 characters. */
+    id: text('id').primaryKey(),
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    name: text('name').notNull(),
+    modelVersion: text('model_version').notNull(),
+    /** Epoch milliseconds. */
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    /** The profile less its samples (JSON text). */
+    summary: text('summary').notNull(),
+    /** The whole profile (JSON text, samples included). */
+    profile: text('profile').notNull(),
+  },
+  (table) => [index('calibrations_key_created').on(table.keyId, table.createdAt)],
+);

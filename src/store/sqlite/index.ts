@@ -1,5 +1,6 @@
 /** The SQLite store: one file shared by the WORKERS processes of one machine (the embedded default). */
 import { resolve } from 'node:path';
+import { cachedCalibrationStore } from '../calibration-cache';
 import { StoreOpenError, driverCode } from '../errors';
 import { HEALTH_LOCK_PROBE_MS, probeHealth } from '../health';
 import { watchQuotaWrites, watchRateWrites } from '../watch-writes';
@@ -7,6 +8,7 @@ import { WriteHealth } from '../write-health';
 import type { Store } from '../types';
 import type { StoreOptions } from '../options';
 import { retryBusy } from './busy';
+import { sqliteCalibrationStore } from './calibrations';
 import { leaveCheckpointsToPrimary, startCheckpointer, type Checkpointer } from './checkpoint';
 import { convertToIncrementalVacuum, openDatabase, useServingBusyTimeout, type Db } from './client';
 import { sqliteIdempotencyStore } from './idempotency';
@@ -76,6 +78,8 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     idempotency: sqliteIdempotencyStore(db, timeoutMs),
     rates: watchRateWrites(sqliteRateStore(db, timeoutMs), writes),
     ledger: sqliteChargeLedger(db, timeoutMs),
+    // Cached on SQLite too: the query is cheap, parsing a profile of thousands of samples is not.
+    calibrations: cachedCalibrationStore(sqliteCalibrationStore(db, timeoutMs)),
     // Writes are what fail under another process's lock (WAL readers never wait): take the lock and
     // let go, waiting HEALTH_LOCK_PROBE_MS at most. A full disk lets this pass: the writes tell.
     health: () =>

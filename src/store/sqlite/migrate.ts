@@ -5,6 +5,7 @@ import m0000 from '../../../drizzle/sqlite/0000_init.sql' with { type: 'text' };
 import m0001 from '../../../drizzle/sqlite/0001_idempotency.sql' with { type: 'text' };
 import m0002 from '../../../drizzle/sqlite/0002_rate_buckets.sql' with { type: 'text' };
 import m0003 from '../../../drizzle/sqlite/0003_charge_holds.sql' with { type: 'text' };
+import m0004 from '../../../drizzle/sqlite/0004_calibrations.sql' with { type: 'text' };
 import { journalMigrations, type DialectMigrator } from '../migrations';
 import type { Db } from './client';
 
@@ -17,6 +18,7 @@ export const EMBEDDED_MIGRATIONS: Readonly<Record<string, string>> = {
   '0001_idempotency': m0001,
   '0002_rate_buckets': m0002,
   '0003_charge_holds': m0003,
+  '0004_calibrations': m0004,
 };
 
 /** The journal's migrations in order, in the shape drizzle's own migrator builds from a folder. */

@@ -124,3 +124,29 @@ export const chargeHolds = sqliteTable(
   // No secondary index: the table holds only the holds in flight and the few kept for a retry, and
   // every single text writes one, so an index would cost each detection more than it saves a sweep.
 );
+
+/**
+ * Calibration profiles (issue 34, src/modules/calibrations): per language, the scores the model gave
+ * one population's known-human texts, the thresholds they imply and the error measured on them.
+ * Never a text: `profile` holds scores, counts and thresholds only. A profile belongs to one key.
+ */
+export const calibrations = sqliteTable(
+  'calibrations',
+  {
+    /** `cal_` + 22 random base62 characters: unguessable, so an id reveals nothing of other profiles. */
+    id: text('id').primaryKey(),
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    name: text('name').notNull(),
+    /** The model that scored the texts: under another model the profile is stale. */
+    modelVersion: text('model_version').notNull(),
+    /** Epoch milliseconds. */
+    createdAt: integer('created_at').notNull(),
+    /** The profile less its samples (JSON): what a list or a GET returns, read without the samples. */
+    summary: text('summary').notNull(),
+    /** The whole profile (JSON, samples included): what a detection uses. */
+    profile: text('profile').notNull(),
+  },
+  (table) => [index('calibrations_key_created').on(table.keyId, table.createdAt)],
+);

@@ -1,0 +1,308 @@
+/**
+ * Calibration profiles through the API (issue 34): make one from a key's known-human texts, list,
+ * read and delete the key's profiles, and find one for a detection.
+ *
+ * Making a profile is charged like a detection of the same texts: the words of the usable texts (20+
+ * words), one call, through the same held charge as a batch (quota/holds.ts), so a profile that
+ * cannot be made (too few texts, the time budget, a store failure, a client that hung up) is given
+ * back whole. The texts live only in this request's memory: they are scored one by one
+ * (detector.profileSample) and dropped; the store receives the profile (scores, counts,
+ * thresholds), never a text, and nothing here logs one.
+ */
+import type { Config } from '../../config';
+import { CodedError } from '../../contract';
+import {
+  buildProfile,
+  isStale,
+  MIN_PROFILE_TEXTS,
+  MIN_PROFILE_WORDS,
+  PROFILE_ERROR_STATUS,
+  publicProfile,
+  type ProfileErrorCode,
+} from '../../detector/decide/profile';
+import type { CalibrationProfile, Detector } from '../../detector/types';
+import type { ExtractPool } from '../../extract/pool';
+import { ApiError } from '../../http/errors';
+import type { Logger } from '../../http/logger';
+import type { ApiKey, CalibrationRecord, CalibrationStore, QuotaStore } from '../../store/types';
+import { readUploadedFiles, textField } from '../batch/form';
+import type { ExhaustedFiles } from '../batch/exhausted';
+import { ClientGoneError, OverQuotaError, planBatch } from '../batch/plan';
+import { extractLimitsOf } from '../batch/pool';
+import { checkQuotaFirst, quotaError, type Holds, type QuotaState } from '../quota';
+import {
+  CALIBRATION_ID_PATTERN,
+  checkCreateCalibration,
+  MAX_CALIBRATION_NAME,
+  MAX_CALIBRATION_TEXTS,
+  MAX_CALIBRATIONS_PER_KEY,
+  type CalibrationList,
+  type CalibrationView,
+} from './model';
+
+const ID_PATTERN = new RegExp(CALIBRATION_ID_PATTERN);
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Random characters of an id: 22 base62 characters are 131 bits, unguessable. */
+const ID_CHARS = 22;
+/** Longest the scoring loop runs before letting other requests through (ms). */
+const SLICE_MS = 20;
+
+/** A new random profile id: `cal_` + 22 base62 characters (rejection sampling keeps them uniform). */
+export function newCalibrationId(): string {
+  let id = 'cal_';
+  while (id.length < 4 + ID_CHARS) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(32))) {
+      // 248 = 4 * 62: bytes past it would favour the first characters.
+      if (byte < 248 && id.length < 4 + ID_CHARS) id += BASE62[byte % 62];
+    }
+  }
+  return id;
+}
+
+/** Throws 400 invalid_calibration_id unless `id` has the shape of a profile id (checked before any query). */
+export function checkCalibrationId(id: string): void {
+  if (!ID_PATTERN.test(id)) throw new ApiError('invalid_calibration_id', { id: id.slice(0, 64) });
+}
+
+/** The API's view of a stored profile: its summary, and whether the running model still matches it. */
+export function calibrationView(record: CalibrationRecord, modelVersion: string): CalibrationView {
+  const summary = JSON.parse(record.summary) as Pick<CalibrationView, 'languages'>;
+  return {
+    id: record.id,
+    name: record.name,
+    modelVersion: record.modelVersion,
+    createdAt: new Date(record.createdAt).toISOString(),
+    stale: isStale(record, modelVersion),
+    languages: summary.languages,
+  };
+}
+
+/** What making a profile needs. */
+export interface CalibrationDeps {
+  calibrations: CalibrationStore;
+  quota: QuotaStore;
+  holds: Holds;
+  detector: Detector;
+  /** The running model's version: a profile records it, and is stale under another. */
+  modelVersion: string;
+  /** The batch limits a calibration upload shares (bytes, file size, time budget). */
+  config: Config;
+  /** Extraction of uploaded files (the batch pool), and the key's extraction throttle. */
+  pool: ExtractPool;
+  exhausted: ExhaustedFiles;
+  logger: Logger;
+}
+
+/** The request's signals: the client hanging up, and the time budget. */
+export interface CalibrationSignals {
+  client: AbortSignal;
+  budget: AbortSignal;
+}
+
+/** A made profile's answer and the words it was charged (for the request's log and usage event). */
+export interface CalibrationOutcome {
+  body: CalibrationView;
+  words: number;
+  state: QuotaState;
+}
+
+/**
+ * Before a byte of the body is read: 409 when the key keeps MAX_CALIBRATIONS_PER_KEY profiles, and
+ * the quota check a batch passes (429 when the key cannot pay for any text).
+ */
+export async function admitCalibration(deps: Pick<CalibrationDeps, 'calibrations' | 'quota'>, key: ApiKey): Promise<QuotaState> {
+  if ((await deps.calibrations.count(key.id)) >= MAX_CALIBRATIONS_PER_KEY) {
+    throw new ApiError('calibration_limit_reached', { limit: MAX_CALIBRATIONS_PER_KEY });
+  }
+  return checkQuotaFirst(deps.quota, key);
+}
+
+/** The `name` of a request, trimmed; 400 invalid_request when absent, empty or too long. */
+function nameOf(value: unknown): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (name === '' || name.length > MAX_CALIBRATION_NAME) {
+    throw new ApiError('invalid_request', { detail: `the "name" field is required: 1 to ${MAX_CALIBRATION_NAME} characters` });
+  }
+  return name;
+}
+
+/** Makes a profile from a JSON body `{ name, texts }` (already parsed). */
+export async function calibrateJson(
+  deps: CalibrationDeps,
+  key: ApiKey,
+  body: unknown,
+  signals: CalibrationSignals,
+): Promise<CalibrationOutcome> {
+  const texts = (body as { texts?: unknown } | null)?.texts;
+  if (Array.isArray(texts) && texts.length > MAX_CALIBRATION_TEXTS) {
+    throw new ApiError('too_many_texts', { limit: MAX_CALIBRATION_TEXTS, count: texts.length });
+  }
+  const name = nameOf((body as { name?: unknown } | null)?.name);
+  if (!checkCreateCalibration.Check(body)) {
+    throw new ApiError('invalid_request', { detail: 'the body must be {"name": "...", "texts": ["...", ...]} with every text a string' });
+  }
+  return calibrate(deps, key, name, body.texts, 0, signals);
+}
+
+/**
+ * Makes a profile from a multipart body: `name` and `files[]` (TXT, MD, DOCX, PDF), read within the
+ * batch limits except the file count (MAX_CALIBRATION_TEXTS: a profile needs 50+ texts a language).
+ * Files that cannot be read or are under 20 words are skipped and not charged.
+ */
+export async function calibrateForm(
+  deps: CalibrationDeps,
+  key: ApiKey,
+  request: Request,
+  initial: QuotaState,
+  signals: CalibrationSignals,
+): Promise<CalibrationOutcome> {
+  const { config } = deps;
+  const { form, files } = await readUploadedFiles(request, { maxFiles: MAX_CALIBRATION_TEXTS, maxBatchBytes: config.maxBatchBytes });
+  const name = nameOf(textField(form, 'name'));
+  const owner = { key: String(key.id), request: `cal-${crypto.randomUUID()}` };
+  const gate = await deps.exhausted.gate(owner.key);
+  const planDeps = { pool: deps.pool, limits: extractLimitsOf(config), detector: deps.detector, logger: deps.logger, owner, gate };
+  let plan: Awaited<ReturnType<typeof planBatch>>;
+  try {
+    plan = await planBatch(planDeps, files, signals, budgetSeconds(config), initial.remaining);
+  } catch (error) {
+    if (error instanceof OverQuotaError) throw quotaError('quota_exceeded', initial, error.words);
+    if (error instanceof ClientGoneError) throw new ApiError('client_closed');
+    throw error;
+  }
+  if (signals.budget.aborted) throw timeout(config);
+  const texts: string[] = [];
+  for (const file of plan) {
+    if (!file.ok) continue;
+    texts.push(file.text);
+    file.text = '';
+  }
+  return calibrate(deps, key, name, texts, plan.length - texts.length, signals);
+}
+
+function budgetSeconds(config: Config): number {
+  return Math.round(config.batchTimeBudgetMs / 100) / 10;
+}
+
+function timeout(config: Config): ApiError {
+  return new ApiError('calibration_timeout', { seconds: budgetSeconds(config) });
+}
+
+/** Resolves on the next macrotask: other requests are served between slices of a long calibration. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A profile error of the detector (too small, empty) as the API's error, with its params. */
+function profileError(error: unknown): unknown {
+  if (error instanceof CodedError && error.code in PROFILE_ERROR_STATUS) {
+    return new ApiError(error.code as ProfileErrorCode, error.params);
+  }
+  return error;
+}
+
+/**
+ * Charges the usable texts' words under a hold, scores them one by one (yielding every SLICE_MS),
+ * builds the profile and stores it; anything failing after the charge gives it back whole.
+ */
+async function calibrate(
+  deps: CalibrationDeps,
+  key: ApiKey,
+  name: string,
+  texts: string[],
+  skippedBefore: number,
+  signals: CalibrationSignals,
+): Promise<CalibrationOutcome> {
+  const { detector } = deps;
+  const usable: string[] = [];
+  let words = 0;
+  for (const text of texts) {
+    const count = detector.countWords(text);
+    if (count < MIN_PROFILE_WORDS) continue;
+    usable.push(text);
+    words += count;
+  }
+  const skipped = skippedBefore + texts.length - usable.length;
+  // The request's own array is emptied too: nothing keeps a text longer than its scoring.
+  texts.length = 0;
+  if (usable.length === 0) throw new ApiError('calibration_empty', { min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
+  if (signals.client.aborted) throw new ApiError('client_closed');
+  const now = Date.now();
+  const charge = await deps.holds.charge(key, words, { now });
+  if (!charge.ok) throw quotaError(charge.code, charge.state, words);
+  const { hold } = charge;
+  try {
+    const samples = [];
+    let sliceStart = performance.now();
+    for (let i = 0; i < usable.length; i++) {
+      const sample = detector.profileSample(usable[i]);
+      usable[i] = '';
+      if (sample) samples.push(sample);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      if (signals.client.aborted) throw new ApiError('client_closed');
+      if (signals.budget.aborted) throw timeout(deps.config);
+    }
+    const id = newCalibrationId();
+    const createdAt = new Date(now).toISOString();
+    let profile: CalibrationProfile;
+    try {
+      profile = buildProfile(samples, { id, name, modelVersion: deps.modelVersion, createdAt });
+    } catch (error) {
+      throw profileError(error);
+    }
+    const record = {
+      id,
+      keyId: key.id,
+      name,
+      modelVersion: deps.modelVersion,
+      createdAt: now,
+      summary: JSON.stringify(publicProfile(profile)),
+    };
+    await deps.calibrations.insert({ ...record, profile: JSON.stringify(profile) });
+    hold.complete();
+    return { body: { ...calibrationView(record, deps.modelVersion), skipped }, words, state: charge.state };
+  } catch (error) {
+    await hold.settle({ calls: 1 });
+    throw error;
+  }
+}
+
+/** The key's profiles, newest first. */
+export async function listCalibrations(calibrations: CalibrationStore, key: ApiKey, modelVersion: string): Promise<CalibrationList> {
+  const records = await calibrations.list(key.id);
+  return { calibrations: records.map((record) => calibrationView(record, modelVersion)), limit: MAX_CALIBRATIONS_PER_KEY };
+}
+
+/** The key's profile `id`; 400 for a malformed id, 404 calibration_not_found for an unknown or foreign one. */
+export async function getCalibration(
+  calibrations: CalibrationStore,
+  key: ApiKey,
+  id: string,
+  modelVersion: string,
+): Promise<CalibrationView> {
+  checkCalibrationId(id);
+  const record = await calibrations.get(key.id, id);
+  if (!record) throw new ApiError('calibration_not_found', { id });
+  return calibrationView(record, modelVersion);
+}
+
+/** Deletes the key's profile `id` (detections on every instance stop using it within CALIBRATION_CACHE_TTL_MS). */
+export async function deleteCalibration(calibrations: CalibrationStore, key: ApiKey, id: string): Promise<void> {
+  checkCalibrationId(id);
+  if (!(await calibrations.remove(key.id, id))) throw new ApiError('calibration_not_found', { id });
+}
+
+/**
+ * The profile a detection names (the `calibration` field), looked up once per request through the
+ * store's cache; 400 for a malformed id, 404 for an unknown or foreign one: before anything is charged.
+ */
+export async function findProfile(calibrations: CalibrationStore, key: ApiKey, id: string): Promise<CalibrationProfile> {
+  checkCalibrationId(id);
+  const profile = await calibrations.lookup(key.id, id);
+  if (profile === null) throw new ApiError('calibration_not_found', { id });
+  // The id the answers name is the store's, whatever the stored JSON says.
+  return { ...(profile as CalibrationProfile), id };
+}

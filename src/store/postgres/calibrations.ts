@@ -1,0 +1,50 @@
+/** PostgreSQL CalibrationStore: the same statements as SQLite's, every one scoped to its key. */
+import { withDeadline } from '../deadline';
+import type { CalibrationRecord, CalibrationStore } from '../types';
+import type { PgDb } from './client';
+
+const RECORD_COLUMNS = 'id, key_id, name, model_version, created_at, summary';
+const INSERT_SQL = `INSERT INTO calibrations (id, key_id, name, model_version, created_at, summary, profile)
+  VALUES ($1::text, $2::integer, $3::text, $4::text, $5::bigint, $6::text, $7::text)`;
+const LIST_SQL = `SELECT ${RECORD_COLUMNS} FROM calibrations WHERE key_id = $1::integer ORDER BY created_at DESC, id DESC`;
+const COUNT_SQL = 'SELECT count(*) AS n FROM calibrations WHERE key_id = $1::integer';
+const GET_SQL = `SELECT ${RECORD_COLUMNS} FROM calibrations WHERE id = $1::text AND key_id = $2::integer`;
+const EXISTS_SQL = 'SELECT 1 FROM calibrations WHERE id = $1::text AND key_id = $2::integer';
+const PROFILE_SQL = 'SELECT profile FROM calibrations WHERE id = $1::text AND key_id = $2::integer';
+const REMOVE_SQL = 'DELETE FROM calibrations WHERE id = $1::text AND key_id = $2::integer RETURNING 1';
+
+type Rows = Array<Record<string, unknown>>;
+
+/** bigint columns arrive as strings from a raw query (STACK_NOTES). */
+function toRecord(row: Record<string, unknown>): CalibrationRecord {
+  return {
+    id: String(row.id),
+    keyId: Number(row.key_id),
+    name: String(row.name),
+    modelVersion: String(row.model_version),
+    createdAt: Number(row.created_at),
+    summary: String(row.summary),
+  };
+}
+
+/** The CalibrationStore of a PostgreSQL pool (uncached: src/store/calibration-cache.ts wraps it). */
+export function postgresCalibrationStore(db: PgDb, timeoutMs: number): CalibrationStore {
+  const query = (sql: string, params: unknown[]) => withDeadline(db.$client.unsafe(sql, params) as Promise<Rows>, timeoutMs);
+  return {
+    async insert(c) {
+      await query(INSERT_SQL, [c.id, c.keyId, c.name, c.modelVersion, c.createdAt, c.summary, c.profile]);
+    },
+    list: async (keyId) => (await query(LIST_SQL, [keyId])).map(toRecord),
+    count: async (keyId) => Number((await query(COUNT_SQL, [keyId]))[0]?.n ?? 0),
+    async get(keyId, id) {
+      const row = (await query(GET_SQL, [id, keyId]))[0];
+      return row ? toRecord(row) : null;
+    },
+    exists: async (keyId, id) => (await query(EXISTS_SQL, [id, keyId])).length > 0,
+    async lookup(keyId, id) {
+      const row = (await query(PROFILE_SQL, [id, keyId]))[0];
+      return row ? (JSON.parse(String(row.profile)) as unknown) : null;
+    },
+    remove: async (keyId, id) => (await query(REMOVE_SQL, [id, keyId])).length > 0,
+  };
+}

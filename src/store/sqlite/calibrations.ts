@@ -1,0 +1,34 @@
+/** SQLite CalibrationStore: one row per profile, every statement scoped to its key. */
+import type { CalibrationRecord, CalibrationStore } from '../types';
+import { retryBusy } from './busy';
+import type { Db } from './client';
+import { prepared } from './prepared';
+
+const RECORD_COLUMNS = 'id, key_id AS keyId, name, model_version AS modelVersion, created_at AS createdAt, summary';
+const INSERT_SQL = `INSERT INTO calibrations (id, key_id, name, model_version, created_at, summary, profile)
+  VALUES ($id, $keyId, $name, $modelVersion, $createdAt, $summary, $profile)`;
+const LIST_SQL = `SELECT ${RECORD_COLUMNS} FROM calibrations WHERE key_id = $keyId ORDER BY created_at DESC, id DESC`;
+const COUNT_SQL = 'SELECT count(*) AS n FROM calibrations WHERE key_id = $keyId';
+const GET_SQL = `SELECT ${RECORD_COLUMNS} FROM calibrations WHERE id = $id AND key_id = $keyId`;
+const EXISTS_SQL = 'SELECT 1 AS found FROM calibrations WHERE id = $id AND key_id = $keyId';
+const PROFILE_SQL = 'SELECT profile FROM calibrations WHERE id = $id AND key_id = $keyId';
+const REMOVE_SQL = 'DELETE FROM calibrations WHERE id = $id AND key_id = $keyId';
+
+/** The CalibrationStore of one SQLite connection (uncached: src/store/calibration-cache.ts wraps it). */
+export function sqliteCalibrationStore(db: Db, timeoutMs: number): CalibrationStore {
+  const run = <T>(work: () => T) => retryBusy(work, performance.now() + timeoutMs);
+  return {
+    async insert(calibration) {
+      await run(() => prepared(db, INSERT_SQL).run({ ...calibration }));
+    },
+    list: (keyId) => run(() => prepared<CalibrationRecord>(db, LIST_SQL).all({ keyId })),
+    count: (keyId) => run(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0),
+    get: (keyId, id) => run(() => prepared<CalibrationRecord>(db, GET_SQL).get({ id, keyId }) ?? null),
+    exists: (keyId, id) => run(() => prepared(db, EXISTS_SQL).get({ id, keyId }) !== null),
+    async lookup(keyId, id) {
+      const row = await run(() => prepared<{ profile: string }>(db, PROFILE_SQL).get({ id, keyId }));
+      return row ? (JSON.parse(row.profile) as unknown) : null;
+    },
+    remove: (keyId, id) => run(() => prepared(db, REMOVE_SQL).run({ id, keyId }).changes > 0),
+  };
+}
