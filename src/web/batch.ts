@@ -1,7 +1,7 @@
 /** The Files tab: posts files as files[], renders the NDJSON stream as it arrives, exports CSV. */
 import { VERDICT_KEYS, type VerdictKey } from '../contract/index.ts';
 import { detectFiles, readNdjson } from './api.ts';
-import { calibrationLine, type CalibrationUse } from './calibration.ts';
+import { calibrationLine, calibrationNote, type CalibrationUse } from './calibration.ts';
 import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
 import { formatShare, paintVerdict } from './verdict.ts';
@@ -99,10 +99,10 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   // Only the name may break anywhere (a long name without spaces); the reasons under it break between words.
   name.appendChild(el('span', 'file-name', row.fileName));
   const calibration = row.calibration ? calibrationLine(row.calibration, row.docType ?? '', lang) : null;
-  if (calibration) {
-    // The profile's word on this file stays visible: whether its threshold decided the verdict.
-    const note = el('p', 'cal-note', calibration);
-    note.dataset.applied = String(row.calibration!.applied);
+  if (row.calibration) {
+    // The profile's word on this file stays visible in short (the full sentence is under Why).
+    const note = el('p', 'cal-note', calibrationNote(row.calibration, lang));
+    note.dataset.applied = String(row.calibration.applied);
     name.appendChild(note);
   }
   if ((row.reasons && row.reasons.length > 0) || calibration) {
@@ -119,7 +119,8 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
       }),
     );
     details.append(summary, list);
-    // With a profile, the measured error is the profile's own: said under the reasons.
+    // With a profile: whether it decided, why not, and the measured error (the profile's own where it applied).
+    if (calibration) details.appendChild(el('p', 'hint calibration-line', calibration));
     if (calibration && row.measuredError) details.appendChild(el('p', 'hint measured-error', row.measuredError));
     name.appendChild(details);
   }

@@ -52,6 +52,8 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
   let refused: File[] = [];
   let chosenId = sessionStorage.getItem(CHOICE_STORAGE) ?? '';
   let busy = false;
+  /** The last creation's outcome, kept as data so a language switch says it again in the new language. */
+  let created: { name: string; skipped: number } | null = null;
 
   const showError = (err: unknown) => {
     const lang = ctx.lang();
@@ -97,6 +99,12 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     box.hidden = refused.length === 0;
   }
 
+  function drawStatus(): void {
+    const lang = ctx.lang();
+    const skipped = created && created.skipped > 0 ? ` ${tr(lang, 'profileSkipped', { n: created.skipped })}` : '';
+    status.textContent = created ? tr(lang, 'profileCreated', { name: created.name }) + skipped : '';
+  }
+
   function draw(): void {
     const lang = ctx.lang();
     renderChoice(select, profiles, chosenId, lang);
@@ -108,6 +116,7 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     renderProfiles(byId('profiles'), profiles, chosenId, lang, actions);
     createButton.textContent = tr(lang, busy ? 'creatingProfile' : 'createProfile');
     drawFiles();
+    drawStatus();
   }
 
   async function refresh(): Promise<void> {
@@ -134,7 +143,8 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     e.preventDefault();
     if (busy) return;
     clearError();
-    status.textContent = '';
+    created = null;
+    drawStatus();
     const lang = ctx.lang();
     const name = nameInput.value.trim();
     if (!name) {
@@ -149,10 +159,7 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     try {
       const profile = await createProfile(ctx.key(), lang, name, files);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
-      const skipped = profile.skipped ?? 0;
-      status.textContent =
-        tr(ctx.lang(), 'profileCreated', { name: profile.name }) +
-        (skipped > 0 ? ` ${tr(ctx.lang(), 'profileSkipped', { n: skipped })}` : '');
+      created = { name: profile.name, skipped: profile.skipped ?? 0 };
     } catch (err) {
       showError(err);
     } finally {

@@ -97,15 +97,21 @@ export function calibrationLine(use: CalibrationUse, docTypeLabel: string, lang:
   return tr(lang, 'calibrationNotApplied', { name: use.name, reason });
 }
 
-/** Fills the result's calibration line (hidden when the detection used no profile). */
+/** The same in a few words, for a table row (the Files tab): applied, or not and the short reason. */
+export function calibrationNote(use: CalibrationUse, lang: UiLang): string {
+  if (use.applied) return tr(lang, 'calNoteApplied', { name: use.name });
+  const why = tr(lang, (use.reason ? `why_${use.reason}` : 'why_unknown') as StringKey);
+  return tr(lang, 'calNoteNotApplied', { name: use.name, why });
+}
+
+/** Fills the result's calibration line under the verdict (hidden when the detection used no profile). */
 export function renderCalibrationLine(
   target: HTMLElement,
   use: CalibrationUse | null | undefined,
   docTypeLabel: string,
   lang: UiLang,
 ): void {
-  const row = target.closest<HTMLElement>('.calibration-fact') ?? target;
-  row.hidden = !use;
+  target.hidden = !use;
   if (!use) return;
   target.textContent = calibrationLine(use, docTypeLabel, lang);
   target.dataset.applied = String(use.applied);

@@ -147,6 +147,14 @@ var en = {
   reason_length_not_covered: "this text’s length is outside the lengths it covers, so the stricter of its threshold and the default one was used.",
   reason_too_few_texts: "it has too few texts to keep this mode’s promise, so the default threshold was used.",
   reason_unknown: "the default thresholds were used.",
+  calNoteApplied: "Profile “{name}”: applied",
+  calNoteNotApplied: "Profile “{name}”: not applied ({why})",
+  why_model_changed: "made with another model",
+  why_language_not_covered: "other language",
+  why_doc_type_not_covered: "other document type",
+  why_length_not_covered: "other length",
+  why_too_few_texts: "too few texts for this mode",
+  why_unknown: "default thresholds",
   profileStaleShort: "made with another model",
   errCalibrationTooSmall: "Too few usable texts: a profile needs at least {min} texts of {words} words or more in each language.",
   errCalibrationNoName: "Give the profile a name."
@@ -285,6 +293,14 @@ var es = {
   reason_length_not_covered: "la longitud de este texto queda fuera de las que cubre, así que se usó el más estricto entre su umbral y el de por defecto.",
   reason_too_few_texts: "tiene pocos textos para cumplir la promesa de este modo, así que se usó el umbral por defecto.",
   reason_unknown: "se usaron los umbrales por defecto.",
+  calNoteApplied: "Perfil «{name}»: aplicado",
+  calNoteNotApplied: "Perfil «{name}»: no aplicado ({why})",
+  why_model_changed: "creado con otro modelo",
+  why_language_not_covered: "otro idioma",
+  why_doc_type_not_covered: "otro tipo de documento",
+  why_length_not_covered: "otra longitud",
+  why_too_few_texts: "pocos textos para este modo",
+  why_unknown: "umbrales por defecto",
   profileStaleShort: "creado con otro modelo",
   errCalibrationTooSmall: "Hay pocos textos utilizables: un perfil necesita al menos {min} textos de {words} palabras o más en cada idioma.",
   errCalibrationNoName: "Dé un nombre al perfil."
@@ -540,9 +556,14 @@ function calibrationLine(use, docTypeLabel, lang) {
   const reason = tr(lang, reasonKey, { docType: docTypeLabel });
   return tr(lang, "calibrationNotApplied", { name: use.name, reason });
 }
+function calibrationNote(use, lang) {
+  if (use.applied)
+    return tr(lang, "calNoteApplied", { name: use.name });
+  const why = tr(lang, use.reason ? `why_${use.reason}` : "why_unknown");
+  return tr(lang, "calNoteNotApplied", { name: use.name, why });
+}
 function renderCalibrationLine(target, use, docTypeLabel, lang) {
-  const row = target.closest(".calibration-fact") ?? target;
-  row.hidden = !use;
+  target.hidden = !use;
   if (!use)
     return;
   target.textContent = calibrationLine(use, docTypeLabel, lang);
@@ -734,8 +755,8 @@ function paintRow(tr_, row, lang) {
   name.scope = "row";
   name.appendChild(el("span", "file-name", row.fileName));
   const calibration = row.calibration ? calibrationLine(row.calibration, row.docType ?? "", lang) : null;
-  if (calibration) {
-    const note = el("p", "cal-note", calibration);
+  if (row.calibration) {
+    const note = el("p", "cal-note", calibrationNote(row.calibration, lang));
     note.dataset.applied = String(row.calibration.applied);
     name.appendChild(note);
   }
@@ -750,6 +771,8 @@ function paintRow(tr_, row, lang) {
       return li;
     }));
     details.append(summary, list);
+    if (calibration)
+      details.appendChild(el("p", "hint calibration-line", calibration));
     if (calibration && row.measuredError)
       details.appendChild(el("p", "hint measured-error", row.measuredError));
     name.appendChild(details);
@@ -899,6 +922,7 @@ function wireCalibration(ctx) {
   let refused = [];
   let chosenId = sessionStorage.getItem(CHOICE_STORAGE) ?? "";
   let busy = false;
+  let created = null;
   const showError = (err) => {
     const lang = ctx.lang();
     errorBox.textContent = describeCalibrationError(err, lang) ?? describeError(err, lang);
@@ -942,6 +966,11 @@ function wireCalibration(ctx) {
     box.textContent = refused.length ? tr(lang, "filesRefused", { names: refused.map((f) => f.name).join(", ") }) : "";
     box.hidden = refused.length === 0;
   }
+  function drawStatus() {
+    const lang = ctx.lang();
+    const skipped = created && created.skipped > 0 ? ` ${tr(lang, "profileSkipped", { n: created.skipped })}` : "";
+    status.textContent = created ? tr(lang, "profileCreated", { name: created.name }) + skipped : "";
+  }
   function draw() {
     const lang = ctx.lang();
     renderChoice(select, profiles, chosenId, lang);
@@ -952,6 +981,7 @@ function wireCalibration(ctx) {
     renderProfiles(byId("profiles"), profiles, chosenId, lang, actions);
     createButton.textContent = tr(lang, busy ? "creatingProfile" : "createProfile");
     drawFiles();
+    drawStatus();
   }
   async function refresh() {
     const key = ctx.key();
@@ -977,7 +1007,8 @@ function wireCalibration(ctx) {
     if (busy)
       return;
     clearError();
-    status.textContent = "";
+    created = null;
+    drawStatus();
     const lang = ctx.lang();
     const name = nameInput.value.trim();
     if (!name) {
@@ -993,8 +1024,7 @@ function wireCalibration(ctx) {
     try {
       const profile = await createProfile(ctx.key(), lang, name, files);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
-      const skipped = profile.skipped ?? 0;
-      status.textContent = tr(ctx.lang(), "profileCreated", { name: profile.name }) + (skipped > 0 ? ` ${tr(ctx.lang(), "profileSkipped", { n: skipped })}` : "");
+      created = { name: profile.name, skipped: profile.skipped ?? 0 };
     } catch (err) {
       showError(err);
     } finally {
