@@ -37,10 +37,11 @@ const CSV_COLUMNS = [
   'verdict_key',
   'flagged',
   'doc_type',
-  'calibration_applied',
-  'calibration_reason',
   'error_code',
   'error_message',
+  // Appended (issue 34), so the columns before keep their places in existing spreadsheets.
+  'calibration_applied',
+  'calibration_reason',
 ] as const;
 /** Cells of a row after the file name, spanned by a pending or error cell. */
 const DATA_COLUMNS = 6;
@@ -66,10 +67,10 @@ export function toCsv(rows: BatchRow[]): string {
       r.verdictKey,
       r.flagged,
       r.docType,
-      cal ? String(cal.applied) : undefined,
-      cal?.reason ?? undefined,
       r.error?.code,
       r.error?.message,
+      cal ? String(cal.applied) : undefined,
+      cal?.reason ?? undefined,
     ];
     lines.push(cells.map(csvField).join(','));
   }

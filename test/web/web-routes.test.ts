@@ -93,11 +93,24 @@ describe('page helpers', () => {
         docType: 'Essay',
       },
       { index: 1, fileName: '=cmd().pdf', error: { code: 'corrupt_file', message: 'Bad file' } },
+      {
+        index: 2,
+        fileName: 'c.txt',
+        words: 60,
+        score: 30,
+        aiShare: 0,
+        verdict: 'Human',
+        verdictKey: 'human',
+        flagged: 0,
+        docType: 'Essay',
+        calibration: { id: 'cal_x', name: 'Staff', applied: false, reason: 'doc_type_not_covered' },
+      },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message',
-      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,',
-      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file",
+      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message,calibration_applied,calibration_reason',
+      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,,,',
+      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file,,",
+      'c.txt,60,30,0,Human,human,0,Essay,,,false,doc_type_not_covered',
       '',
     ]);
   });

@@ -707,10 +707,10 @@ var CSV_COLUMNS = [
   "verdict_key",
   "flagged",
   "doc_type",
-  "calibration_applied",
-  "calibration_reason",
   "error_code",
-  "error_message"
+  "error_message",
+  "calibration_applied",
+  "calibration_reason"
 ];
 var DATA_COLUMNS = 6;
 function csvField(value) {
@@ -732,10 +732,10 @@ function toCsv(rows) {
       r.verdictKey,
       r.flagged,
       r.docType,
-      cal ? String(cal.applied) : undefined,
-      cal?.reason ?? undefined,
       r.error?.code,
-      r.error?.message
+      r.error?.message,
+      cal ? String(cal.applied) : undefined,
+      cal?.reason ?? undefined
     ];
     lines.push(cells.map(csvField).join(","));
   }
