@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Words and calls used and left
-         * @description The key’s plan, the current quota period (a UTC calendar month), words used and left, successful calls this period and, for trial keys, lifetime calls left. Not charged. The numbers are those of the X-RateLimit-* headers, which this answer carries too.
+         * @description The key’s plan, the current quota period (a UTC calendar month), words used and left, successful calls this period and, for trial keys, lifetime calls left. Not charged. The numbers are those of the X-RateLimit-* headers (the monthly word quota), which this answer carries too. Takes from the key’s `reads` budget (RateLimit-Policy `"reads"`), never from its detections’ `requests`: reading usage after each detection halves nothing, and it still answers while detections are refused.
          */
         get: operations["usage"];
         put?: never;
@@ -49,7 +49,7 @@ export interface paths {
         };
         /**
          * What this server and the key’s plan allow
-         * @description The key’s plan (words per month, lifetime calls, request rate) and the server’s limits (body and file sizes, files per batch, PDF pages, text length, time budgets, the extraction throttle), read from the values that enforce them. Not charged; counts toward the request rate like every request with a key.
+         * @description The key’s plan (words per month, lifetime calls, request rate) and the server’s limits (body and file sizes, files per batch, PDF pages, text length, time budgets, the extraction throttle), read from the values that enforce them. Not charged; takes from the key’s `reads` budget (RateLimit-Policy `"reads"`, `rate.reads`), never from its detections’ `requests`.
          */
         get: operations["limits"];
         put?: never;
@@ -132,9 +132,9 @@ export interface components {
             activeDimensions: number;
             /** @description Processing time of the analysis in milliseconds, to 3 decimals. */
             ms_cost: number;
-            /** @description Words per month of the key's plan. */
+            /** @description Monthly WORD quota (X-RateLimit-Limit), not a request rate: words per month of the key's plan. The seed's name, kept. */
             rate_limit: number;
-            /** @description Words left this month after this request. */
+            /** @description Monthly WORD quota (X-RateLimit-Remaining): words left this month after this request, not requests (those are RateLimit). */
             rate_remaining: number;
             /** @description Every dimension, in display order, enabled or not for the text's language. */
             dimensions: {
@@ -147,7 +147,7 @@ export interface components {
                 label: string;
                 /** @description True when this signal is present in the text. */
                 detected: boolean;
-                /** @description False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions. */
+                /** @description False when the model does not use the dimension for the text's language (it switched it off there: in its tests it did not separate human from AI text in that language, English included). A disabled dimension is never detected, is not counted in totalDimensions, and no bullet rests on it: not its own, nor the human-side signal that is its other face (concrete_details for low_specificity, personal_voice and informal_register for formal_register, varied_rhythm for low_burstiness). */
                 enabled: boolean;
             }[];
             /** @description Flagged sentences. */
@@ -180,7 +180,7 @@ export interface components {
                 leaning: "ai" | "human" | "neutral";
                 /** @description Localized explanation of one finding. */
                 text: string;
-                /** @description A passage of the submitted text: text.slice(start, end). */
+                /** @description A passage of the submitted text: text.slice(start, end). At most 200 characters: a longer passage is cut at a word boundary inside its sentence (show it with "…"). */
                 example: string;
                 /** @description Start offset in UTF-16 code units of the text exactly as submitted (inclusive). */
                 start: number;
@@ -302,7 +302,7 @@ export interface components {
              */
             lang?: "en" | "es";
             /**
-             * @description `full` adds single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, with offsets into the text extracted from the file. Absent: the lines keep their short shape.
+             * @description `full` adds the text extracted from the file (`text`) and single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, its offsets into that `text`. Absent: the lines keep their short shape.
              * @enum {string}
              */
             detail?: "full";
@@ -410,6 +410,8 @@ export interface components {
             format: "txt" | "md" | "pdf" | "docx";
             /** @description The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it). */
             modelVersion: string;
+            /** @description With `detail=full` only: the text extracted from the file, exactly as it was scored (trimmed), so that the offsets of the fields below can be drawn. Bounded like every file: at most MAX_TEXT_CHARS characters (default 10 Mi) and MAX_FILE_BYTES bytes of input (default 10 MiB). */
+            text?: string;
             /** @description Every dimension. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
             dimensions?: {
                 /**
@@ -421,7 +423,7 @@ export interface components {
                 label: string;
                 /** @description True when this signal is present in the text. */
                 detected: boolean;
-                /** @description False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions. */
+                /** @description False when the model does not use the dimension for the text's language (it switched it off there: in its tests it did not separate human from AI text in that language, English included). A disabled dimension is never detected, is not counted in totalDimensions, and no bullet rests on it: not its own, nor the human-side signal that is its other face (concrete_details for low_specificity, personal_voice and informal_register for formal_register, varied_rhythm for low_burstiness). */
                 enabled: boolean;
             }[];
             /** @description Flagged sentences. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
@@ -454,7 +456,7 @@ export interface components {
                 leaning: "ai" | "human" | "neutral";
                 /** @description Localized explanation of one finding. */
                 text: string;
-                /** @description A passage of the submitted text: text.slice(start, end). */
+                /** @description A passage of the submitted text: text.slice(start, end). At most 200 characters: a longer passage is cut at a word boundary inside its sentence (show it with "…"). */
                 example: string;
                 /** @description Start offset in UTF-16 code units of the text exactly as submitted (inclusive). */
                 start: number;
@@ -590,12 +592,14 @@ export interface components {
                 /** @description Successful calls a trial key may make in its lifetime; null for plans without a cap. */
                 lifetime: number | null;
             };
-            /** @description The per-key request rate; over it, 429 rate_limited with Retry-After. Absent when the server runs with RATE_LIMITS=off. */
+            /** @description The per-key request rates; over one, 429 rate_limited with Retry-After. `requests` counts detections and batches (RateLimit-Policy "requests"), `reads` the usage and limits reports. Absent when the server runs with RATE_LIMITS=off. */
             rate?: {
-                /** @description Requests the key may send per window, all at once at most (RateLimit-Policy q). */
+                /** @description Detection requests (single and batch) the key may send per window, all at once at most (RateLimit-Policy "requests" q). */
                 requests: number;
                 /** @description The window (RateLimit-Policy w): after a burst, one request every windowSeconds/requests s. */
                 windowSeconds: number;
+                /** @description Reads of the key’s own usage and limits (GET /v1/usage, /v1/limits) per window: a budget of their own (RateLimit-Policy "reads"), so reading never spends a detection and still answers after detections were refused. */
+                reads: number;
             };
             /** @description Single mode (application/json). */
             single: {
@@ -716,15 +720,15 @@ export interface operations {
             /** @description The key’s usage. */
             200: {
                 headers: {
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
@@ -751,16 +755,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            /** @description More reads than the key’s `reads` budget (RateLimit-Policy `"reads"`); retry after `Retry-After` seconds. Codes: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description Seconds until the key may send its next request (1 for a free key). */
                     "Retry-After"?: number;
@@ -800,9 +804,9 @@ export interface operations {
             /** @description The limits. */
             200: {
                 headers: {
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
@@ -829,16 +833,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            /** @description More reads than the key’s `reads` budget (RateLimit-Policy `"reads"`); retry after `Retry-After` seconds. Codes: `rate_limited`. */
             429: {
                 headers: {
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description Seconds until the key may send its next request (1 for a free key). */
                     "Retry-After"?: number;
@@ -878,15 +882,15 @@ export interface operations {
             /** @description Analysis of the text (single mode), or an NDJSON stream (batch mode). Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`. */
             200: {
                 headers: {
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
@@ -908,11 +912,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -957,11 +961,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -976,11 +980,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -995,11 +999,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -1014,15 +1018,15 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description rate_limited only: seconds until the key may send its next request. */
                     "Retry-After"?: number;
@@ -1077,15 +1081,15 @@ export interface operations {
             /** @description Analysis of the text (single mode), or an NDJSON stream (batch mode). Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`. */
             200: {
                 headers: {
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description Language of labels and messages. */
                     "Content-Language"?: "en" | "es";
@@ -1107,11 +1111,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -1156,11 +1160,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -1175,11 +1179,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -1194,11 +1198,11 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -1213,15 +1217,15 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Words per month of the key's plan. */
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
                     "X-RateLimit-Limit"?: number;
-                    /** @description Words left this month. */
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description Epoch seconds of the next reset (00:00 UTC, first day of next month). */
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description The key’s request rate: `"requests";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left of it: `"requests";r=<requests left now>;t=<seconds until all q are back>`. */
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
                     /** @description rate_limited only: seconds until the key may send its next request. */
                     "Retry-After"?: number;

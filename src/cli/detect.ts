@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Analysis, Detector } from '../detector/types';
 import {
+  aiSharePercent,
   DEFAULT_LABEL_LANG,
   DEFAULT_SENSITIVITY,
   type LabelLang,
@@ -55,7 +56,7 @@ function stdoutWriter(): (chunk: string) => Promise<void> {
 
 /** One file's line in file mode. */
 export function formatFileLine(name: string, format: FileFormat, a: Analysis): string {
-  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`;
+  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${aiSharePercent(a.aiShare)}%`;
 }
 
 /** Scores one file; what the API refuses (checkScorable: under MIN_WORDS words, too many sentences) is refused here too. */

@@ -2,5 +2,6 @@
 export * from './errors';
 export * from './languages';
 export * from './sensitivity';
+export * from './share';
 export * from './verdicts';
 export * from './words';

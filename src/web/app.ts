@@ -1,6 +1,6 @@
 /** Entry point of the playground page: settings, language, tabs, text analysis, the Files and Calibration tabs. */
 import { ApiError, describeError, detectText, fetchUsage, usageText, type DetectResult } from './api.ts';
-import { downloadCsv, runBatch, toCsv, type BatchRow } from './batch.ts';
+import { downloadCsv, relabelBatch, runBatch, toCsv, type BatchRow } from './batch.ts';
 import { wireCalibration } from './calibration-tab.ts';
 import { splitFiles, wireDrop } from './files.ts';
 import { renderResult, wireTooltipDismiss } from './result.ts';
@@ -23,7 +23,9 @@ const filesButton = $<HTMLButtonElement>('analyze-files');
 const csvButton = $<HTMLButtonElement>('download-csv');
 
 let lang: UiLang = initialLang();
-let lastResult: { text: string; sensitivity: string; calibration: string; data: DetectResult; headers: Headers } | null = null;
+/** The result on screen: what it answered (text, sensitivity, profile) and the language its server-written parts are in. */
+let lastResult: { text: string; sensitivity: string; calibration: string; lang: UiLang; data: DetectResult; headers: Headers } | null =
+  null;
 let chosenFiles: File[] = [];
 /** Files the picker or a drop offered that the page does not send (not TXT, MD, DOCX or PDF by name). */
 let refusedFiles: File[] = [];
@@ -87,13 +89,23 @@ function chooseFiles(files: File[]): void {
   renderFileList();
 }
 
-/** Dims the result when it no longer answers the text (or the sensitivity or profile) on screen, and says so. */
+/**
+ * Dims the result when it no longer answers what is on screen, and says why: the text, the
+ * sensitivity or the calibration profile changed, or the page's language did (issue 32: the verdict,
+ * the reasons and the measured error are the server's words, in the language they were asked in; asking again would
+ * charge the words again, so the page says so instead of doing it behind the user's back).
+ */
 function markStale(): void {
-  const stale =
+  const edited =
     lastResult !== null &&
     (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
-  $('result').classList.toggle('stale', stale);
-  $('stale-note').hidden = !stale;
+  const otherLang = lastResult !== null && lastResult.lang !== lang;
+  const note = $('stale-note');
+  $('result').classList.toggle('stale', edited || otherLang);
+  note.hidden = !(edited || otherLang);
+  note.dataset.reason = edited ? 'edited' : otherLang ? 'lang' : '';
+  note.textContent =
+    otherLang && !edited ? tr(lang, 'staleLangNote', { language: tr(lang, `langName_${lastResult!.lang}`) }) : tr(lang, 'staleNote');
 }
 
 function renderFileList(): void {
@@ -130,6 +142,8 @@ function applyLang(next: UiLang): void {
   calibration.applyLang();
   void refreshUsage();
   if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+  markStale();
+  relabelBatch(lang);
 }
 
 function selectTab(tab: HTMLElement, focus: boolean): void {
@@ -167,7 +181,7 @@ async function analyzeText(e: Event): Promise<void> {
     const text = textArea.value;
     const profile = calibration.chosen();
     const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value, profile);
-    lastResult = { text, sensitivity: sensitivity.value, calibration: profile, data, headers };
+    lastResult = { text, sensitivity: sensitivity.value, calibration: profile, lang, data, headers };
     renderResult(text, data, headers, lang);
     markStale();
     $('result-heading').focus({ preventScroll: true });

@@ -86,10 +86,12 @@ export interface BatchContext {
   calibration: () => string;
 }
 
-function cell(text: string | number | undefined, cls?: string): HTMLTableCellElement {
+function cell(text: string | number | undefined, cls?: string, label?: string): HTMLTableCellElement {
   const td = document.createElement('td');
   td.textContent = text === undefined ? '' : String(text);
   if (cls) td.className = cls;
+  // The column's name, shown before the value where the table is laid out as one card per file (narrow screens).
+  if (label) td.dataset.label = label;
   return td;
 }
 
@@ -140,13 +142,47 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
     tr_.appendChild(td);
     return;
   }
-  const share = cell(row.aiShare === undefined ? '' : formatShare(row.aiShare, lang), 'num');
+  const share = cell(row.aiShare === undefined ? '' : formatShare(row.aiShare, lang), 'num', tr(lang, 'colAiShare'));
   if (row.aiShare !== undefined) share.dataset.share = String(row.aiShare);
-  const verdict = cell(undefined);
+  const verdict = cell(undefined, undefined, tr(lang, 'colVerdict'));
   const badge = el('span');
   paintVerdict(badge, row.verdictKey, row.verdict ?? '');
   verdict.appendChild(badge);
-  tr_.append(cell(row.words, 'num'), cell(row.score, 'num'), share, verdict, cell(row.flagged, 'num'), cell(row.docType));
+  tr_.append(
+    cell(row.words, 'num', tr(lang, 'colWords')),
+    cell(row.score, 'num', tr(lang, 'colScore')),
+    share,
+    verdict,
+    cell(row.flagged, 'num', tr(lang, 'colFlagged')),
+    cell(row.docType, undefined, tr(lang, 'colDocType')),
+  );
+}
+
+/** The batch on screen: its rows, their table rows, the status line's key and the language its lines were asked in. */
+interface ShownBatch {
+  rows: Map<number, BatchRow>;
+  trs: Map<number, HTMLTableRowElement>;
+  status: 'progressDone' | 'progressIncomplete' | null;
+  lang: UiLang;
+}
+let shown: ShownBatch | null = null;
+
+/**
+ * Re-labels the batch on screen in `lang` (issue 32: "Done" and "Why" stayed English after a
+ * switch): the page's own words follow at once; the server's (verdicts, document types, reasons,
+ * messages) are in the language the batch was asked in, and a note says so until it runs again.
+ */
+export function relabelBatch(lang: UiLang): void {
+  const note = document.getElementById('batch-stale') as HTMLElement | null;
+  if (!shown) return;
+  for (const [index, row] of shown.rows) {
+    const tr_ = shown.trs.get(index);
+    if (tr_) paintRow(tr_, row, lang);
+  }
+  if (shown.status) (document.getElementById('batch-status') as HTMLElement).textContent = tr(lang, shown.status);
+  if (!note) return;
+  note.hidden = shown.lang === lang;
+  note.textContent = shown.lang === lang ? '' : tr(lang, 'filesStaleLangNote', { language: tr(lang, `langName_${shown.lang}`) });
 }
 
 /** The line's verdict key when it is one the page knows (an older or newer server may differ). */
@@ -172,6 +208,8 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
   const tbody = document.getElementById('batch-rows') as HTMLTableSectionElement;
   const rows = new Map<number, BatchRow>();
   const trs = new Map<number, HTMLTableRowElement>();
+  shown = { rows, trs, status: null, lang };
+  relabelBatch(lang);
   let total = files.length;
   let done = 0;
   const setProgress = () => {
@@ -188,7 +226,7 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
       trs.set(row.index, tr_);
       tbody.appendChild(tr_);
     }
-    paintRow(tr_, row, lang);
+    paintRow(tr_, row, ctx.lang());
   };
   tbody.replaceChildren();
   status.textContent = '';
@@ -203,7 +241,7 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
     if (typeof msg.total === 'number') total = msg.total;
     if (msg.type === 'progress') {
       upsert({ index, fileName });
-      status.textContent = tr(lang, 'progressNow', { name: fileName });
+      status.textContent = tr(ctx.lang(), 'progressNow', { name: fileName });
     } else if (msg.type === 'result') {
       done++;
       upsert({
@@ -226,12 +264,16 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
       upsert({ index, fileName, error: { code: String(msg.code), message: String(msg.message ?? msg.code) } });
     } else if (msg.type === 'complete') {
       complete = true;
-      status.textContent = tr(lang, 'progressDone');
+      shown.status = 'progressDone';
+      status.textContent = tr(ctx.lang(), 'progressDone');
     }
     setProgress();
   }
   // A stream cut short (time budget, server restart) ends without its `complete` line.
-  if (!complete) status.textContent = tr(lang, 'progressIncomplete');
+  if (!complete) {
+    shown.status = 'progressIncomplete';
+    status.textContent = tr(ctx.lang(), 'progressIncomplete');
+  }
   return [...rows.values()].sort((a, b) => a.index - b.index);
 }
 

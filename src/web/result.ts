@@ -4,7 +4,7 @@ import type { DetectResult } from './api.ts';
 import { renderCalibrationLine } from './calibration.ts';
 import { byId, el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
-import { formatShare, gaugeBand, paintVerdict, showsPassages } from './verdict.ts';
+import { formatShare, paintVerdict, showsPassages } from './verdict.ts';
 
 /** Name of the CSS custom highlight that marks the passage of a clicked bullet. */
 export const PASSAGE_HIGHLIGHT = 'passage';
@@ -16,22 +16,50 @@ export function heatBand(score: number): number {
   return Math.max(0, Math.min(HEAT_BANDS - 1, Math.floor(score / (100 / HEAT_BANDS))));
 }
 
+/** Score bands of the gauge colour under an AI verdict; the number is always shown too, colour is never alone. */
+const GAUGE_BANDS = [
+  { min: 70, cls: 'high' },
+  { min: 40, cls: 'mid' },
+  { min: 0, cls: 'low' },
+] as const;
+
 /**
- * The gauge: the score's number and arc, coloured by the verdict (verdict.ts gaugeBand), never by the
- * score alone: a site's calibration profile may call a 60 AI, and a 45 must not look amber beside
- * "Human". Without a verdict (`inconclusive`) the arc is grey and the label says so, whatever the score.
+ * The gauge's colour follows the verdict, never the score alone: red or amber (by score) only for
+ * `ai` and `likely_ai`; `mixed` in the AI-passage violet with a label that says so (issue 32: a
+ * red 95 beside "Mixed" read as an AI verdict); green for a human-side verdict; grey without a
+ * verdict (`inconclusive`), whatever the score.
  */
+export function gaugeBand(score: number, verdictKey: DetectResult['verdictKey']): string {
+  if (verdictKey === 'inconclusive') return 'none';
+  if (verdictKey === 'mixed') return 'mixed';
+  if (!showsPassages(verdictKey)) return 'low';
+  return GAUGE_BANDS.find((b) => score >= b.min)!.cls;
+}
+
+/** The gauge: the score's number and arc, coloured and labelled by the verdict (gaugeBand). */
 function renderGauge(score: number, verdictKey: DetectResult['verdictKey'], lang: UiLang): void {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId('gauge');
-  const called = verdictKey !== 'inconclusive';
-  const label = tr(lang, called ? 'gaugeLabel' : 'gaugeNoVerdict');
+  const band = gaugeBand(clamped, verdictKey);
+  const label = tr(lang, band === 'none' ? 'gaugeNoVerdict' : band === 'mixed' ? 'gaugeMixed' : 'gaugeLabel');
   byId('gauge-label').textContent = label;
   gauge.setAttribute('aria-valuenow', String(clamped));
-  gauge.setAttribute('aria-valuetext', called ? `${clamped}/100` : `${clamped}/100, ${label}`);
-  gauge.dataset.band = gaugeBand(verdictKey);
+  gauge.setAttribute('aria-valuetext', band === 'none' || band === 'mixed' ? `${clamped}/100, ${label}` : `${clamped}/100`);
+  gauge.dataset.band = band;
   byId('gauge-arc').setAttribute('stroke-dasharray', `${clamped} 100`);
   byId('gauge-score').textContent = String(clamped);
+}
+
+/**
+ * What a detected dimension rests on (issue 32: "Detected" beside no reason and no flagged sentence
+ * read as a contradiction): its own reason when one is listed, else the sentences flagged with it,
+ * else that it was measured over the whole text and flags no sentence.
+ */
+function dimensionNote(dim: DetectResult['dimensions'][number], result: DetectResult, lang: UiLang): string {
+  const bullet = result.bullets.find((b) => b.id === dim.id);
+  if (bullet) return bullet.text;
+  const flagged = result.textAnnotations.filter((a) => a.dims.some((d) => d.id === dim.id)).length;
+  return flagged > 0 ? tr(lang, 'dimFlaggedIn', { n: flagged }) : tr(lang, 'dimWholeText');
 }
 
 function renderDimensions(result: DetectResult, lang: UiLang): void {
@@ -47,10 +75,16 @@ function renderDimensions(result: DetectResult, lang: UiLang): void {
     item.append(el('span', 'dim-icon', dim.detected ? '✔' : dim.enabled ? '–' : '∅'), el('span', 'dim-label', dim.label));
     const state = dim.detected ? 'detected' : dim.enabled ? 'notDetected' : 'unavailable';
     const stateEl = el('span', 'dim-state', tr(lang, state));
-    if (!dim.enabled) stateEl.title = tr(lang, 'unavailableHelp');
     item.append(stateEl);
+    if (!dim.enabled) stateEl.title = tr(lang, 'unavailableHelp');
+    // What a detection rests on, in words beside it.
+    if (dim.detected) item.append(el('span', 'dim-note', dimensionNote(dim, result, lang)));
     list.appendChild(item);
   }
+  // What "not used" means, said once under the list (not only in a tooltip).
+  const unused = byId('dims-unused');
+  unused.textContent = `∅ ${tr(lang, 'unavailable')}: ${tr(lang, 'unavailableHelp')}`;
+  unused.hidden = !result.dimensions.some((d) => !d.enabled);
 }
 
 /** Scrolls to the passage and marks it with the custom highlight (or the selection as a fallback). */
@@ -69,7 +103,16 @@ function showPassage(range: Range): void {
   }
 }
 
-function renderBullets(result: DetectResult, pieces: TextPiece[], lang: UiLang): void {
+/**
+ * True when a bullet's example stops inside a sentence: the API cuts examples over 200 characters
+ * at a word boundary (text.slice(start, end) stays exact), so the page adds the "…" the cut needs.
+ */
+export function exampleIsCut(text: string, bullet: { end: number }, sentences: readonly { start: number; end: number }[]): boolean {
+  const within = sentences.find((s) => s.start < bullet.end && bullet.end < s.end);
+  return within !== undefined && text.slice(bullet.end, within.end).trim() !== '';
+}
+
+function renderBullets(source: string, result: DetectResult, pieces: TextPiece[], lang: UiLang): void {
   const list = byId('bullets');
   list.replaceChildren();
   if (result.bullets.length === 0) list.appendChild(el('li', 'empty', tr(lang, 'noBullets')));
@@ -83,7 +126,8 @@ function renderBullets(result: DetectResult, pieces: TextPiece[], lang: UiLang):
     item.appendChild(text);
     const button = el('button', 'passage');
     button.type = 'button';
-    button.append(el('span', 'sr-only', `${tr(lang, 'showPassage')}: `), el('q', '', bullet.example));
+    const cut = exampleIsCut(source, bullet, result.sentenceScores);
+    button.append(el('span', 'sr-only', `${tr(lang, 'showPassage')}: `), el('q', '', cut ? `${bullet.example}…` : bullet.example));
     button.addEventListener('click', () => {
       const range = rangeFor(pieces, bullet.start, bullet.end);
       if (range) showPassage(range);
@@ -119,7 +163,10 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
   // The measured error beside the verdict, in the server's words (it is asked in the page's language).
-  byId('measured-error').textContent = result.measuredError.text;
+  // Left out without a verdict: "flagged 0% of 243 human texts" would reassure about a call not made.
+  const measured = byId('measured-error');
+  measured.textContent = result.measuredError.text;
+  measured.hidden = result.verdictKey === 'inconclusive';
   byId('ai-share').textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : '—';
   byId('doc-type').textContent = result.docTypeLabel;
   renderCalibrationLine(byId('calibration-line'), result.calibration, result.docTypeLabel, lang);
@@ -133,6 +180,6 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   renderHeat(pieces, result);
   renderLegend(byId('legend'), result, lang);
   renderDimensions(result, lang);
-  renderBullets(result, pieces, lang);
+  renderBullets(text, result, pieces, lang);
   byId('result').hidden = false;
 }

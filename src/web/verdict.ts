@@ -3,7 +3,7 @@
  * verdict keys has its own badge (styles.css: an icon on a scale from ○ human to ● AI, `?` for
  * inconclusive, and a colour); the localized label is always written out, so colour is never alone.
  */
-import { isAiVerdict, type VerdictKey } from '../contract/index.ts';
+import { aiSharePercent, isAiVerdict, type VerdictKey } from '../contract/index.ts';
 import type { UiLang } from './strings.ts';
 
 /** Shows `label` as the badge of `key` inside `target` (its text stays exactly the label). */
@@ -23,20 +23,7 @@ export function showsPassages(verdictKey: VerdictKey): boolean {
   return isAiVerdict(verdictKey);
 }
 
-/** An AI share (0 to 1) as a whole percentage in the interface language ("52%", "52 %"). */
+/** An AI share (0 to 1) as a whole percentage in the interface language ("52%", "52 %"), rounded as the mixed bullet rounds it. */
 export function formatShare(share: number, lang: UiLang): string {
-  return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);
-}
-
-/** The gauge's colour band (styles.css `.gauge[data-band]`) for a verdict: the colour says what the verdict says. */
-export function gaugeBand(verdictKey: VerdictKey): 'low' | 'mid' | 'high' | 'mixed' | 'none' {
-  const bands: Record<VerdictKey, 'low' | 'mid' | 'high' | 'mixed' | 'none'> = {
-    human: 'low',
-    likely_human: 'low',
-    inconclusive: 'none',
-    mixed: 'mixed',
-    likely_ai: 'mid',
-    ai: 'high',
-  };
-  return bands[verdictKey];
+  return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(aiSharePercent(share) / 100);
 }

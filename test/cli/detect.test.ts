@@ -9,7 +9,7 @@ import { makeDocx, makePdf, makePng, SAMPLE_MARKDOWN, SAMPLE_MARKDOWN_TEXT, SAMP
 import { DOCX_PARAGRAPHS, DOCX_TABLE, DOCX_TEXT } from '../batch/helpers';
 import { modelVersion } from '../../src/model-version';
 import { detector, PROSE } from '../http/helpers';
-import { isAiVerdict, MIN_WORDS, VERDICT_KEYS } from '../../src/contract';
+import { aiSharePercent, isAiVerdict, MIN_WORDS, VERDICT_KEYS } from '../../src/contract';
 import { errorMessage } from '../../src/i18n';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -79,7 +79,7 @@ describe('detect FILE...', () => {
     lines.forEach((line, i) => {
       const a = detector().analyze(texts[i]);
       expect(line).toBe(
-        `${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`,
+        `${join(dir, names[i])}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${formats[i]}, ${a.words} words, lang ${a.language}, AI share ${aiSharePercent(a.aiShare)}%`,
       );
     });
   });

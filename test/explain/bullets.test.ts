@@ -18,6 +18,7 @@ import { explain } from '../../src/detector/explain';
 import type { ModelFile } from '../../src/detector/score/model';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
+import { HUMAN_SIGNAL_DIMENSION, humanFindings } from '../../src/detector/explain/findings';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
@@ -176,14 +177,39 @@ describe('bullets', () => {
     }
   });
 
-  it('quote a sentence that shows the finding (stock phrases, personal voice)', () => {
+  it('quote a sentence that shows the finding (stock phrases, personal voice)', async () => {
     const stock = EXAMPLES.stock_phrases.en.positive;
     const b = detector.analyze(stock).bullets.find((x) => x.id === 'stock_phrases');
     expect(b).toBeDefined();
     expect(b!.example).toMatch(/crucial|important to note|foster|empower|leverag/);
-    const voice = detector.analyze(HUMAN_EN).bullets.find((x) => x.id === 'personal_voice');
+    // Personal voice is shown only where the model uses formal_register (switched off in en and es
+    // by the model of 2026-11-26): on a copy of the model that uses it in English.
+    const engine = await sharedEngine();
+    const model = structuredClone(engine.model);
+    model.dimensionThresholds.en.formal_register = 0.5;
+    const r = engine.analyze(HUMAN_EN);
+    const voice = explain(model, HUMAN_EN, r, decide(model, engine.docTypes, HUMAN_EN, r, 'conservative'), 'en').bullets.find(
+      (x) => x.id === 'personal_voice',
+    );
     expect(voice).toBeDefined();
     expect(voice!.example).toMatch(/\bI\b|\bI'|\bmy\b|\bMy\b/);
+  });
+
+  it('show no human-side signal whose dimension the model does not use for the language (issue 32)', async () => {
+    const engine = await sharedEngine();
+    for (const text of [HUMAN_EN, HUMAN_EN_2, HUMAN_ES]) {
+      const a = detector.analyze(text);
+      const unused = new Set(a.dimensions.filter((d) => !d.enabled).map((d) => d.id));
+      for (const bullet of a.bullets) {
+        const dimension = HUMAN_SIGNAL_DIMENSION[bullet.id];
+        if (dimension) expect([bullet.id, unused.has(dimension)]).toEqual([bullet.id, false]);
+      }
+    }
+    // The signal itself is there (the text has a personal voice): only its bullet is left out.
+    const r = engine.analyze(HUMAN_EN);
+    expect(humanFindings(r, HUMAN_EN, Number.NaN).map((f) => f.id)).toContain('personal_voice');
+    expect(detector.analyze(HUMAN_EN).dimensions.find((d) => d.id === 'formal_register')?.enabled).toBe(false);
+    expect(detector.analyze(HUMAN_EN).bullets.map((b) => b.id)).not.toContain('personal_voice');
   });
 
   // BUG (reported to the lead): a detected dimension's finding gets strength

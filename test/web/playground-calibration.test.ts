@@ -13,7 +13,7 @@ import { SENSITIVITIES } from '../../src/contract/index.ts';
 import { publicProfile } from '../../src/detector/decide/profile.ts';
 import { makeProfile } from '../../src/detector/index.ts';
 import { STRINGS } from '../../src/web/strings.ts';
-import { gaugeBand } from '../../src/web/verdict.ts';
+import { gaugeBand } from '../../src/web/result.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { humanNote, humanNotes } from './calibration-texts.ts';
 import { contrastFailures } from './contrast.ts';
@@ -186,8 +186,8 @@ describe.skipIf(!HAVE_CHROMIUM)('playground Calibration tab in chromium (issue 3
       expect(body.measuredError.text).toContain(`${PROFILE_TEXTS} calibration texts`);
       // Gauge, verdict and bullets say one thing: an AI call at a middling score, in the AI verdict's colour.
       expect(await page.textContent('#verdict')).toBe(body.verdict);
-      expect(await page.getAttribute('#gauge', 'data-band')).toBe(gaugeBand(body.verdictKey));
-      expect(['mid', 'high']).toContain(gaugeBand(body.verdictKey));
+      expect(await page.getAttribute('#gauge', 'data-band')).toBe(gaugeBand(body.score, body.verdictKey));
+      expect(['mid', 'high']).toContain(gaugeBand(body.score, body.verdictKey));
       expect(await page.textContent('#gauge-label')).toBe(STRINGS.en.gaugeLabel);
       expect(
         await page.locator('#bullets li.bullet').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.leaning)),
@@ -209,7 +209,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground Calibration tab in chromium (issue 3
       const why = STRINGS.en[`reason_${reason}` as 'reason_doc_type_not_covered'].replace('{docType}', body.docTypeLabel);
       expect(await page.textContent('#calibration-line')).toBe(`Profile “${PROFILE_NAME}” not applied: ${why}`);
       expect(await page.getAttribute('#calibration-line', 'data-reason')).toBe(reason);
-      expect(await page.getAttribute('#gauge', 'data-band')).toBe(gaugeBand(body.verdictKey));
+      expect(await page.getAttribute('#gauge', 'data-band')).toBe(gaugeBand(body.score, body.verdictKey));
       // Choosing another profile (none) dims the result: it no longer answers the settings on screen.
       await page.selectOption('#calibration', '');
       expect(await page.isVisible('#stale-note')).toBe(true);

@@ -91,7 +91,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       const unavailable = body.dimensions.filter((d: { enabled: boolean }) => !d.enabled).length;
       expect(unavailable).toBeGreaterThan(0);
       expect(await page.locator('#dimensions li.unavailable').count()).toBe(unavailable);
-      expect(await page.locator('#dimensions li.unavailable .dim-state').first().textContent()).toBe('Not available in this language');
+      expect(await page.locator('#dimensions li.unavailable .dim-state').first().textContent()).toBe(STRINGS.en.unavailable);
       expect(await page.textContent('#active-dims')).toContain(`of ${body.totalDimensions}`);
       await page.screenshot({ path: join(ARTIFACTS, 'playground-result.png'), fullPage: true });
       expect(await contrastFailures(page)).toEqual([]);

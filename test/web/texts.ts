@@ -1,4 +1,5 @@
 /** Texts and small readers shared by the playground's browser tests. */
+import { aiSharePercent } from '../../src/contract/share.ts';
 
 /** Machine-flavoured prose, long enough for several sentences to be judged. */
 export const ESSAY =
@@ -40,7 +41,7 @@ export const SHORT_FORMAL =
   'We propose a novel framework that leverages contrastive learning to enhance robustness, and we demonstrate consistent improvements across diverse benchmarks and languages.';
 
 /** "52%": an AI share as the page writes it in English. */
-export const percent = (share: number) => `${Math.round(share * 100)}%`;
+export const percent = (share: number) => `${aiSharePercent(share)}%`;
 
 /** One CSV line split into fields (RFC 4180 quotes). */
 export function csvFields(line: string): string[] {

@@ -37,6 +37,20 @@ export function strongest(xs: readonly ScoredSentence[], rank: (s: ScoredSentenc
   return best;
 }
 
+/**
+ * The dimension each human-side signal is the other face of. When the model switched that
+ * dimension off for the text's language (it did not separate human from AI text there), the
+ * signal is not shown either: the page would list the dimension as not used beside a bullet that
+ * uses it (issue 32: "Concrete details ... point toward a human writer" beside "Few concrete
+ * details: not used").
+ */
+export const HUMAN_SIGNAL_DIMENSION: Readonly<Record<string, string>> = {
+  varied_rhythm: 'low_burstiness',
+  personal_voice: 'formal_register',
+  informal_register: 'formal_register',
+  concrete_details: 'low_specificity',
+};
+
 /** Rate-based human signals need this many words to mean anything. */
 const MIN_WORDS_FOR_HUMAN_SIGNALS = 40;
 /** Personal voice: first-person words plus real contractions per 100 words. */

@@ -7,7 +7,16 @@
  * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is the number of
  * sentences highlighted with its dimension, and its example one of those sentences.
  */
-import { isAiVerdict, isHumanVerdict, type LabelLang, modelLang, type TextLang, type VerdictKey } from '../../contract';
+import {
+  aiSharePercent,
+  isAiVerdict,
+  isHumanVerdict,
+  type LabelLang,
+  modelLang,
+  roundShare,
+  type TextLang,
+  type VerdictKey,
+} from '../../contract';
 import { formatCount, formatShare, t } from '../../i18n';
 import type { Decision } from '../decide';
 import { EVEN_ODDS } from '../decide/verdict';
@@ -19,7 +28,7 @@ import { buildAnnotations } from './annotations';
 import { leaningOf, renderBullets, strongestWith } from './bullets';
 import { dimensionFindings } from './dimension-findings';
 import { MIN_STYLE_WORDS } from './dimensions';
-import { finding, humanFindings, strongest, type Finding } from './findings';
+import { finding, HUMAN_SIGNAL_DIMENSION, humanFindings, strongest, type Finding } from './findings';
 
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
 export { DOC_TYPES } from '../score/doctype';
@@ -59,9 +68,11 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
         isAiVerdict(verdictKey) ? fallbackHighlight(r, dims.inAiPassage, dims.fingerprint) : null,
         dims.inAiPassage,
       );
+  const unused = new Set(dims.dimensions.filter((d) => !d.enabled).map((d) => d.id));
   const findings: Finding[] = [
     ...dims.findings.flatMap((f) => countAnnotated(f, annotations)),
-    ...humanFindings(r, text, model.dimensionThresholds[ml].low_burstiness ?? NaN),
+    // A human-side signal whose dimension the model does not use for this language is not used either.
+    ...humanFindings(r, text, model.dimensionThresholds[ml].low_burstiness ?? NaN).filter((f) => !unused.has(HUMAN_SIGNAL_DIMENSION[f.id])),
   ];
   const fingerprintDetected = dims.dimensions.some((d) => d.id === 'lexical_fingerprint' && d.detected);
   const lexical = lexicalFinding(r, fingerprintDetected);
@@ -95,7 +106,7 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
     textAnnotations: annotations,
     bullets: renderBullets(text, lead, findings, filler, lang),
     segments: r.segments.map(({ start, end, label, score }) => ({ start, end, label, score })),
-    aiShare: Math.round(r.aiShare * 1000) / 1000,
+    aiShare: roundShare(r.aiShare),
     measuredError: measuredErrorView(decision.measuredError, r.language, lang),
     calibration: decision.calibration,
   };
@@ -179,7 +190,7 @@ function leadFinding(
 ): Finding {
   const leaning = leaningOf(verdict);
   if (verdict === 'mixed' && mixed) {
-    return finding('mixed_authorship', 'ai', { percent: Math.round(mixed.share * 100) }, Infinity, [], {
+    return finding('mixed_authorship', 'ai', { percent: aiSharePercent(mixed.share) }, Infinity, [], {
       start: mixed.start,
       end: mixed.end,
     });

@@ -59,7 +59,7 @@ const DimensionSchema = t.Object({
   detected: t.Boolean({ description: 'True when this signal is present in the text.' }),
   enabled: t.Boolean({
     description:
-      "False when the dimension cannot fire for the text's language (the model switched it off there: it does not separate human from AI text in that language). A disabled dimension is never detected and is not counted in totalDimensions.",
+      "False when the model does not use the dimension for the text's language (it switched it off there: in its tests it did not separate human from AI text in that language, English included). A disabled dimension is never detected, is not counted in totalDimensions, and no bullet rests on it: not its own, nor the human-side signal that is its other face (concrete_details for low_specificity, personal_voice and informal_register for formal_register, varied_rhythm for low_burstiness).",
   }),
 });
 
@@ -84,7 +84,10 @@ const BulletSchema = t.Object({
       'Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why there is no verdict) for inconclusive: `short_text` (too short for this sensitivity), `language_limit` (too short for any sensitivity in the text’s language), `uncertain_score`, `ai_passage` or `obfuscation`. `short_text` and `language_limit` appear only beside `inconclusive`.',
   }),
   text: t.String({ description: 'Localized explanation of one finding.' }),
-  example: t.String({ description: 'A passage of the submitted text: text.slice(start, end).' }),
+  example: t.String({
+    description:
+      'A passage of the submitted text: text.slice(start, end). At most 200 characters: a longer passage is cut at a word boundary inside its sentence (show it with "…").',
+  }),
   start: Int({ minimum: 0, description: `Start ${OFFSET} (inclusive).` }),
   end: Int({ minimum: 0, description: `End ${OFFSET} (exclusive).` }),
 });

@@ -72,8 +72,15 @@ var en = {
   dimsHeading: "Dimensions",
   detected: "Detected",
   notDetected: "Not detected",
-  unavailable: "Not available in this language",
-  unavailableHelp: "This signal does not tell human from AI writing in the language of this text, so it is not checked or counted.",
+  unavailable: "Not used by this model",
+  unavailableHelp: "in the model’s tests these signals did not tell human from AI writing in the language of this text, so the model does not check or count them, and no reason on this page rests on them.",
+  dimFlaggedIn: "Marks {n} flagged sentence(s) in your text.",
+  dimWholeText: "Measured over the whole text: no single sentence shows it strongly enough to be flagged, so it does not weigh on the verdict by itself.",
+  gaugeMixed: "AI score · mixed authorship",
+  staleLangNote: "This result is in {language}: analyze the text again to read it in English.",
+  filesStaleLangNote: "These results are in {language}: analyze the files again to read them in English.",
+  langName_en: "English",
+  langName_es: "Spanish",
   bulletsHeading: "Why",
   showPassage: "Show passage",
   noBullets: "Nothing notable to explain.",
@@ -218,8 +225,15 @@ var es = {
   dimsHeading: "Dimensiones",
   detected: "Detectada",
   notDetected: "No detectada",
-  unavailable: "No disponible en este idioma",
-  unavailableHelp: "Esta señal no distingue la escritura humana de la de una IA en el idioma de este texto, así que no se evalúa ni se cuenta.",
+  unavailable: "No lo usa este modelo",
+  unavailableHelp: "en las pruebas del modelo estas señales no distinguieron la escritura humana de la de una IA en el idioma de este texto, así que el modelo no las evalúa ni las cuenta, y ningún motivo de esta página se basa en ellas.",
+  dimFlaggedIn: "Marca {n} frase(s) señalada(s) en su texto.",
+  dimWholeText: "Medida sobre el texto entero: ninguna frase la muestra con fuerza suficiente para señalarla, así que por sí sola no pesa en el veredicto.",
+  gaugeMixed: "Puntuación IA · autoría mixta",
+  staleLangNote: "Este resultado está en {language}: vuelva a analizar el texto para leerlo en español.",
+  filesStaleLangNote: "Estos resultados están en {language}: vuelva a analizar los archivos para leerlos en español.",
+  langName_en: "inglés",
+  langName_es: "español",
   bulletsHeading: "Por qué",
   showPassage: "Ver pasaje",
   noBullets: "Nada destacable que explicar.",
@@ -441,6 +455,10 @@ var MODEL_LANGS = ["en", "es"];
 var TEXT_LANGS = [...MODEL_LANGS, "other"];
 // src/contract/sensitivity.ts
 var SENSITIVITIES = ["conservative", "balanced", "aggressive"];
+// src/contract/share.ts
+function aiSharePercent(share) {
+  return Math.round(Math.round(share * 1000) / 10);
+}
 // src/contract/verdicts.ts
 var VERDICT_KEYS = ["human", "likely_human", "inconclusive", "mixed", "likely_ai", "ai"];
 function isAiVerdict(v) {
@@ -683,18 +701,7 @@ function showsPassages(verdictKey) {
   return isAiVerdict(verdictKey);
 }
 function formatShare(share, lang) {
-  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
-}
-function gaugeBand(verdictKey) {
-  const bands = {
-    human: "low",
-    likely_human: "low",
-    inconclusive: "none",
-    mixed: "mixed",
-    likely_ai: "mid",
-    ai: "high"
-  };
-  return bands[verdictKey];
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(aiSharePercent(share) / 100);
 }
 
 // src/web/batch.ts
@@ -743,11 +750,13 @@ function toCsv(rows) {
 `)}\r
 `;
 }
-function cell(text, cls) {
+function cell(text, cls, label) {
   const td = document.createElement("td");
   td.textContent = text === undefined ? "" : String(text);
   if (cls)
     td.className = cls;
+  if (label)
+    td.dataset.label = label;
   return td;
 }
 function paintRow(tr_, row, lang) {
@@ -792,14 +801,31 @@ function paintRow(tr_, row, lang) {
     tr_.appendChild(td);
     return;
   }
-  const share = cell(row.aiShare === undefined ? "" : formatShare(row.aiShare, lang), "num");
+  const share = cell(row.aiShare === undefined ? "" : formatShare(row.aiShare, lang), "num", tr(lang, "colAiShare"));
   if (row.aiShare !== undefined)
     share.dataset.share = String(row.aiShare);
-  const verdict = cell(undefined);
+  const verdict = cell(undefined, undefined, tr(lang, "colVerdict"));
   const badge = el("span");
   paintVerdict(badge, row.verdictKey, row.verdict ?? "");
   verdict.appendChild(badge);
-  tr_.append(cell(row.words, "num"), cell(row.score, "num"), share, verdict, cell(row.flagged, "num"), cell(row.docType));
+  tr_.append(cell(row.words, "num", tr(lang, "colWords")), cell(row.score, "num", tr(lang, "colScore")), share, verdict, cell(row.flagged, "num", tr(lang, "colFlagged")), cell(row.docType, undefined, tr(lang, "colDocType")));
+}
+var shown = null;
+function relabelBatch(lang) {
+  const note = document.getElementById("batch-stale");
+  if (!shown)
+    return;
+  for (const [index, row] of shown.rows) {
+    const tr_ = shown.trs.get(index);
+    if (tr_)
+      paintRow(tr_, row, lang);
+  }
+  if (shown.status)
+    document.getElementById("batch-status").textContent = tr(lang, shown.status);
+  if (!note)
+    return;
+  note.hidden = shown.lang === lang;
+  note.textContent = shown.lang === lang ? "" : tr(lang, "filesStaleLangNote", { language: tr(lang, `langName_${shown.lang}`) });
 }
 function verdictKeyOf(value) {
   return VERDICT_KEYS.includes(value) ? value : undefined;
@@ -817,6 +843,8 @@ async function runBatch(files, ctx) {
   const tbody = document.getElementById("batch-rows");
   const rows = new Map;
   const trs = new Map;
+  shown = { rows, trs, status: null, lang };
+  relabelBatch(lang);
   let total = files.length;
   let done = 0;
   const setProgress = () => {
@@ -833,7 +861,7 @@ async function runBatch(files, ctx) {
       trs.set(row.index, tr_);
       tbody.appendChild(tr_);
     }
-    paintRow(tr_, row, lang);
+    paintRow(tr_, row, ctx.lang());
   };
   tbody.replaceChildren();
   status.textContent = "";
@@ -848,7 +876,7 @@ async function runBatch(files, ctx) {
       total = msg.total;
     if (msg.type === "progress") {
       upsert({ index, fileName });
-      status.textContent = tr(lang, "progressNow", { name: fileName });
+      status.textContent = tr(ctx.lang(), "progressNow", { name: fileName });
     } else if (msg.type === "result") {
       done++;
       upsert({
@@ -870,12 +898,15 @@ async function runBatch(files, ctx) {
       upsert({ index, fileName, error: { code: String(msg.code), message: String(msg.message ?? msg.code) } });
     } else if (msg.type === "complete") {
       complete = true;
-      status.textContent = tr(lang, "progressDone");
+      shown.status = "progressDone";
+      status.textContent = tr(ctx.lang(), "progressDone");
     }
     setProgress();
   }
-  if (!complete)
-    status.textContent = tr(lang, "progressIncomplete");
+  if (!complete) {
+    shown.status = "progressIncomplete";
+    status.textContent = tr(ctx.lang(), "progressIncomplete");
+  }
   return [...rows.values()].sort((a, b) => a.index - b.index);
 }
 function downloadCsv(csv, fileName = "detector-results.csv") {
@@ -1190,17 +1221,38 @@ var HEAT_BANDS = 5;
 function heatBand(score) {
   return Math.max(0, Math.min(HEAT_BANDS - 1, Math.floor(score / (100 / HEAT_BANDS))));
 }
+var GAUGE_BANDS = [
+  { min: 70, cls: "high" },
+  { min: 40, cls: "mid" },
+  { min: 0, cls: "low" }
+];
+function gaugeBand(score, verdictKey) {
+  if (verdictKey === "inconclusive")
+    return "none";
+  if (verdictKey === "mixed")
+    return "mixed";
+  if (!showsPassages(verdictKey))
+    return "low";
+  return GAUGE_BANDS.find((b) => score >= b.min).cls;
+}
 function renderGauge(score, verdictKey, lang) {
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId("gauge");
-  const called = verdictKey !== "inconclusive";
-  const label = tr(lang, called ? "gaugeLabel" : "gaugeNoVerdict");
+  const band = gaugeBand(clamped, verdictKey);
+  const label = tr(lang, band === "none" ? "gaugeNoVerdict" : band === "mixed" ? "gaugeMixed" : "gaugeLabel");
   byId("gauge-label").textContent = label;
   gauge.setAttribute("aria-valuenow", String(clamped));
-  gauge.setAttribute("aria-valuetext", called ? `${clamped}/100` : `${clamped}/100, ${label}`);
-  gauge.dataset.band = gaugeBand(verdictKey);
+  gauge.setAttribute("aria-valuetext", band === "none" || band === "mixed" ? `${clamped}/100, ${label}` : `${clamped}/100`);
+  gauge.dataset.band = band;
   byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
   byId("gauge-score").textContent = String(clamped);
+}
+function dimensionNote(dim, result, lang) {
+  const bullet = result.bullets.find((b) => b.id === dim.id);
+  if (bullet)
+    return bullet.text;
+  const flagged = result.textAnnotations.filter((a) => a.dims.some((d) => d.id === dim.id)).length;
+  return flagged > 0 ? tr(lang, "dimFlaggedIn", { n: flagged }) : tr(lang, "dimWholeText");
 }
 function renderDimensions(result, lang) {
   byId("active-dims").textContent = tr(lang, "activeDims", { a: result.activeDimensions, t: result.totalDimensions });
@@ -1214,11 +1266,16 @@ function renderDimensions(result, lang) {
     item.append(el("span", "dim-icon", dim.detected ? "✔" : dim.enabled ? "–" : "∅"), el("span", "dim-label", dim.label));
     const state = dim.detected ? "detected" : dim.enabled ? "notDetected" : "unavailable";
     const stateEl = el("span", "dim-state", tr(lang, state));
+    item.append(stateEl);
     if (!dim.enabled)
       stateEl.title = tr(lang, "unavailableHelp");
-    item.append(stateEl);
+    if (dim.detected)
+      item.append(el("span", "dim-note", dimensionNote(dim, result, lang)));
     list.appendChild(item);
   }
+  const unused = byId("dims-unused");
+  unused.textContent = `∅ ${tr(lang, "unavailable")}: ${tr(lang, "unavailableHelp")}`;
+  unused.hidden = !result.dimensions.some((d) => !d.enabled);
 }
 function showPassage(range) {
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -1234,7 +1291,11 @@ function showPassage(range) {
     sel?.addRange(range);
   }
 }
-function renderBullets(result, pieces, lang) {
+function exampleIsCut(text, bullet, sentences) {
+  const within = sentences.find((s) => s.start < bullet.end && bullet.end < s.end);
+  return within !== undefined && text.slice(bullet.end, within.end).trim() !== "";
+}
+function renderBullets(source, result, pieces, lang) {
   const list = byId("bullets");
   list.replaceChildren();
   if (result.bullets.length === 0)
@@ -1248,7 +1309,8 @@ function renderBullets(result, pieces, lang) {
     item.appendChild(text);
     const button = el("button", "passage");
     button.type = "button";
-    button.append(el("span", "sr-only", `${tr(lang, "showPassage")}: `), el("q", "", bullet.example));
+    const cut = exampleIsCut(source, bullet, result.sentenceScores);
+    button.append(el("span", "sr-only", `${tr(lang, "showPassage")}: `), el("q", "", cut ? `${bullet.example}…` : bullet.example));
     button.addEventListener("click", () => {
       const range = rangeFor(pieces, bullet.start, bullet.end);
       if (range)
@@ -1283,7 +1345,9 @@ function renderResult(text, result, headers, lang) {
   renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
-  byId("measured-error").textContent = result.measuredError.text;
+  const measured = byId("measured-error");
+  measured.textContent = result.measuredError.text;
+  measured.hidden = result.verdictKey === "inconclusive";
   byId("ai-share").textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : "—";
   byId("doc-type").textContent = result.docTypeLabel;
   renderCalibrationLine(byId("calibration-line"), result.calibration, result.docTypeLabel, lang);
@@ -1298,7 +1362,7 @@ function renderResult(text, result, headers, lang) {
   renderHeat(pieces, result);
   renderLegend(byId("legend"), result, lang);
   renderDimensions(result, lang);
-  renderBullets(result, pieces, lang);
+  renderBullets(text, result, pieces, lang);
   byId("result").hidden = false;
 }
 // src/web/app.ts
@@ -1368,9 +1432,13 @@ function chooseFiles(files) {
   renderFileList();
 }
 function markStale() {
-  const stale = lastResult !== null && (textArea.value !== lastResult.text || sensitivity2.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
-  $("result").classList.toggle("stale", stale);
-  $("stale-note").hidden = !stale;
+  const edited = lastResult !== null && (textArea.value !== lastResult.text || sensitivity2.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
+  const otherLang = lastResult !== null && lastResult.lang !== lang;
+  const note = $("stale-note");
+  $("result").classList.toggle("stale", edited || otherLang);
+  note.hidden = !(edited || otherLang);
+  note.dataset.reason = edited ? "edited" : otherLang ? "lang" : "";
+  note.textContent = otherLang && !edited ? tr(lang, "staleLangNote", { language: tr(lang, `langName_${lastResult.lang}`) }) : tr(lang, "staleNote");
 }
 function renderFileList() {
   const list = $("file-list");
@@ -1401,6 +1469,8 @@ function applyLang(next) {
   refreshUsage();
   if (lastResult)
     renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+  markStale();
+  relabelBatch(lang);
 }
 function selectTab(tab, focus) {
   for (const t of document.querySelectorAll('[role="tab"]')) {
@@ -1437,7 +1507,7 @@ async function analyzeText(e) {
     const text = textArea.value;
     const profile = calibration.chosen();
     const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity2.value, profile);
-    lastResult = { text, sensitivity: sensitivity2.value, calibration: profile, data, headers };
+    lastResult = { text, sensitivity: sensitivity2.value, calibration: profile, lang, data, headers };
     renderResult(text, data, headers, lang);
     markStale();
     $("result-heading").focus({ preventScroll: true });
