@@ -210,7 +210,12 @@ describe('applyProfile', () => {
     });
     const small = buildProfile(samples(60, -6, -1), META);
     const c = applyProfile(small, { ...target, mode: 'conservative', globalLogit: 3.8 }, 'v-test');
-    expect([c.use.reason, c.thresholdLogit]).toEqual(['too_few_texts', 3.8]);
+    expect([c.use.reason, c.thresholdLogit, c.measured]).toEqual(['too_few_texts', 3.8, null]);
+    // ...unless the population's own human texts reach the global bar: then just above the highest of them.
+    const high = applyProfile(buildProfile(samples(60, 0, 5), META), { ...target, mode: 'conservative', globalLogit: 3.8 }, 'v-test');
+    expect(high.use.reason).toBe('too_few_texts');
+    expect(high.thresholdLogit).toBeGreaterThan(5);
+    expect(high.thresholdLogit).toBeLessThan(5.000001);
     expect(applyProfile(small, target, 'v-test').use.applied).toBe(true);
   });
 });

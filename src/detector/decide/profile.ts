@@ -112,7 +112,7 @@ export const MIN_PROFILE_WORDS = MIN_WORDS;
 export const MIN_COVERED_TEXTS = 20;
 
 /** The errors making a profile can end with (every client-facing code of a profile, defined once). */
-export const PROFILE_ERROR_STATUS = { calibration_too_small: 422, calibration_empty: 422 } as const;
+export const PROFILE_ERROR_STATUS = { calibration_too_small: 422, calibration_empty: 422, calibration_invalid: 400 } as const;
 export type ProfileErrorCode = keyof typeof PROFILE_ERROR_STATUS;
 
 /** A scored known-human text with the model language it was scored in: what profileSample() answers. */
@@ -309,8 +309,10 @@ export interface ProfileApplication {
  * The threshold a profile gives one text (pure): the profile's own where it covers the text's
  * language, document type and length with a threshold for the mode; the stricter (higher) of the
  * profile's and the global one where it does not cover the type or length (a profile of essays
- * never lowers the bar for tweets); the global one when the profile is stale (`model_changed`), has
- * no texts of the language, or too few for the mode.
+ * never lowers the bar for tweets); with too few texts for the mode (`too_few_texts`), the stricter
+ * of the global one and just above the profile's highest text (the texts cannot set a lower bar,
+ * but they do show a global bar their own human writing reaches); the global one when the profile is
+ * stale (`model_changed`) or has no texts of the language.
  */
 export function applyProfile(profile: CalibrationProfile, target: ProfileTarget, runningModelVersion: string): ProfileApplication {
   const use = (applied: boolean, reason: ProfileReason | null): ProfileUse => ({
@@ -328,7 +330,12 @@ export function applyProfile(profile: CalibrationProfile, target: ProfileTarget,
   const lang = profile.languages[target.lang];
   if (!lang) return global('language_not_covered');
   const m = lang.modes[target.mode];
-  if (m.thresholdLogit === null) return global('too_few_texts');
+  if (m.thresholdLogit === null) {
+    // Too few texts to set this mode's bar, but enough to see when the global bar flags the
+    // population's own human texts: the stricter of the global bar and just above the highest of them.
+    const highest = lang.samples.length ? justAbove(lang.samples[lang.samples.length - 1].logit) : target.globalLogit;
+    return { use: use(false, 'too_few_texts'), thresholdLogit: Math.max(target.globalLogit, highest), measured: null };
+  }
   const stricter = (reason: ProfileReason): ProfileApplication => ({
     use: use(false, reason),
     thresholdLogit: Math.max(m.thresholdLogit!, target.globalLogit),
@@ -337,4 +344,69 @@ export function applyProfile(profile: CalibrationProfile, target: ProfileTarget,
   if (!lang.docTypes.includes(target.docType)) return stricter('doc_type_not_covered');
   if (target.words < lang.words.min || (lang.words.max !== null && target.words > lang.words.max)) return stricter('length_not_covered');
   return { use: use(true, null), thresholdLogit: m.thresholdLogit, measured: { ...m, words: lang.words } };
+}
+
+/** A profile read back (a file, a stored row) that is not one: `calibration_invalid`, with what is wrong. */
+function invalid(why: string): CodedError {
+  return new CodedError('calibration_invalid', PROFILE_ERROR_STATUS.calibration_invalid, `not a calibration profile: ${why}`, {
+    reason: why,
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isShare = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
+
+/**
+ * Checks a parsed JSON value is a profile of PROFILE_FORMAT (what `calibrate --out` writes and the
+ * store keeps) and returns it typed; throws `calibration_invalid` naming the first thing wrong.
+ */
+export function parseProfile(value: unknown): CalibrationProfile {
+  if (!isObject(value)) throw invalid('not a JSON object');
+  if (value.format !== PROFILE_FORMAT) throw invalid(`format ${JSON.stringify(value.format)}, expected ${PROFILE_FORMAT}`);
+  for (const field of ['name', 'modelVersion', 'createdAt'] as const) {
+    if (typeof value[field] !== 'string') throw invalid(`${field} is not a string`);
+  }
+  if (value.id !== undefined && typeof value.id !== 'string') throw invalid('id is not a string');
+  if (!isObject(value.languages)) throw invalid('languages is not an object');
+  const langs = Object.keys(value.languages);
+  if (!langs.length) throw invalid('no language');
+  for (const lang of langs) {
+    if (!(MODEL_LANGS as readonly string[]).includes(lang)) throw invalid(`unknown language "${lang}"`);
+    const l = value.languages[lang];
+    const at = `languages.${lang}`;
+    if (!isObject(l) || !isCount(l.texts)) throw invalid(`${at}.texts is not a count`);
+    if (!Array.isArray(l.docTypes) || !l.docTypes.every((t) => (DOC_TYPES as readonly unknown[]).includes(t))) {
+      throw invalid(`${at}.docTypes is not a list of document types`);
+    }
+    if (!isObject(l.words) || !isCount(l.words.min) || !(l.words.max === null || isCount(l.words.max)))
+      throw invalid(`${at}.words is not a range`);
+    if (!isObject(l.modes)) throw invalid(`${at}.modes is not an object`);
+    for (const mode of SENSITIVITIES) {
+      const m = l.modes[mode];
+      if (
+        !isObject(m) ||
+        !(m.thresholdLogit === null || Number.isFinite(m.thresholdLogit)) ||
+        !isCount(m.flagged) ||
+        !isCount(m.texts) ||
+        !isShare(m.rate) ||
+        !isShare(m.upperBound)
+      ) {
+        throw invalid(`${at}.modes.${mode} is not a mode threshold`);
+      }
+    }
+    if (!Array.isArray(l.samples)) throw invalid(`${at}.samples is not a list`);
+    for (const x of l.samples) {
+      if (
+        !isObject(x) ||
+        !Number.isFinite(x.logit) ||
+        !isShare(x.probability) ||
+        !isCount(x.words) ||
+        !(DOC_TYPES as readonly unknown[]).includes(x.docType)
+      ) {
+        throw invalid(`${at}.samples holds something other than scores`);
+      }
+    }
+  }
+  return value as unknown as CalibrationProfile;
 }
