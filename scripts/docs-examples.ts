@@ -9,6 +9,9 @@ import { TRY_TEXT } from '../src/cli/console';
 import type { Limits } from '../src/modules/limits/model';
 import type { Usage } from '../src/modules/usage/model';
 import { DOC_ANSWERS, fillAnswers } from './lib/doc-answers';
+import { humanTexts } from './lib/human-texts';
+import type { CalibrationView } from '../src/modules/calibrations/model';
+import { MAX_CALIBRATION_TEXTS, MAX_CALIBRATIONS_PER_KEY } from '../src/modules/calibrations/model';
 import { loadConfig } from '../src/config';
 import { createDetector } from '../src/detector';
 import type { Detector } from '../src/detector/types';
@@ -92,6 +95,9 @@ export async function generateExamples(): Promise<DetectExamples> {
   const app = createApp({ config, store, detector });
   const broken = createApp({ config, store, detector: failingDetector(detector) });
   const locked = createApp({ config, store: lockedStore(store), detector });
+  // Its time budget (the minimum) runs out while a large calibration set is scored: calibration_timeout.
+  const hurriedConfig = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', BATCH_TIME_BUDGET_MS: '100' });
+  const hurriedApp = createApp({ config: hurriedConfig, store, detector });
   // A duplicate waits this long for a first request still running (held below), then gets 409.
   const impatient = createApp({ config, store, detector, idempotencyWaitMs: 50 });
   const keyOf = async (plan: PlanId = 'free') => (await createKey(store.keys, { plan })).key;
@@ -226,6 +232,58 @@ export async function generateExamples(): Promise<DetectExamples> {
     'POST /v1/detect with an Idempotency-Key whose first request is still running',
     send('/v1/detect', { key, json: single, idempotencyKey: held }, impatient),
   );
+  // Calibration profiles (issue 34): one made from 120 known-human notes, and the errors of the routes.
+  const calibrationKey = await keyOf('enterprise');
+  const calibration = await send('/v1/calibrations', {
+    key: calibrationKey,
+    json: { name: 'Staff notes 2019-2021', texts: humanTexts(120) },
+  });
+  if (calibration.status !== 201)
+    throw new Error(`docs:examples: POST /v1/calibrations answered ${calibration.status}: ${calibration.text}`);
+  await error('GET /v1/calibrations/cal_123', send('/v1/calibrations/cal_123', { key: calibrationKey }));
+  await error(
+    'POST /v1/detect {"text": …, "calibration": "cal_0000000000000000000000"} (no such profile for this key)',
+    send('/v1/detect', { key, json: { text: ESSAY, calibration: 'cal_0000000000000000000000' } }),
+  );
+  await error(
+    'POST /v1/calibrations {"name": "Essays", "texts": [30 texts]}',
+    send('/v1/calibrations', { key: calibrationKey, json: { name: 'Essays', texts: humanTexts(30) } }),
+  );
+  await error(
+    'POST /v1/calibrations {"name": "Essays", "texts": ["Too short."]}',
+    send('/v1/calibrations', { key: calibrationKey, json: { name: 'Essays', texts: ['Too short.'] } }),
+  );
+  await error(
+    `POST /v1/calibrations with ${MAX_CALIBRATION_TEXTS + 1} texts`,
+    send('/v1/calibrations', {
+      key: calibrationKey,
+      json: { name: 'Essays', texts: Array.from({ length: MAX_CALIBRATION_TEXTS + 1 }, () => 'x') },
+    }),
+  );
+  await error(
+    'POST /v1/calibrations with 3,000 texts on a server with BATCH_TIME_BUDGET_MS=100',
+    send('/v1/calibrations', { key: calibrationKey, json: { name: 'Archive', texts: humanTexts(3000, 2) } }, hurriedApp),
+  );
+  const fullSecret = await keyOf('enterprise');
+  const fullKey = await findActiveKey(store.keys, fullSecret);
+  if (!fullKey) throw new Error('docs:examples: the key vanished');
+  const stored = JSON.parse(calibration.text) as CalibrationView;
+  for (let i = 0; i < MAX_CALIBRATIONS_PER_KEY; i++) {
+    const id = `cal_${String(i).padStart(22, '0')}`;
+    await store.calibrations.insert({
+      id,
+      keyId: fullKey.id,
+      name: stored.name,
+      modelVersion: stored.modelVersion,
+      createdAt: 0,
+      summary: '{}',
+      profile: '{}',
+    });
+  }
+  await error(
+    `POST /v1/calibrations with a key that keeps ${MAX_CALIBRATIONS_PER_KEY} profiles`,
+    send('/v1/calibrations', { key: fullSecret, json: { name: 'One more', texts: humanTexts(60) } }),
+  );
   await store.close();
 
   return {
@@ -236,6 +294,7 @@ export async function generateExamples(): Promise<DetectExamples> {
     limits: limits.body as Limits,
     batch: { files: ['essay.txt', 'saturday-ride.md', 'photo.png'], lines },
     errors,
+    calibration: calibration.body as CalibrationView,
   };
 }
 

@@ -54,9 +54,9 @@ export async function main(argv: string[]): Promise<number | undefined> {
       return (await runDetectCli(rest)) ?? 0;
     }
     case 'calibrate': {
-      const { runCalibrateCli } = await import('./cli/calibrate');
-      // The --key-id mode's store hook (saveForKey) is wired here by the store side of issue 34.
-      return await runCalibrateCli(rest);
+      const { runCalibrateWithStore } = await import('./cli/calibrate-store');
+      // --key-id stores the profile for a key in the configured database (opened only then).
+      return await runCalibrateWithStore(rest, () => openStoreOrExit(loadConfigOrExit()));
     }
     default:
       console.error(`Unknown command "${command}".\n\n${HELP}`);

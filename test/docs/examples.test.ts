@@ -5,6 +5,7 @@ import { ErrorBodySchema, ERROR_STATUS, SENT_ERROR_CODES } from '../../src/http/
 import { compileSchema } from '../../src/http/schema';
 import { BATCH_LINE_SCHEMAS } from '../../src/modules/batch/model';
 import { EXAMPLES } from '../../src/modules/docs/examples';
+import { CalibrationSchema } from '../../src/modules/calibrations/model';
 import { DetectRequestSchema, DetectResponseSchema } from '../../src/modules/detect/model';
 import { generateExamples } from '../../scripts/docs-examples';
 
@@ -14,9 +15,11 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 const VOLATILE_FIELDS = new Set(['ms_cost', 'rate_limit', 'rate_remaining']);
 /** Quota messages quote the next reset, an ISO date that moves every month. */
 const ISO_DATE = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+/** A calibration profile's id is random (issue 34). */
+const CALIBRATION_ID = /cal_[0-9A-Za-z]{22}/g;
 
 function stable(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(ISO_DATE, '<date>');
+  if (typeof value === 'string') return value.replace(ISO_DATE, '<date>').replace(CALIBRATION_ID, '<calibration id>');
   if (Array.isArray(value)) return value.map(stable);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
@@ -57,6 +60,7 @@ describe('the documented examples', () => {
     expectMatches(DetectRequestSchema, EXAMPLES.single.request);
     expectMatches(DetectResponseSchema, EXAMPLES.single.response);
     for (const line of EXAMPLES.batch.lines) expectMatches(BATCH_LINE_SCHEMAS[line.type], line);
+    expectMatches(CalibrationSchema, EXAMPLES.calibration);
     for (const example of Object.values(EXAMPLES.errors)) {
       expectMatches(ErrorBodySchema, example.body);
       expect(example.status).toBe(ERROR_STATUS[example.body.error.code as keyof typeof ERROR_STATUS]);

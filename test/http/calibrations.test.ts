@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bu
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { humanTexts } from '../fixtures/human-texts';
+import { humanTexts } from '../../scripts/lib/human-texts';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { words } from './helpers';
@@ -233,11 +233,15 @@ describe('calibration profiles through the server (SQLite)', () => {
 
   it('never writes a calibration text to the database, its WAL, the logs or temporary files', async () => {
     const needles = [MARKER, `${MARKER} was there too`];
+    // The control: names are stored, so the scan must find this one in the database files (it can fail).
+    const control = `Controlname${crypto.randomUUID().slice(0, 8)}`;
+    expect((await api('/v1/calibrations', { json: { name: control, texts: humanTexts(60, 6) } })).status).toBe(201);
     const files = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`].filter(existsSync);
     expect(files.length).toBeGreaterThan(1);
     const walk = (path: string): string[] =>
       statSync(path).isDirectory() ? readdirSync(path).flatMap((name) => walk(join(path, name))) : [path];
     const temporary = walk(tmp);
+    expect(files.some((file) => readFileSync(file).toString('latin1').includes(control))).toBe(true);
     for (const needle of needles) {
       const utf16 = Buffer.from(needle, 'utf16le').toString('latin1');
       for (const file of [...files, ...temporary]) {

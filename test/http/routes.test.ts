@@ -67,7 +67,15 @@ describe('a trailing slash', () => {
       expect([path, (await call(app, path, { method: path === '/api/detect//' ? 'POST' : 'GET' })).status]).toEqual([path, 404]);
     }
     const spec = await (await call(app, '/swagger/json')).json();
-    expect(Object.keys(spec.paths).sort()).toEqual(['/api/detect', '/health', '/v1/detect', '/v1/limits', '/v1/usage']);
+    expect(Object.keys(spec.paths).sort()).toEqual([
+      '/api/detect',
+      '/health',
+      '/v1/calibrations',
+      '/v1/calibrations/{id}',
+      '/v1/detect',
+      '/v1/limits',
+      '/v1/usage',
+    ]);
   });
 });
 
@@ -111,7 +119,7 @@ describe('docs', () => {
     const op = spec.paths['/api/detect'].post;
     expect(op.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
     expect(op.requestBody.content['application/json'].example.text).toBeString();
-    expect(Object.keys(spec.components.schemas.DetectRequest.properties).sort()).toEqual(['sensitivity', 'text']);
+    expect(Object.keys(spec.components.schemas.DetectRequest.properties).sort()).toEqual(['calibration', 'sensitivity', 'text']);
     const ok = op.responses['200'];
     expect(ok.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DetectResponse' });
     const fields = Object.keys(spec.components.schemas.DetectResponse.properties);
@@ -140,7 +148,9 @@ describe('docs', () => {
     expect(ndjson).toEqual(['progress', 'result', 'progress', 'result', 'progress', 'error', 'complete']);
     expect(op.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/BatchForm' });
     expect(spec.components.schemas.BatchForm.properties['files[]'].type).toBe('array');
-    const responses = [...Object.values(op.responses), spec.components.responses.Error] as Array<{
+    // Every operation's responses: the calibration routes document the codes only they answer (issue 34).
+    const operations = Object.values(spec.paths).flatMap((path) => Object.values(path as object)) as Array<{ responses: object }>;
+    const responses = [...operations.flatMap((operation) => Object.values(operation.responses)), spec.components.responses.Error] as Array<{
       content?: Record<string, { examples?: object }>;
     }>;
     const documented = responses.flatMap((r) => Object.keys(r.content?.['application/json']?.examples ?? {}));

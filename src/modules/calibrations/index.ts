@@ -25,7 +25,7 @@ import {
 } from './service';
 import { CalibrationFormSchema, CalibrationListSchema, CalibrationSchema, CreateCalibrationSchema } from './model';
 
-export { findProfile } from './service';
+export { findProfile, storeProfile } from './service';
 export {
   CALIBRATION_ID_PATTERN,
   CalibrationListSchema,

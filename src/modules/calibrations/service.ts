@@ -16,9 +16,8 @@ import {
   isStale,
   MIN_PROFILE_TEXTS,
   MIN_PROFILE_WORDS,
-  PROFILE_ERROR_STATUS,
+  type PROFILE_ERROR_STATUS,
   publicProfile,
-  type ProfileErrorCode,
 } from '../../detector/decide/profile';
 import type { CalibrationProfile, Detector } from '../../detector/types';
 import type { ExtractPool } from '../../extract/pool';
@@ -193,12 +192,31 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** The errors of buildProfile() a client can cause with its texts (`calibration_invalid` is a file's). */
+const SET_ERRORS: ReadonlySet<string> = new Set<keyof typeof PROFILE_ERROR_STATUS>(['calibration_too_small', 'calibration_empty']);
+
 /** A profile error of the detector (too small, empty) as the API's error, with its params. */
 function profileError(error: unknown): unknown {
-  if (error instanceof CodedError && error.code in PROFILE_ERROR_STATUS) {
-    return new ApiError(error.code as ProfileErrorCode, error.params);
-  }
+  if (error instanceof CodedError && SET_ERRORS.has(error.code)) return new ApiError(error.code as 'calibration_too_small', error.params);
   return error;
+}
+
+/**
+ * Stores `profile` for `keyId` under its id (a new one when it has none) and returns the record:
+ * the one way a profile enters the store (the API, and `calibrate --key-id`).
+ */
+export async function storeProfile(calibrations: CalibrationStore, keyId: number, profile: CalibrationProfile): Promise<CalibrationRecord> {
+  const stored = { ...profile, id: profile.id ?? newCalibrationId() };
+  const record = {
+    id: stored.id,
+    keyId,
+    name: stored.name,
+    modelVersion: stored.modelVersion,
+    createdAt: Date.parse(stored.createdAt),
+    summary: JSON.stringify(publicProfile(stored)),
+  };
+  await calibrations.insert({ ...record, profile: JSON.stringify(stored) });
+  return record;
 }
 
 /**
@@ -253,15 +271,7 @@ async function calibrate(
     } catch (error) {
       throw profileError(error);
     }
-    const record = {
-      id,
-      keyId: key.id,
-      name,
-      modelVersion: deps.modelVersion,
-      createdAt: now,
-      summary: JSON.stringify(publicProfile(profile)),
-    };
-    await deps.calibrations.insert({ ...record, profile: JSON.stringify(profile) });
+    const record = await storeProfile(deps.calibrations, key.id, profile);
     hold.complete();
     return { body: { ...calibrationView(record, deps.modelVersion), skipped }, words, state: charge.state };
   } catch (error) {

@@ -160,6 +160,7 @@ const STATUS_DOCS: Record<number, { description: string; headers?: object }> = {
     description: 'This Idempotency-Key was already used by this API key with another body (within 24 hours).',
     headers: RATE_LIMIT_HEADERS,
   },
+  404: { description: 'The `calibration` field names no profile of this key (unknown, deleted, or another key’s); nothing was charged.' },
   405: {
     description: 'The path exists but not with this method.',
     headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' }, example: 'POST' } },
