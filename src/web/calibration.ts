@@ -178,6 +178,7 @@ function languageBlock(code: ModelLang, language: PublicLanguage, lang: UiLang):
   const wrap = el('div', 'table-wrap');
   wrap.appendChild(table);
   block.appendChild(wrap);
+  if (!showScore) block.appendChild(el('p', 'hint threshold-help', tr(lang, 'thresholdLogitHelp')));
   return block;
 }
 

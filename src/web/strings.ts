@@ -127,6 +127,8 @@ const en = {
   colThreshold: 'AI from score',
   colThresholdLogit: 'Threshold (model logit)',
   colOwnFlagged: 'Its own texts flagged',
+  thresholdLogitHelp:
+    'The threshold is on the model’s raw scale (its logit), from which the mode calls a covered text AI; on the 0–100 score it depends on the text’s length.',
   colUpperBound: 'At most (95% bound)',
   ownFlagged: '{k} of {n} ({rate})',
   modeDefault: 'Too few texts for this mode: the default threshold is used.',
@@ -289,6 +291,8 @@ const es: Record<StringKey, string> = {
   colThreshold: 'IA desde la puntuación',
   colThresholdLogit: 'Umbral (logit del modelo)',
   colOwnFlagged: 'Sus propios textos marcados',
+  thresholdLogitHelp:
+    'El umbral está en la escala interna del modelo (su logit), a partir de la cual el modo considera IA un texto cubierto; en la puntuación de 0 a 100 depende de la longitud del texto.',
   colUpperBound: 'Como máximo (cota del 95 %)',
   ownFlagged: '{k} de {n} ({rate})',
   modeDefault: 'Pocos textos para este modo: se usa el umbral por defecto.',
