@@ -141,7 +141,7 @@ function applyLang(next: UiLang): void {
   renderFileList();
   calibration.applyLang();
   void refreshUsage();
-  if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+  if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang, lastResult.lang);
   markStale();
   relabelBatch(lang);
 }

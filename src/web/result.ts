@@ -156,8 +156,13 @@ export function wireTooltipDismiss(): void {
   });
 }
 
-/** Shows a result for `text` in the result section (interface strings in `lang`). */
-export function renderResult(text: string, result: DetectResult, headers: Headers, lang: UiLang): void {
+/**
+ * Shows a result for `text` in the result section: interface strings in `lang`, the server's words
+ * (verdict, document type, measured error, reasons) marked as `answerLang`, the language they were
+ * asked in, so a screen reader reads each in its own language while the result is stale.
+ */
+export function renderResult(text: string, result: DetectResult, headers: Headers, lang: UiLang, answerLang: UiLang = lang): void {
+  for (const id of ['verdict', 'doc-type', 'measured-error', 'bullets']) byId(id).lang = answerLang;
   if ('highlights' in CSS) CSS.highlights.delete(PASSAGE_HIGHLIGHT);
   renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);

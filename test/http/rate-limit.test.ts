@@ -4,6 +4,8 @@
  * and GET /v1/limits. Across processes and instances: test/faults/rate-limits.test.ts.
  */
 import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { chargeWords, getQuotaState } from '../../src/modules/quota';
 import { PLANS } from '../../src/plans';
@@ -219,5 +221,33 @@ describe('GET /v1/limits', () => {
   it('needs a key', async () => {
     const { app } = makeApp();
     expect((await call(app, '/v1/limits')).status).toBe(401);
+  });
+});
+
+describe('two kinds of limit, told apart where integrators look (issue 32)', () => {
+  it('says in each header description, in docs/api.md and in the README which limit counts words and which requests', async () => {
+    const { app } = makeApp();
+    const spec = await (await call(app, '/swagger/json')).json();
+    const headers = spec.paths['/v1/detect'].post.responses['200'].headers;
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+      expect([name, headers[name].description]).toEqual([name, expect.stringContaining('Monthly WORD quota')]);
+    }
+    for (const name of ['RateLimit-Policy', 'RateLimit']) {
+      expect([name, headers[name].description]).toEqual([name, expect.stringMatching(/^REQUEST/)]);
+    }
+    const single = spec.components.schemas.DetectResponse.properties;
+    expect(single.rate_limit.description).toContain('Monthly WORD quota');
+    expect(single.rate_remaining.description).toContain('Monthly WORD quota');
+    const root = join(import.meta.dir, '..', '..');
+    const api = readFileSync(join(root, 'docs', 'api.md'), 'utf8');
+    // Right under the route table, before the first section.
+    const top = api.slice(0, api.indexOf('\n## '));
+    expect(top).toContain(
+      "| `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`; the body's `rate_limit`, `rate_remaining` | **words**",
+    );
+    expect(top).toContain('| `RateLimit-Policy`, `RateLimit` (IETF draft) | **requests**');
+    const summary = readFileSync(join(root, 'README.md'), 'utf8').split('## API summary')[1].split('\n## ')[0].replace(/\s+/g, ' ');
+    expect(summary).toContain("`X-RateLimit-*` headers and the body's `rate_limit`/`rate_remaining` count **words per month**");
+    expect(summary).toContain('`RateLimit-Policy`/`RateLimit` count **requests per minute**');
   });
 });

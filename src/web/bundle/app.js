@@ -1343,7 +1343,9 @@ function wireTooltipDismiss() {
       mark.classList.add("quiet");
   });
 }
-function renderResult(text, result, headers, lang) {
+function renderResult(text, result, headers, lang, answerLang = lang) {
+  for (const id of ["verdict", "doc-type", "measured-error", "bullets"])
+    byId(id).lang = answerLang;
   if ("highlights" in CSS)
     CSS.highlights.delete(PASSAGE_HIGHLIGHT);
   renderGauge(result.score, result.verdictKey, lang);
@@ -1472,7 +1474,7 @@ function applyLang(next) {
   calibration.applyLang();
   refreshUsage();
   if (lastResult)
-    renderResult(lastResult.text, lastResult.data, lastResult.headers, lang);
+    renderResult(lastResult.text, lastResult.data, lastResult.headers, lang, lastResult.lang);
   markStale();
   relabelBatch(lang);
 }
