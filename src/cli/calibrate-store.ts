@@ -35,7 +35,7 @@ export async function runCalibrateWithStore(
       return undefined;
     });
     if (key === undefined) return 2;
-    if (!key || key.status !== 'active') {
+    if (key?.status !== 'active') {
       err(`calibrate: no active API key "${ref}" in this database (see "keys list"); nothing was read or stored`);
       return 2;
     }

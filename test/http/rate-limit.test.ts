@@ -215,6 +215,7 @@ describe('GET /v1/limits', () => {
         extractTimeoutSeconds: 30,
       },
       extraction: { throttledAfter: 10, windowSeconds: 60 },
+      calibrations: { maxProfiles: 20, maxTexts: 5000, minTextsPerLanguage: 50, minWordsPerText: 20 },
     });
   });
 

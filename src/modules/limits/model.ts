@@ -78,6 +78,24 @@ export const LimitsSchema = t.Object(
       },
       { description: 'The per-key extraction throttle, held across processes and instances.' },
     ),
+    calibrations: t.Object(
+      {
+        maxProfiles: Int({
+          minimum: 1,
+          description: 'Profiles a key may keep (POST /v1/calibrations past it: 409 calibration_limit_reached).',
+        }),
+        maxTexts: Int({ minimum: 1, description: 'Texts (JSON) or files (multipart) of one calibration request.' }),
+        minTextsPerLanguage: Int({
+          minimum: 1,
+          description: 'Usable texts a language needs for a profile (else 422 calibration_too_small).',
+        }),
+        minWordsPerText: Int({ minimum: 1, description: 'Words a text needs to be used (shorter ones are skipped, not charged).' }),
+      },
+      {
+        description:
+          'Calibration profiles (POST /v1/calibrations): also bounded by the batch limits (maxBatchBytes, maxFileBytes, timeBudgetSeconds).',
+      },
+    ),
   },
   { description: 'What this server and the key’s plan allow. Not charged.' },
 );

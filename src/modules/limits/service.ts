@@ -5,6 +5,8 @@ import { planFor } from '../../plans';
 import type { ApiKey } from '../../store/types';
 import { EXHAUSTED_FILES_PER_KEY, EXHAUSTED_WINDOW_MS } from '../batch/exhausted';
 import { requestPolicy } from '../rate';
+import { MAX_CALIBRATION_TEXTS, MAX_CALIBRATIONS_PER_KEY } from '../calibrations/model';
+import { MIN_PROFILE_TEXTS, MIN_PROFILE_WORDS } from '../../detector/decide/profile';
 import type { Limits } from './model';
 
 /** The limits a key works under on this server. */
@@ -28,5 +30,11 @@ export function limitsOf(config: Config, key: ApiKey): Limits {
       extractTimeoutSeconds: config.extractTimeoutMs / 1000,
     },
     extraction: { throttledAfter: EXHAUSTED_FILES_PER_KEY, windowSeconds: Math.round(EXHAUSTED_WINDOW_MS / 1000) },
+    calibrations: {
+      maxProfiles: MAX_CALIBRATIONS_PER_KEY,
+      maxTexts: MAX_CALIBRATION_TEXTS,
+      minTextsPerLanguage: MIN_PROFILE_TEXTS,
+      minWordsPerText: MIN_PROFILE_WORDS,
+    },
   };
 }
