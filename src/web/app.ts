@@ -153,6 +153,8 @@ function selectTab(tab: HTMLElement, focus: boolean): void {
     t.tabIndex = on ? 0 : -1;
     $(t.getAttribute('aria-controls')!).hidden = !on;
   }
+  // Profiles may have been made elsewhere meanwhile (another tab, `bun run calibrate --key-id`).
+  if (tab.id === 'tab-calibration') void calibration.refresh();
   if (focus) tab.focus();
 }
 

@@ -1485,6 +1485,8 @@ function selectTab(tab, focus) {
     t.tabIndex = on ? 0 : -1;
     $(t.getAttribute("aria-controls")).hidden = !on;
   }
+  if (tab.id === "tab-calibration")
+    calibration.refresh();
   if (focus)
     tab.focus();
 }
