@@ -1,4 +1,5 @@
 /** Browser-side client of POST /v1/detect: single JSON mode, multipart batch mode, error messages. */
+import type { ProfileUse } from '../detector/decide/profile.ts';
 import type { DetectResponse } from '../modules/detect/service.ts';
 import type { Usage } from '../modules/usage/model.ts';
 import { CodedError } from '../contract/errors.ts';
@@ -44,13 +45,18 @@ export type DetectResult = Pick<
   | 'bullets'
   | 'sentenceScores'
   | 'measuredError'
->;
+> & {
+  /** Whether the named calibration profile decided this text, and why not (issue 34); absent without one. */
+  calibration?: ProfileUse | null;
+};
 
-function headersFor(key: string, lang: UiLang): Record<string, string> {
+/** The headers of every request the page makes with a key. */
+export function headersFor(key: string, lang: UiLang): Record<string, string> {
   return { 'X-API-Key': key, 'Accept-Language': lang, Accept: 'application/json, application/x-ndjson' };
 }
 
-async function toApiError(res: Response): Promise<ApiError> {
+/** The API's error body as an ApiError (the status line when there is no body). */
+export async function toApiError(res: Response): Promise<ApiError> {
   let code = `http_${res.status}`;
   let message = ''; // filled in the page's language by describeError when the body has none
   try {
@@ -63,17 +69,19 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, code, message, res.headers);
 }
 
-/** Posts one text; resolves with the result and the response headers, or rejects with ApiError. */
+/** Posts one text (with the chosen calibration profile's id, if any); resolves with the result and the response headers, or rejects with ApiError. */
 export async function detectText(
   key: string,
   lang: UiLang,
   text: string,
   sensitivity: string,
+  calibration = '',
 ): Promise<{ data: DetectResult; headers: Headers }> {
   const res = await fetch(DETECT_PATH, {
     method: 'POST',
     headers: { ...headersFor(key, lang), 'Content-Type': 'application/json' },
-    body: JSON.stringify({ text, sensitivity }),
+    // `calibration` only when a profile is chosen: without one the request is the same as before.
+    body: JSON.stringify(calibration ? { text, sensitivity, calibration } : { text, sensitivity }),
   });
   if (!res.ok) throw await toApiError(res);
   return { data: (await res.json()) as DetectResult, headers: res.headers };
@@ -106,10 +114,18 @@ export function usageText(usage: Usage, lang: UiLang): string {
 }
 
 /** Posts files as `files[]`; resolves with the streaming response, or rejects with ApiError. */
-export async function detectFiles(key: string, lang: UiLang, files: File[], sensitivity: string, signal?: AbortSignal): Promise<Response> {
+export async function detectFiles(
+  key: string,
+  lang: UiLang,
+  files: File[],
+  sensitivity: string,
+  calibration = '',
+  signal?: AbortSignal,
+): Promise<Response> {
   const form = new FormData();
   for (const f of files) form.append('files[]', f, f.name);
   form.append('sensitivity', sensitivity);
+  if (calibration) form.append('calibration', calibration);
   form.append('lang', lang);
   // Each result line brings its reasons (bullets), so one file's can be opened in the table.
   form.append('detail', 'full');

@@ -1,6 +1,8 @@
-/** Entry point of the playground page: settings, language, tabs, text analysis and the Files tab. */
+/** Entry point of the playground page: settings, language, tabs, text analysis, the Files and Calibration tabs. */
 import { ApiError, describeError, detectText, fetchUsage, usageText, type DetectResult } from './api.ts';
 import { downloadCsv, relabelBatch, runBatch, toCsv, type BatchRow } from './batch.ts';
+import { wireCalibration } from './calibration-tab.ts';
+import { splitFiles, wireDrop } from './files.ts';
 import { renderResult, wireTooltipDismiss } from './result.ts';
 import { STRINGS, tr, type StringKey, type UiLang } from './strings.ts';
 import { countWords, MIN_WORDS } from './words.ts';
@@ -21,15 +23,15 @@ const filesButton = $<HTMLButtonElement>('analyze-files');
 const csvButton = $<HTMLButtonElement>('download-csv');
 
 let lang: UiLang = initialLang();
-/** The result on screen, with the language its server-written parts (verdict, reasons, measured error) are in. */
-let lastResult: { text: string; sensitivity: string; lang: UiLang; data: DetectResult; headers: Headers } | null = null;
+/** The result on screen: what it answered (text, sensitivity, profile) and the language its server-written parts are in. */
+let lastResult: { text: string; sensitivity: string; calibration: string; lang: UiLang; data: DetectResult; headers: Headers } | null =
+  null;
 let chosenFiles: File[] = [];
 /** Files the picker or a drop offered that the page does not send (not TXT, MD, DOCX or PDF by name). */
 let refusedFiles: File[] = [];
-
-/** File names the Files tab takes: the formats the server reads (it still decides by content). */
-const FILE_NAME = /\.(txt|md|markdown|docx|pdf)$/i;
 let batchRows: BatchRow[] = [];
+/** The Calibration tab and the profile the detections name (calibration-tab.ts). */
+const calibration = wireCalibration({ key: () => keyInput.value.trim(), lang: () => lang, onChoice: () => markStale() });
 let busy = false;
 
 function initialLang(): UiLang {
@@ -83,19 +85,20 @@ function updateWordCount(): void {
 
 /** Keeps the files the page may send and remembers the others, to name them. */
 function chooseFiles(files: File[]): void {
-  chosenFiles = files.filter((f) => FILE_NAME.test(f.name));
-  refusedFiles = files.filter((f) => !FILE_NAME.test(f.name));
+  ({ taken: chosenFiles, refused: refusedFiles } = splitFiles(files));
   renderFileList();
 }
 
 /**
- * Dims the result when it no longer answers what is on screen, and says why: the text or the
- * sensitivity changed, or the page's language did (issue 32: the verdict, the reasons and the
- * measured error are the server's words, in the language they were asked in; asking again would
+ * Dims the result when it no longer answers what is on screen, and says why: the text, the
+ * sensitivity or the calibration profile changed, or the page's language did (issue 32: the verdict,
+ * the reasons and the measured error are the server's words, in the language they were asked in; asking again would
  * charge the words again, so the page says so instead of doing it behind the user's back).
  */
 function markStale(): void {
-  const edited = lastResult !== null && (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity);
+  const edited =
+    lastResult !== null &&
+    (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
   const otherLang = lastResult !== null && lastResult.lang !== lang;
   const note = $('stale-note');
   $('result').classList.toggle('stale', edited || otherLang);
@@ -131,9 +134,12 @@ function applyLang(next: UiLang): void {
   }
   $<HTMLInputElement>(`lang-${lang}`).checked = true;
   $('main').setAttribute('aria-label', STRINGS[lang].title);
-  document.querySelector('[role="tablist"]')!.setAttribute('aria-label', `${tr(lang, 'tabText')} / ${tr(lang, 'tabFiles')}`);
+  document
+    .querySelector('[role="tablist"]')!
+    .setAttribute('aria-label', `${tr(lang, 'tabText')} / ${tr(lang, 'tabFiles')} / ${tr(lang, 'tabCalibration')}`);
   updateWordCount();
   renderFileList();
+  calibration.applyLang();
   void refreshUsage();
   if (lastResult) renderResult(lastResult.text, lastResult.data, lastResult.headers, lang, lastResult.lang);
   markStale();
@@ -147,6 +153,8 @@ function selectTab(tab: HTMLElement, focus: boolean): void {
     t.tabIndex = on ? 0 : -1;
     $(t.getAttribute('aria-controls')!).hidden = !on;
   }
+  // Profiles may have been made elsewhere meanwhile (another tab, `bun run calibrate --key-id`).
+  if (tab.id === 'tab-calibration') void calibration.refresh();
   if (focus) tab.focus();
 }
 
@@ -173,8 +181,9 @@ async function analyzeText(e: Event): Promise<void> {
   updateWordCount();
   try {
     const text = textArea.value;
-    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value);
-    lastResult = { text, sensitivity: sensitivity.value, lang, data, headers };
+    const profile = calibration.chosen();
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity.value, profile);
+    lastResult = { text, sensitivity: sensitivity.value, calibration: profile, lang, data, headers };
     renderResult(text, data, headers, lang);
     markStale();
     $('result-heading').focus({ preventScroll: true });
@@ -199,7 +208,12 @@ async function analyzeFiles(e: Event): Promise<void> {
   filesButton.disabled = true;
   csvButton.disabled = true;
   try {
-    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity.value });
+    batchRows = await runBatch(chosenFiles, {
+      key: () => keyInput.value.trim(),
+      lang: () => lang,
+      sensitivity: () => sensitivity.value,
+      calibration: () => calibration.chosen(),
+    });
     csvButton.disabled = batchRows.length === 0;
   } catch (err) {
     showError('files-error', err);
@@ -210,20 +224,7 @@ async function analyzeFiles(e: Event): Promise<void> {
 }
 
 function wireFiles(): void {
-  const zone = $('drop-zone');
-  fileInput.addEventListener('change', () => {
-    chooseFiles([...(fileInput.files ?? [])]);
-  });
-  zone.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    zone.classList.add('dragging');
-  });
-  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
-  zone.addEventListener('drop', (e) => {
-    e.preventDefault();
-    zone.classList.remove('dragging');
-    chooseFiles([...(e.dataTransfer?.files ?? [])]);
-  });
+  wireDrop($('drop-zone'), fileInput, chooseFiles);
   // A file dropped beside the zone would make the browser navigate away from the page.
   for (const type of ['dragover', 'drop']) window.addEventListener(type, (e) => e.preventDefault());
   $('files-form').addEventListener('submit', analyzeFiles);
@@ -233,7 +234,10 @@ function wireFiles(): void {
 function main(): void {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? '';
   keyInput.addEventListener('input', () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
-  keyInput.addEventListener('change', () => void refreshUsage());
+  keyInput.addEventListener('change', () => {
+    void refreshUsage();
+    void calibration.refresh();
+  });
   textArea.addEventListener('input', () => {
     updateWordCount();
     markStale();
@@ -248,6 +252,7 @@ function main(): void {
   wireFiles();
   wireTooltipDismiss();
   applyLang(lang);
+  void calibration.refresh();
 }
 
 main();

@@ -1,6 +1,7 @@
 /** The Files tab: posts files as files[], renders the NDJSON stream as it arrives, exports CSV. */
 import { VERDICT_KEYS, type VerdictKey } from '../contract/index.ts';
 import { detectFiles, readNdjson } from './api.ts';
+import { calibrationLine, calibrationNote, type CalibrationUse } from './calibration.ts';
 import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
 import { formatShare, paintVerdict } from './verdict.ts';
@@ -19,6 +20,10 @@ export interface BatchRow {
   docType?: string;
   /** The file's reasons (`detail=full`): the bullets' texts, the first supporting the verdict. */
   reasons?: string[];
+  /** The line's `calibration` when the batch named a profile: applied, or why not. */
+  calibration?: CalibrationUse;
+  /** The line's measured-error sentence (the profile's own when it applied). */
+  measuredError?: string;
   error?: { code: string; message: string };
 }
 
@@ -34,6 +39,9 @@ const CSV_COLUMNS = [
   'doc_type',
   'error_code',
   'error_message',
+  // Appended (issue 34), so the columns before keep their places in existing spreadsheets.
+  'calibration_applied',
+  'calibration_reason',
 ] as const;
 /** Cells of a row after the file name, spanned by a pending or error cell. */
 const DATA_COLUMNS = 6;
@@ -49,7 +57,21 @@ function csvField(value: string | number | undefined): string {
 export function toCsv(rows: BatchRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const r of rows) {
-    const cells = [r.fileName, r.words, r.score, r.aiShare, r.verdict, r.verdictKey, r.flagged, r.docType, r.error?.code, r.error?.message];
+    const cal = r.calibration;
+    const cells = [
+      r.fileName,
+      r.words,
+      r.score,
+      r.aiShare,
+      r.verdict,
+      r.verdictKey,
+      r.flagged,
+      r.docType,
+      r.error?.code,
+      r.error?.message,
+      cal ? String(cal.applied) : undefined,
+      cal?.reason ?? undefined,
+    ];
     lines.push(cells.map(csvField).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
@@ -60,6 +82,8 @@ export interface BatchContext {
   key: () => string;
   lang: () => UiLang;
   sensitivity: () => string;
+  /** The chosen calibration profile's id ('' for none). */
+  calibration: () => string;
 }
 
 function cell(text: string | number | undefined, cls?: string, label?: string): HTMLTableCellElement {
@@ -77,20 +101,30 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   name.scope = 'row';
   // Only the name may break anywhere (a long name without spaces); the reasons under it break between words.
   name.appendChild(el('span', 'file-name', row.fileName));
-  if (row.reasons && row.reasons.length > 0) {
+  const calibration = row.calibration ? calibrationLine(row.calibration, row.docType ?? '', lang) : null;
+  if (row.calibration) {
+    // The profile's word on this file stays visible in short (the full sentence is under Why).
+    const note = el('p', 'cal-note', calibrationNote(row.calibration, lang));
+    note.dataset.applied = String(row.calibration.applied);
+    name.appendChild(note);
+  }
+  if ((row.reasons && row.reasons.length > 0) || calibration) {
     // A disclosure per file: its reasons open in place, the table stays one line per file.
     const details = el('details', 'reasons');
     const summary = el('summary');
     summary.textContent = tr(lang, 'fileReasons');
     const list = el('ul');
     list.append(
-      ...row.reasons.map((text) => {
+      ...(row.reasons ?? []).map((text) => {
         const li = el('li');
         li.textContent = text;
         return li;
       }),
     );
     details.append(summary, list);
+    // With a profile: whether it decided, why not, and the measured error (the profile's own where it applied).
+    if (calibration) details.appendChild(el('p', 'hint calibration-line', calibration));
+    if (calibration && row.measuredError) details.appendChild(el('p', 'hint measured-error', row.measuredError));
     name.appendChild(details);
   }
   tr_.replaceChildren(name);
@@ -156,6 +190,14 @@ function verdictKeyOf(value: unknown): VerdictKey | undefined {
   return (VERDICT_KEYS as readonly unknown[]).includes(value) ? (value as VerdictKey) : undefined;
 }
 
+/** The line's `calibration` when it has the shape the page reads. */
+function calibrationOf(value: unknown): CalibrationUse | undefined {
+  const v = value as Partial<CalibrationUse> | null | undefined;
+  return v && typeof v.name === 'string' && typeof v.applied === 'boolean'
+    ? { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null }
+    : undefined;
+}
+
 /** Runs one batch of `files`, updating the progress bar and table as each NDJSON line arrives. */
 export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchRow[]> {
   const lang = ctx.lang();
@@ -191,7 +233,7 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
   section.hidden = false;
   setProgress();
 
-  const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity());
+  const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity(), ctx.calibration());
   let complete = false;
   for await (const msg of readNdjson(res.body!)) {
     const index = Number(msg.index);
@@ -213,6 +255,9 @@ export async function runBatch(files: File[], ctx: BatchContext): Promise<BatchR
         flagged: Number(msg.flagged),
         docType: String(msg.docType ?? ''),
         reasons: Array.isArray(msg.bullets) ? msg.bullets.map((b: { text?: unknown }) => String(b?.text ?? '')) : undefined,
+        calibration: calibrationOf(msg.calibration),
+        measuredError:
+          typeof (msg.measuredError as { text?: unknown })?.text === 'string' ? (msg.measuredError as { text: string }).text : undefined,
       });
     } else if (msg.type === 'error') {
       done++;

@@ -1,6 +1,7 @@
 /** Renders one single-mode result: gauge, AI share, verdict, annotated text, dimensions and bullets. */
 import { rangeFor, renderAnnotated, renderLegend, type TextPiece } from './annotated.ts';
 import type { DetectResult } from './api.ts';
+import { renderCalibrationLine } from './calibration.ts';
 import { byId, el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
 import { formatShare, paintVerdict, showsPassages } from './verdict.ts';
@@ -173,6 +174,7 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   measured.hidden = result.verdictKey === 'inconclusive';
   byId('ai-share').textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : '—';
   byId('doc-type').textContent = result.docTypeLabel;
+  renderCalibrationLine(byId('calibration-line'), result.calibration, result.docTypeLabel, lang);
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   byId('ms-cost').textContent = tr(lang, 'msUnit', { n: nf.format(result.ms_cost) });
   const remaining = headers.get('X-RateLimit-Remaining') ?? result.rate_remaining;

@@ -416,7 +416,8 @@ describe.skipIf(!HAVE_CHROMIUM)('playground page in chromium', () => {
       await page.click('#tab-text');
       await page.fill('#api-key', server.key);
       await page.focus('#api-key');
-      // Key -> sensitivity -> Text tab -> textarea, in document order.
+      // Key -> sensitivity -> calibration profile -> Text tab -> textarea, in document order.
+      await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-text');

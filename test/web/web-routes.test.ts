@@ -6,6 +6,8 @@ import { webRoutes } from '../../src/modules/web/index.ts';
 import { BUNDLE_PATH, buildWebBundle } from '../../src/web/build.ts';
 import { ApiError, describeError, quotaResetDate } from '../../src/web/api.ts';
 import { toCsv } from '../../src/web/batch.ts';
+import { calibrationLine, calibrationNote, formatRate } from '../../src/web/calibration.ts';
+import { PROFILE_REASONS } from '../../src/detector/decide/profile.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import stylesCss from '../../src/web/styles.css' with { type: 'text' };
 import { formatShare } from '../../src/web/verdict.ts';
@@ -93,13 +95,48 @@ describe('page helpers', () => {
         docType: 'Essay',
       },
       { index: 1, fileName: '=cmd().pdf', error: { code: 'corrupt_file', message: 'Bad file' } },
+      {
+        index: 2,
+        fileName: 'c.txt',
+        words: 60,
+        score: 30,
+        aiShare: 0,
+        verdict: 'Human',
+        verdictKey: 'human',
+        flagged: 0,
+        docType: 'Essay',
+        calibration: { id: 'cal_x', name: 'Staff', applied: false, reason: 'doc_type_not_covered' },
+      },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message',
-      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,',
-      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file",
+      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message,calibration_applied,calibration_reason',
+      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,,,',
+      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file,,",
+      'c.txt,60,30,0,Human,human,0,Essay,,,false,doc_type_not_covered',
       '',
     ]);
+  });
+
+  it('says every reason a calibration profile was not applied, in both languages, with the document type where it matters', () => {
+    const use = { id: 'cal_x', name: 'Staff', applied: false };
+    for (const lang of ['en', 'es'] as const) {
+      const lines = PROFILE_REASONS.map((reason) => calibrationLine({ ...use, reason }, 'Essay', lang));
+      // One distinct sentence per reason (a new reason without words would fall back to the generic one).
+      expect(new Set(lines).size).toBe(PROFILE_REASONS.length);
+      for (const reason of PROFILE_REASONS) {
+        expect(STRINGS[lang][`reason_${reason}`]).toBeTruthy();
+        expect(STRINGS[lang][`why_${reason}`]).toBeTruthy();
+        expect(calibrationNote({ ...use, reason }, lang)).toContain(STRINGS[lang][`why_${reason}`]);
+      }
+      expect(calibrationLine({ ...use, reason: 'doc_type_not_covered' }, 'Essay', lang)).toContain('(Essay)');
+      expect(calibrationLine({ ...use, applied: true, reason: null }, 'Essay', lang)).toContain(
+        lang === 'en' ? '“Staff” applied' : '«Staff» aplicado',
+      );
+    }
+    // Small rates keep one decimal: "at most 1.3%" is not rounded to "1%".
+    expect(formatRate(0.0132, 'en')).toBe('1.3%');
+    expect(formatRate(0.0132, 'es')).toBe('1,3\u00a0%');
+    expect(formatRate(0, 'en')).toBe('0%');
   });
 
   it('styles every verdict key and every bullet leaning, with a label for each in both languages', () => {

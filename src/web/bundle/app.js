@@ -110,7 +110,62 @@ var en = {
   errBadStream: "The server sent a response the page could not read.",
   errTooLarge: "The text or the files are too large for the server.",
   errHttp: "The server answered with status {status}.",
-  progressIncomplete: "The server stopped before every file was processed."
+  progressIncomplete: "The server stopped before every file was processed.",
+  tabCalibration: "Calibration",
+  calibrationIntro: "Make a calibration profile from texts you know were written by people (your own writers: work from before 2022, your staff’s texts). Detections that use it set their thresholds on your writers, and say how often each mode flags them.",
+  calibrationChoice: "Calibration profile",
+  calibrationNone: "None (default thresholds)",
+  calibrationNameLabel: "Profile name",
+  calibrationFilesLabel: "Choose human-written files (TXT, MD, DOCX, PDF)",
+  calibrationNeeds: "At least {min} texts of {words}+ words in each language you give.",
+  createProfile: "Create profile",
+  creatingProfile: "Scoring the texts…",
+  profilesHeading: "Your profiles",
+  profilesEmpty: "This key has no calibration profile yet.",
+  profilesNeedKey: "Enter an API key to see its calibration profiles.",
+  profileCreated: "Profile “{name}” created.",
+  profileSkipped: "{n} file(s) not used: under 20 words, or unreadable.",
+  profileMeta: "Made {date} with model {model}",
+  profileStale: "Made with another model: not used until you make it again from the same texts.",
+  profileLang: "{lang}: {n} texts, {min}–{max} words",
+  profileLangOpen: "{lang}: {n} texts, {min}+ words",
+  profileLangNoLength: "{lang}: {n} texts, too few of any one length to cover it",
+  lang_en: "English",
+  lang_es: "Spanish",
+  colMode: "Mode",
+  colThreshold: "AI from score",
+  colThresholdLogit: "Threshold (model logit)",
+  colOwnFlagged: "Its own texts flagged",
+  thresholdLogitHelp: "The threshold is on the model’s raw scale (its logit), from which the mode calls a covered text AI; on the 0–100 score it depends on the text’s length.",
+  colUpperBound: "At most (95% bound)",
+  ownFlagged: "{k} of {n} ({rate})",
+  modeDefault: "Too few texts for this mode: the default threshold is used.",
+  mode_conservative: "Conservative",
+  mode_balanced: "Balanced",
+  mode_aggressive: "Aggressive",
+  useProfile: "Use for detection",
+  inUse: "In use",
+  deleteProfile: "Delete",
+  deleteConfirm: "Delete the profile “{name}”? Detections can no longer use it.",
+  calibrationApplied: "Profile “{name}” applied: this mode’s threshold comes from its texts.",
+  calibrationNotApplied: "Profile “{name}” not applied: {reason}",
+  reason_model_changed: "it was made with an earlier model, so the default thresholds were used. Make it again from the same texts.",
+  reason_language_not_covered: "it has no texts in this text’s language, so the default thresholds were used.",
+  reason_doc_type_not_covered: "it has too few texts of this document type ({docType}), so the stricter of its threshold and the default one was used.",
+  reason_length_not_covered: "this text’s length is outside the lengths it covers, so the stricter of its threshold and the default one was used.",
+  reason_too_few_texts: "it has too few texts to keep this mode’s promise, so the default threshold was used.",
+  reason_unknown: "the default thresholds were used.",
+  calNoteApplied: "Profile “{name}”: applied",
+  calNoteNotApplied: "Profile “{name}”: not applied ({why})",
+  why_model_changed: "made with another model",
+  why_language_not_covered: "other language",
+  why_doc_type_not_covered: "other document type",
+  why_length_not_covered: "other length",
+  why_too_few_texts: "too few texts for this mode",
+  why_unknown: "default thresholds",
+  profileStaleShort: "made with another model",
+  errCalibrationTooSmall: "Too few usable texts: a profile needs at least {min} texts of {words} words or more in each language.",
+  errCalibrationNoName: "Give the profile a name."
 };
 var es = {
   title: "Zona de pruebas del detector de texto IA",
@@ -209,7 +264,62 @@ var es = {
   errBadStream: "El servidor envió una respuesta que la página no pudo leer.",
   errTooLarge: "El texto o los archivos son demasiado grandes para el servidor.",
   errHttp: "El servidor respondió con el estado {status}.",
-  progressIncomplete: "El servidor se detuvo antes de procesar todos los archivos."
+  progressIncomplete: "El servidor se detuvo antes de procesar todos los archivos.",
+  tabCalibration: "Calibración",
+  calibrationIntro: "Cree un perfil de calibración con textos que sabe escritos por personas (sus propios autores: trabajos anteriores a 2022, textos de su equipo). Las detecciones que lo usan fijan sus umbrales en sus autores y dicen con qué frecuencia cada modo los marca.",
+  calibrationChoice: "Perfil de calibración",
+  calibrationNone: "Ninguno (umbrales por defecto)",
+  calibrationNameLabel: "Nombre del perfil",
+  calibrationFilesLabel: "Elija archivos escritos por personas (TXT, MD, DOCX, PDF)",
+  calibrationNeeds: "Al menos {min} textos de {words} palabras o más en cada idioma que aporte.",
+  createProfile: "Crear perfil",
+  creatingProfile: "Puntuando los textos…",
+  profilesHeading: "Sus perfiles",
+  profilesEmpty: "Esta clave aún no tiene ningún perfil de calibración.",
+  profilesNeedKey: "Escriba una clave de API para ver sus perfiles de calibración.",
+  profileCreated: "Perfil «{name}» creado.",
+  profileSkipped: "{n} archivo(s) sin usar: menos de 20 palabras, o ilegibles.",
+  profileMeta: "Creado el {date} con el modelo {model}",
+  profileStale: "Creado con otro modelo: no se usa hasta que lo vuelva a crear con los mismos textos.",
+  profileLang: "{lang}: {n} textos, {min}–{max} palabras",
+  profileLangOpen: "{lang}: {n} textos, {min} palabras o más",
+  profileLangNoLength: "{lang}: {n} textos, pocos de cada longitud para cubrir alguna",
+  lang_en: "Inglés",
+  lang_es: "Español",
+  colMode: "Modo",
+  colThreshold: "IA desde la puntuación",
+  colThresholdLogit: "Umbral (logit del modelo)",
+  colOwnFlagged: "Sus propios textos marcados",
+  thresholdLogitHelp: "El umbral está en la escala interna del modelo (su logit), a partir de la cual el modo considera IA un texto cubierto; en la puntuación de 0 a 100 depende de la longitud del texto.",
+  colUpperBound: "Como máximo (cota del 95 %)",
+  ownFlagged: "{k} de {n} ({rate})",
+  modeDefault: "Pocos textos para este modo: se usa el umbral por defecto.",
+  mode_conservative: "Conservador",
+  mode_balanced: "Equilibrado",
+  mode_aggressive: "Agresivo",
+  useProfile: "Usar en la detección",
+  inUse: "En uso",
+  deleteProfile: "Eliminar",
+  deleteConfirm: "¿Eliminar el perfil «{name}»? Las detecciones ya no podrán usarlo.",
+  calibrationApplied: "Perfil «{name}» aplicado: el umbral de este modo sale de sus textos.",
+  calibrationNotApplied: "Perfil «{name}» no aplicado: {reason}",
+  reason_model_changed: "se creó con un modelo anterior, así que se usaron los umbrales por defecto. Vuelva a crearlo con los mismos textos.",
+  reason_language_not_covered: "no tiene textos en el idioma de este texto, así que se usaron los umbrales por defecto.",
+  reason_doc_type_not_covered: "tiene pocos textos de este tipo de documento ({docType}), así que se usó el más estricto entre su umbral y el de por defecto.",
+  reason_length_not_covered: "la longitud de este texto queda fuera de las que cubre, así que se usó el más estricto entre su umbral y el de por defecto.",
+  reason_too_few_texts: "tiene pocos textos para cumplir la promesa de este modo, así que se usó el umbral por defecto.",
+  reason_unknown: "se usaron los umbrales por defecto.",
+  calNoteApplied: "Perfil «{name}»: aplicado",
+  calNoteNotApplied: "Perfil «{name}»: no aplicado ({why})",
+  why_model_changed: "creado con otro modelo",
+  why_language_not_covered: "otro idioma",
+  why_doc_type_not_covered: "otro tipo de documento",
+  why_length_not_covered: "otra longitud",
+  why_too_few_texts: "pocos textos para este modo",
+  why_unknown: "umbrales por defecto",
+  profileStaleShort: "creado con otro modelo",
+  errCalibrationTooSmall: "Hay pocos textos utilizables: un perfil necesita al menos {min} textos de {words} palabras o más en cada idioma.",
+  errCalibrationNoName: "Dé un nombre al perfil."
 };
 var STRINGS = { en, es };
 function tr(lang, key, vars = {}) {
@@ -243,11 +353,11 @@ async function toApiError(res) {
   } catch {}
   return new ApiError(res.status, code, message, res.headers);
 }
-async function detectText(key, lang, text, sensitivity) {
+async function detectText(key, lang, text, sensitivity, calibration = "") {
   const res = await fetch(DETECT_PATH, {
     method: "POST",
     headers: { ...headersFor(key, lang), "Content-Type": "application/json" },
-    body: JSON.stringify({ text, sensitivity })
+    body: JSON.stringify(calibration ? { text, sensitivity, calibration } : { text, sensitivity })
   });
   if (!res.ok)
     throw await toApiError(res);
@@ -274,11 +384,13 @@ function usageText(usage, lang) {
   });
   return usage.trial ? line + tr(lang, "usageTrial", { calls: n(usage.trial.callsRemaining) }) : line;
 }
-async function detectFiles(key, lang, files, sensitivity, signal) {
+async function detectFiles(key, lang, files, sensitivity, calibration = "", signal) {
   const form = new FormData;
   for (const f of files)
     form.append("files[]", f, f.name);
   form.append("sensitivity", sensitivity);
+  if (calibration)
+    form.append("calibration", calibration);
   form.append("lang", lang);
   form.append("detail", "full");
   const res = await fetch(DETECT_PATH, { method: "POST", headers: headersFor(key, lang), body: form, signal });
@@ -343,6 +455,8 @@ function describeError(err, lang) {
 // src/contract/languages.ts
 var MODEL_LANGS = ["en", "es"];
 var TEXT_LANGS = [...MODEL_LANGS, "other"];
+// src/contract/sensitivity.ts
+var SENSITIVITIES = ["conservative", "balanced", "aggressive"];
 // src/contract/share.ts
 function aiSharePercent(share) {
   return Math.round(Math.round(share * 1000) / 10);
@@ -423,6 +537,161 @@ function el(tag, cls, text) {
   return node;
 }
 
+// src/web/calibration.ts
+var CALIBRATIONS_PATH = "/v1/calibrations";
+var MIN_PROFILE_TEXTS = 50;
+async function send(url, init) {
+  const res = await fetch(url, init);
+  if (!res.ok)
+    throw await toApiError(res);
+  return res;
+}
+async function createProfile(key, lang, name, files) {
+  const form = new FormData;
+  form.append("name", name);
+  for (const f of files)
+    form.append("files[]", f, f.name);
+  const res = await send(CALIBRATIONS_PATH, { method: "POST", headers: headersFor(key, lang), body: form });
+  return await res.json();
+}
+async function listProfiles(key, lang) {
+  const body = await (await send(CALIBRATIONS_PATH, { headers: headersFor(key, lang) })).json();
+  const list = Array.isArray(body) ? body : body.calibrations ?? body.data ?? [];
+  return [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+async function deleteProfile(key, lang, id) {
+  await send(`${CALIBRATIONS_PATH}/${encodeURIComponent(id)}`, { method: "DELETE", headers: headersFor(key, lang) });
+}
+function formatRate(share, lang) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(share);
+}
+function describeCalibrationError(err, lang) {
+  const tooSmall = err instanceof ApiError && (err.code === "calibration_too_small" || err.code === "calibration_empty");
+  return tooSmall && !err.message ? tr(lang, "errCalibrationTooSmall", { min: MIN_PROFILE_TEXTS, words: MIN_WORDS }) : null;
+}
+function calibrationLine(use, docTypeLabel, lang) {
+  if (use.applied)
+    return tr(lang, "calibrationApplied", { name: use.name });
+  const reasonKey = use.reason ? `reason_${use.reason}` : "reason_unknown";
+  const reason = tr(lang, reasonKey, { docType: docTypeLabel });
+  return tr(lang, "calibrationNotApplied", { name: use.name, reason });
+}
+function calibrationNote(use, lang) {
+  if (use.applied)
+    return tr(lang, "calNoteApplied", { name: use.name });
+  const why = tr(lang, use.reason ? `why_${use.reason}` : "why_unknown");
+  return tr(lang, "calNoteNotApplied", { name: use.name, why });
+}
+function renderCalibrationLine(target, use, docTypeLabel, lang) {
+  target.hidden = !use;
+  if (!use)
+    return;
+  target.textContent = calibrationLine(use, docTypeLabel, lang);
+  target.dataset.applied = String(use.applied);
+  target.dataset.reason = use.reason ?? "";
+}
+function modeRow(mode, m, lang, showScore) {
+  const row = el("tr");
+  row.dataset.mode = mode;
+  const head = el("th", "", tr(lang, `mode_${mode}`));
+  head.scope = "row";
+  row.appendChild(head);
+  if (m.thresholdLogit === null) {
+    const td = el("td", "mode-default", tr(lang, "modeDefault"));
+    td.colSpan = 3;
+    row.appendChild(td);
+    return row;
+  }
+  const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: showScore ? 0 : 2 });
+  const threshold = showScore && m.thresholdScore != null ? m.thresholdScore : m.thresholdLogit;
+  const flagged = tr(lang, "ownFlagged", { k: nf.format(m.flagged), n: nf.format(m.texts), rate: formatRate(m.rate, lang) });
+  const cells = [
+    el("td", "num threshold", nf.format(threshold)),
+    el("td", "num flagged", flagged),
+    el("td", "num bound", formatRate(m.upperBound, lang))
+  ];
+  cells[1].dataset.flagged = String(m.flagged);
+  cells[1].dataset.texts = String(m.texts);
+  cells[2].dataset.bound = String(m.upperBound);
+  row.append(...cells);
+  return row;
+}
+function languageBlock(code, language, lang) {
+  const block = el("div", "profile-lang");
+  block.dataset.lang = code;
+  const nf = new Intl.NumberFormat(lang);
+  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts) };
+  const words = language.words;
+  const line = words === null || words.max === 0 ? tr(lang, "profileLangNoLength", vars) : words.max === null ? tr(lang, "profileLangOpen", { ...vars, min: nf.format(words.min) }) : tr(lang, "profileLang", { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
+  block.appendChild(el("p", "profile-lang-line", line));
+  const showScore = SENSITIVITIES.every((s) => language.modes[s].thresholdLogit === null || language.modes[s].thresholdScore != null);
+  const table = el("table", "profile-modes");
+  const head = el("tr");
+  for (const key of ["colMode", showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"]) {
+    const th = el("th", key === "colMode" ? "" : "num", tr(lang, key));
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  const thead = el("thead");
+  thead.appendChild(head);
+  const tbody = el("tbody");
+  tbody.append(...SENSITIVITIES.map((s) => modeRow(s, language.modes[s], lang, showScore)));
+  table.append(thead, tbody);
+  const wrap = el("div", "table-wrap");
+  wrap.appendChild(table);
+  block.appendChild(wrap);
+  if (!showScore)
+    block.appendChild(el("p", "hint threshold-help", tr(lang, "thresholdLogitHelp")));
+  return block;
+}
+function profileCard(profile, chosen, lang, actions) {
+  const card = el("article", chosen ? "profile chosen" : "profile");
+  card.dataset.id = profile.id;
+  card.appendChild(el("h4", "profile-name", profile.name));
+  const date = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(profile.createdAt));
+  card.appendChild(el("p", "hint", tr(lang, "profileMeta", { date, model: profile.modelVersion })));
+  if (profile.stale)
+    card.appendChild(el("p", "profile-stale", tr(lang, "profileStale")));
+  for (const code of MODEL_LANGS) {
+    const language = profile.languages[code];
+    if (language)
+      card.appendChild(languageBlock(code, language, lang));
+  }
+  const buttons = el("div", "profile-actions");
+  const use = el("button", chosen ? "use" : "use primary", tr(lang, chosen ? "inUse" : "useProfile"));
+  use.type = "button";
+  use.setAttribute("aria-pressed", String(chosen));
+  use.addEventListener("click", () => actions.use(profile));
+  const remove = el("button", "remove", tr(lang, "deleteProfile"));
+  remove.type = "button";
+  remove.addEventListener("click", () => actions.remove(profile));
+  buttons.append(use, remove);
+  card.appendChild(buttons);
+  return card;
+}
+function renderProfiles(list, profiles, chosenId, lang, actions) {
+  if (profiles === null) {
+    list.replaceChildren(el("p", "hint", tr(lang, "profilesNeedKey")));
+    return;
+  }
+  if (profiles.length === 0) {
+    list.replaceChildren(el("p", "hint", tr(lang, "profilesEmpty")));
+    return;
+  }
+  list.replaceChildren(...profiles.map((p) => profileCard(p, p.id === chosenId, lang, actions)));
+}
+function renderChoice(select, profiles, chosenId, lang) {
+  const none = el("option", "", tr(lang, "calibrationNone"));
+  none.value = "";
+  const options = (profiles ?? []).map((p) => {
+    const option = el("option", "", p.stale ? `${p.name} (${tr(lang, "profileStaleShort")})` : p.name);
+    option.value = p.id;
+    return option;
+  });
+  select.replaceChildren(none, ...options);
+  select.value = options.some((o) => o.value === chosenId) ? chosenId : "";
+}
+
 // src/web/verdict.ts
 function paintVerdict(target, key, label) {
   target.textContent = label;
@@ -450,7 +719,9 @@ var CSV_COLUMNS = [
   "flagged",
   "doc_type",
   "error_code",
-  "error_message"
+  "error_message",
+  "calibration_applied",
+  "calibration_reason"
 ];
 var DATA_COLUMNS = 6;
 function csvField(value) {
@@ -462,7 +733,21 @@ function csvField(value) {
 function toCsv(rows) {
   const lines = [CSV_COLUMNS.join(",")];
   for (const r of rows) {
-    const cells = [r.fileName, r.words, r.score, r.aiShare, r.verdict, r.verdictKey, r.flagged, r.docType, r.error?.code, r.error?.message];
+    const cal = r.calibration;
+    const cells = [
+      r.fileName,
+      r.words,
+      r.score,
+      r.aiShare,
+      r.verdict,
+      r.verdictKey,
+      r.flagged,
+      r.docType,
+      r.error?.code,
+      r.error?.message,
+      cal ? String(cal.applied) : undefined,
+      cal?.reason ?? undefined
+    ];
     lines.push(cells.map(csvField).join(","));
   }
   return `${lines.join(`\r
@@ -482,17 +767,27 @@ function paintRow(tr_, row, lang) {
   const name = document.createElement("th");
   name.scope = "row";
   name.appendChild(el("span", "file-name", row.fileName));
-  if (row.reasons && row.reasons.length > 0) {
+  const calibration = row.calibration ? calibrationLine(row.calibration, row.docType ?? "", lang) : null;
+  if (row.calibration) {
+    const note = el("p", "cal-note", calibrationNote(row.calibration, lang));
+    note.dataset.applied = String(row.calibration.applied);
+    name.appendChild(note);
+  }
+  if (row.reasons && row.reasons.length > 0 || calibration) {
     const details = el("details", "reasons");
     const summary = el("summary");
     summary.textContent = tr(lang, "fileReasons");
     const list = el("ul");
-    list.append(...row.reasons.map((text) => {
+    list.append(...(row.reasons ?? []).map((text) => {
       const li = el("li");
       li.textContent = text;
       return li;
     }));
     details.append(summary, list);
+    if (calibration)
+      details.appendChild(el("p", "hint calibration-line", calibration));
+    if (calibration && row.measuredError)
+      details.appendChild(el("p", "hint measured-error", row.measuredError));
     name.appendChild(details);
   }
   tr_.replaceChildren(name);
@@ -539,6 +834,10 @@ function relabelBatch(lang) {
 function verdictKeyOf(value) {
   return VERDICT_KEYS.includes(value) ? value : undefined;
 }
+function calibrationOf(value) {
+  const v = value;
+  return v && typeof v.name === "string" && typeof v.applied === "boolean" ? { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null } : undefined;
+}
 async function runBatch(files, ctx) {
   const lang = ctx.lang();
   const section = document.getElementById("batch");
@@ -572,7 +871,7 @@ async function runBatch(files, ctx) {
   status.textContent = "";
   section.hidden = false;
   setProgress();
-  const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity());
+  const res = await detectFiles(ctx.key(), lang, files, ctx.sensitivity(), ctx.calibration());
   let complete = false;
   for await (const msg of readNdjson(res.body)) {
     const index = Number(msg.index);
@@ -594,7 +893,9 @@ async function runBatch(files, ctx) {
         verdictKey: verdictKeyOf(msg.verdictKey),
         flagged: Number(msg.flagged),
         docType: String(msg.docType ?? ""),
-        reasons: Array.isArray(msg.bullets) ? msg.bullets.map((b) => String(b?.text ?? "")) : undefined
+        reasons: Array.isArray(msg.bullets) ? msg.bullets.map((b) => String(b?.text ?? "")) : undefined,
+        calibration: calibrationOf(msg.calibration),
+        measuredError: typeof msg.measuredError?.text === "string" ? msg.measuredError.text : undefined
       });
     } else if (msg.type === "error") {
       done++;
@@ -621,6 +922,159 @@ function downloadCsv(csv, fileName = "detector-results.csv") {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// src/web/files.ts
+var FILE_NAME = /\.(txt|md|markdown|docx|pdf)$/i;
+function splitFiles(files) {
+  return { taken: files.filter((f) => FILE_NAME.test(f.name)), refused: files.filter((f) => !FILE_NAME.test(f.name)) };
+}
+function wireDrop(zone, input, onFiles) {
+  input.addEventListener("change", () => onFiles([...input.files ?? []]));
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    zone.classList.add("dragging");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("dragging");
+    onFiles([...e.dataTransfer?.files ?? []]);
+  });
+}
+
+// src/web/calibration-tab.ts
+var CHOICE_STORAGE = "playground.calibration";
+function wireCalibration(ctx) {
+  const select = byId("calibration");
+  const nameInput = byId("calibration-name");
+  const fileInput = byId("calibration-files");
+  const createButton = byId("create-profile");
+  const errorBox = byId("calibration-error");
+  const status = byId("calibration-status");
+  let profiles = null;
+  let files = [];
+  let refused = [];
+  let chosenId = sessionStorage.getItem(CHOICE_STORAGE) ?? "";
+  let busy = false;
+  let created = null;
+  const showError = (err) => {
+    const lang = ctx.lang();
+    errorBox.textContent = describeCalibrationError(err, lang) ?? describeError(err, lang);
+    errorBox.dataset.code = err instanceof ApiError ? err.code : "client_error";
+    errorBox.hidden = false;
+  };
+  const clearError = () => {
+    errorBox.hidden = true;
+    errorBox.textContent = "";
+    delete errorBox.dataset.code;
+  };
+  const choose = (id) => {
+    chosenId = id;
+    sessionStorage.setItem(CHOICE_STORAGE, id);
+    draw();
+    ctx.onChoice();
+  };
+  const actions = {
+    use: (p) => choose(p.id),
+    remove: async (p) => {
+      if (!window.confirm(tr(ctx.lang(), "deleteConfirm", { name: p.name })))
+        return;
+      clearError();
+      try {
+        await deleteProfile(ctx.key(), ctx.lang(), p.id);
+        profiles = (profiles ?? []).filter((q) => q.id !== p.id);
+        if (chosenId === p.id)
+          choose("");
+        else
+          draw();
+      } catch (err) {
+        showError(err);
+      }
+    }
+  };
+  function drawFiles() {
+    const lang = ctx.lang();
+    byId("calibration-needs").textContent = tr(lang, "calibrationNeeds", { min: MIN_PROFILE_TEXTS, words: MIN_WORDS });
+    byId("calibration-summary").textContent = files.length ? tr(lang, "filesChosen", { n: files.length }) : "";
+    const box = byId("calibration-refused");
+    box.textContent = refused.length ? tr(lang, "filesRefused", { names: refused.map((f) => f.name).join(", ") }) : "";
+    box.hidden = refused.length === 0;
+  }
+  function drawStatus() {
+    const lang = ctx.lang();
+    const skipped = created && created.skipped > 0 ? ` ${tr(lang, "profileSkipped", { n: created.skipped })}` : "";
+    status.textContent = created ? tr(lang, "profileCreated", { name: created.name }) + skipped : "";
+  }
+  function draw() {
+    const lang = ctx.lang();
+    renderChoice(select, profiles, chosenId, lang);
+    if (profiles !== null && select.value !== chosenId) {
+      chosenId = select.value;
+      sessionStorage.setItem(CHOICE_STORAGE, chosenId);
+    }
+    renderProfiles(byId("profiles"), profiles, chosenId, lang, actions);
+    createButton.textContent = tr(lang, busy ? "creatingProfile" : "createProfile");
+    drawFiles();
+    drawStatus();
+  }
+  async function refresh() {
+    const key = ctx.key();
+    if (!key) {
+      profiles = null;
+      draw();
+      return;
+    }
+    try {
+      const list = await listProfiles(key, ctx.lang());
+      if (ctx.key() !== key)
+        return;
+      profiles = list;
+      clearError();
+    } catch (err) {
+      profiles = null;
+      showError(err);
+    }
+    draw();
+  }
+  async function create(e) {
+    e.preventDefault();
+    if (busy)
+      return;
+    clearError();
+    created = null;
+    drawStatus();
+    const lang = ctx.lang();
+    const name = nameInput.value.trim();
+    if (!name) {
+      showError(new ApiError(0, "no_name", tr(lang, "errCalibrationNoName"), new Headers));
+      nameInput.focus();
+      return;
+    }
+    if (files.length === 0)
+      return showError(new ApiError(0, "no_files", tr(lang, "errNoFiles"), new Headers));
+    busy = true;
+    createButton.disabled = true;
+    draw();
+    try {
+      const profile = await createProfile(ctx.key(), lang, name, files);
+      profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
+      created = { name: profile.name, skipped: profile.skipped ?? 0 };
+    } catch (err) {
+      showError(err);
+    } finally {
+      busy = false;
+      createButton.disabled = false;
+      draw();
+    }
+  }
+  wireDrop(byId("calibration-drop"), fileInput, (chosen) => {
+    ({ taken: files, refused } = splitFiles(chosen));
+    drawFiles();
+  });
+  byId("calibration-form").addEventListener("submit", create);
+  select.addEventListener("change", () => choose(select.value));
+  return { chosen: () => chosenId, refresh, applyLang: draw };
 }
 
 // src/web/annotated.ts
@@ -902,6 +1356,7 @@ function renderResult(text, result, headers, lang, answerLang = lang) {
   measured.hidden = result.verdictKey === "inconclusive";
   byId("ai-share").textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : "—";
   byId("doc-type").textContent = result.docTypeLabel;
+  renderCalibrationLine(byId("calibration-line"), result.calibration, result.docTypeLabel, lang);
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   byId("ms-cost").textContent = tr(lang, "msUnit", { n: nf.format(result.ms_cost) });
   const remaining = headers.get("X-RateLimit-Remaining") ?? result.rate_remaining;
@@ -931,8 +1386,8 @@ var lang = initialLang();
 var lastResult = null;
 var chosenFiles = [];
 var refusedFiles = [];
-var FILE_NAME = /\.(txt|md|markdown|docx|pdf)$/i;
 var batchRows = [];
+var calibration = wireCalibration({ key: () => keyInput.value.trim(), lang: () => lang, onChoice: () => markStale() });
 var busy = false;
 function initialLang() {
   const saved = localStorage.getItem(LANG_STORAGE);
@@ -979,12 +1434,11 @@ function updateWordCount() {
   analyzeButton.disabled = busy || n < MIN_WORDS;
 }
 function chooseFiles(files) {
-  chosenFiles = files.filter((f) => FILE_NAME.test(f.name));
-  refusedFiles = files.filter((f) => !FILE_NAME.test(f.name));
+  ({ taken: chosenFiles, refused: refusedFiles } = splitFiles(files));
   renderFileList();
 }
 function markStale() {
-  const edited = lastResult !== null && (textArea.value !== lastResult.text || sensitivity2.value !== lastResult.sensitivity);
+  const edited = lastResult !== null && (textArea.value !== lastResult.text || sensitivity2.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
   const otherLang = lastResult !== null && lastResult.lang !== lang;
   const note = $("stale-note");
   $("result").classList.toggle("stale", edited || otherLang);
@@ -1014,9 +1468,10 @@ function applyLang(next) {
   }
   $(`lang-${lang}`).checked = true;
   $("main").setAttribute("aria-label", STRINGS[lang].title);
-  document.querySelector('[role="tablist"]').setAttribute("aria-label", `${tr(lang, "tabText")} / ${tr(lang, "tabFiles")}`);
+  document.querySelector('[role="tablist"]').setAttribute("aria-label", `${tr(lang, "tabText")} / ${tr(lang, "tabFiles")} / ${tr(lang, "tabCalibration")}`);
   updateWordCount();
   renderFileList();
+  calibration.applyLang();
   refreshUsage();
   if (lastResult)
     renderResult(lastResult.text, lastResult.data, lastResult.headers, lang, lastResult.lang);
@@ -1030,6 +1485,8 @@ function selectTab(tab, focus) {
     t.tabIndex = on ? 0 : -1;
     $(t.getAttribute("aria-controls")).hidden = !on;
   }
+  if (tab.id === "tab-calibration")
+    calibration.refresh();
   if (focus)
     tab.focus();
 }
@@ -1056,8 +1513,9 @@ async function analyzeText(e) {
   updateWordCount();
   try {
     const text = textArea.value;
-    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity2.value);
-    lastResult = { text, sensitivity: sensitivity2.value, lang, data, headers };
+    const profile = calibration.chosen();
+    const { data, headers } = await detectText(keyInput.value.trim(), lang, text, sensitivity2.value, profile);
+    lastResult = { text, sensitivity: sensitivity2.value, calibration: profile, lang, data, headers };
     renderResult(text, data, headers, lang);
     markStale();
     $("result-heading").focus({ preventScroll: true });
@@ -1081,7 +1539,12 @@ async function analyzeFiles(e) {
   filesButton.disabled = true;
   csvButton.disabled = true;
   try {
-    batchRows = await runBatch(chosenFiles, { key: () => keyInput.value.trim(), lang: () => lang, sensitivity: () => sensitivity2.value });
+    batchRows = await runBatch(chosenFiles, {
+      key: () => keyInput.value.trim(),
+      lang: () => lang,
+      sensitivity: () => sensitivity2.value,
+      calibration: () => calibration.chosen()
+    });
     csvButton.disabled = batchRows.length === 0;
   } catch (err) {
     showError("files-error", err);
@@ -1091,20 +1554,7 @@ async function analyzeFiles(e) {
   }
 }
 function wireFiles() {
-  const zone = $("drop-zone");
-  fileInput.addEventListener("change", () => {
-    chooseFiles([...fileInput.files ?? []]);
-  });
-  zone.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    zone.classList.add("dragging");
-  });
-  zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    zone.classList.remove("dragging");
-    chooseFiles([...e.dataTransfer?.files ?? []]);
-  });
+  wireDrop($("drop-zone"), fileInput, chooseFiles);
   for (const type of ["dragover", "drop"])
     window.addEventListener(type, (e) => e.preventDefault());
   $("files-form").addEventListener("submit", analyzeFiles);
@@ -1113,7 +1563,10 @@ function wireFiles() {
 function main() {
   keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
   keyInput.addEventListener("input", () => sessionStorage.setItem(KEY_STORAGE, keyInput.value));
-  keyInput.addEventListener("change", () => void refreshUsage());
+  keyInput.addEventListener("change", () => {
+    refreshUsage();
+    calibration.refresh();
+  });
   textArea.addEventListener("input", () => {
     updateWordCount();
     markStale();
@@ -1128,5 +1581,6 @@ function main() {
   wireFiles();
   wireTooltipDismiss();
   applyLang(lang);
+  calibration.refresh();
 }
 main();

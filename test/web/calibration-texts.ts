@@ -1,0 +1,79 @@
+/**
+ * Known-human-like texts for the Calibration tab's browser test, generated (no data set): casual
+ * first-person notes that vary their people, places, numbers and events, so no two are the same
+ * text, each 40-79 words (one length bucket), in English or Spanish.
+ */
+
+const NAMES = ['Dave', 'Maria', 'Tom', 'Priya', 'Jonas', 'Keiko', 'Sam', 'Lucy', 'Omar', 'Beth', 'Raúl', 'Nina'];
+const PLACES = [
+  'the allotment',
+  'Gran’s flat',
+  'the bus depot',
+  'the corner shop',
+  'the old quarry',
+  'the swimming baths',
+  'the car boot sale',
+];
+const THINGS = ['the kettle', 'my left boot', 'the shed door', 'a bag of onions', 'the blue bike', 'the radio', 'the spare key'];
+const OPENERS = [
+  'Honestly no idea why I bother writing this down, but',
+  'Quick note before I forget:',
+  'Right, so',
+  'Weird day.',
+  'Not much to report except that',
+  'Dear diary, or whatever,',
+];
+const EVENTS = [
+  '{name} turned up at {place} at {n} past {h} with {thing} and no explanation whatsoever.',
+  'we spent about {n} minutes looking for {thing} near {place} before {name} found it in the car.',
+  '{name} swore the bus was {n} minutes late again, so we walked to {place} in the drizzle.',
+  'I paid {n} quid for {thing} at {place}, which {name} says was daylight robbery.',
+  '{name} and I argued for {n} minutes about whether {place} shuts at {h} or half past.',
+];
+const ENDINGS = [
+  'Anyway. Tea, then bed.',
+  'Must remember to ring {name} tomorrow about it.',
+  'Still laughing about it now, to be fair.',
+  'Not doing that again in a hurry.',
+  'My feet are killing me.',
+  'The dog was unimpressed by the whole business.',
+];
+const EXTRAS = [
+  'It rained the whole way back and my umbrella gave up near the chip shop.',
+  'The cat had been sick on the landing, which was a lovely welcome home.',
+  'Someone had parked across our drive again, third time this week.',
+  'Mum phoned halfway through to ask if I had eaten anything green lately.',
+  'We got chips on the way home and ate them in the car with the heater on.',
+];
+
+/** A seeded pick (the texts are the same on every run). */
+function pick<T>(list: readonly T[], i: number, salt: number): T {
+  return list[(i * 7 + salt * 13 + Math.floor(i / list.length)) % list.length];
+}
+
+function fill(template: string, i: number): string {
+  return template
+    .replace('{name}', pick(NAMES, i, 1))
+    .replace('{name}', pick(NAMES, i, 5))
+    .replace('{place}', pick(PLACES, i, 2))
+    .replace('{thing}', pick(THINGS, i, 3))
+    .replace('{n}', String(5 + ((i * 17) % 53)))
+    .replace('{h}', String(1 + ((i * 5) % 11)));
+}
+
+/** The `i`th English note (40-79 words). */
+export function humanNote(i: number): string {
+  const parts = [
+    pick(OPENERS, i, 0),
+    fill(pick(EVENTS, i, 4), i),
+    fill(pick(EXTRAS, i, 6), i),
+    fill(pick(EXTRAS, i + 2, 7), i),
+    fill(pick(ENDINGS, i, 8), i),
+  ];
+  return parts.join(' ');
+}
+
+/** `count` distinct English notes. */
+export function humanNotes(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => humanNote(i));
+}
