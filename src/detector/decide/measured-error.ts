@@ -13,6 +13,11 @@ import type { ModelFile } from '../score/model';
 export interface MeasuredError {
   /** Share (0 to 1) of the held-out human texts of this kind that this mode flagged as AI. */
   rate: number;
+  /**
+   * Share (0 to 1) this mode may flag of a kind of text from a source never trained on: the worst
+   * held-out family of this kind with its binomial bound (never 0; 1 when nothing was measured).
+   */
+  upperBound: number;
   /** How many held-out human texts the share was measured on. */
   texts: number;
   /** The kind it was measured on: a document type (null: every type)... */
@@ -34,7 +39,7 @@ export function measuredError(model: ModelFile, lang: TextLang, docType: DocType
   ];
   for (const [key, type, length] of tries) {
     const rate: MeasuredRate | undefined = table[key];
-    if (rate) return { rate: rate.flagged[mode], texts: rate.texts, docType: type, words: length };
+    if (rate) return { rate: rate.flagged[mode], upperBound: rate.upperBound[mode], texts: rate.texts, docType: type, words: length };
   }
-  return { rate: Number.NaN, texts: 0, docType: null, words: null };
+  return { rate: Number.NaN, upperBound: 1, texts: 0, docType: null, words: null };
 }
