@@ -71,6 +71,7 @@ function lockedStore(store: Store): Store {
 function failingDetector(real: Detector): Detector {
   return {
     countWords: (text) => real.countWords(text),
+    profileSample: (text) => real.profileSample(text),
     analyze() {
       throw new Error('docs example: a failure inside the analysis');
     },

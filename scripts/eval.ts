@@ -9,6 +9,7 @@
  * bun run eval --loso: retrains one lexical model per left-out source family and reports every
  * source as never seen (scripts/lib/eval-loso.ts); about 5 minutes on 2 cores.
  * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
+ * bun run eval --calibration [--dump FILE]: calibration profiles on each held-out family (scripts/lib/eval-calibration-main.ts).
  */
 import { parseArgs } from 'node:util';
 import { createDetector } from '../src/detector';
@@ -28,11 +29,18 @@ const { values: opt, positionals } = parseArgs({
     dimensions: { type: 'boolean', default: false },
     loso: { type: 'boolean', default: false },
     mixed: { type: 'boolean', default: false },
+    calibration: { type: 'boolean', default: false },
+    dump: { type: 'string' },
+    by: { type: 'string' },
   },
   allowPositionals: true,
 });
 if (opt.loso) {
   await import('./lib/eval-loso-main');
+  process.exit(0);
+}
+if (opt.calibration) {
+  await import('./lib/eval-calibration-main');
   process.exit(0);
 }
 if (opt.mixed) {

@@ -32,6 +32,7 @@ export async function generateExampleTypes(): Promise<string> {
   // The document does not depend on the detector: a stub that never runs keeps this fast.
   const detector = {
     countWords: () => 0,
+    profileSample: () => null,
     analyze: () => {
       throw new Error('not used');
     },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-/** Command-line entry: dispatches `serve` (default), `keys`, `detect`, `--version` and `--help`. */
+/** Command-line entry: dispatches `serve` (default), `keys`, `detect`, `calibrate`, `--version` and `--help`. */
 import { keysIo } from './cli/console';
 import { missingDatabase, runKeysCli } from './cli/keys';
 import type { Store } from './store';
@@ -12,6 +12,7 @@ Usage:
   ai-detector [serve]                 start the HTTP server (default)
   ai-detector keys <command> ...      manage API keys (create|list|revoke|usage; "keys help")
   ai-detector detect FILE...|--jsonl  score files or JSON lines from the command line
+  ai-detector calibrate --out FILE    a calibration profile from known-human texts ("calibrate --help")
   ai-detector --version | --help
 
 Configuration comes from the environment (PORT, HOST, DATABASE_PATH or DATABASE_URL,
@@ -51,6 +52,11 @@ export async function main(argv: string[]): Promise<number | undefined> {
     case 'detect': {
       const { runDetectCli } = await import('./cli/detect');
       return (await runDetectCli(rest)) ?? 0;
+    }
+    case 'calibrate': {
+      const { runCalibrateCli } = await import('./cli/calibrate');
+      // The --key-id mode's store hook (saveForKey) is wired here by the store side of issue 34.
+      return await runCalibrateCli(rest);
     }
     default:
       console.error(`Unknown command "${command}".\n\n${HELP}`);

@@ -1,5 +1,5 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
-import type { Detector, MeasuredErrorView, SentenceScore } from '../detector/types';
+import type { CalibrationProfile, Detector, MeasuredErrorView, ProfileUse, SentenceScore } from '../detector/types';
 import type { LabelLang, Sensitivity } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';
@@ -21,8 +21,10 @@ export interface JsonlResult {
   words: number;
   /** Words in AI passages over all words (mixed authorship). */
   aiShare: number;
-  /** How often this mode flagged held-out human texts of this kind (the API's `measuredError`). */
+  /** How often this mode flagged human texts of this kind (the API's `measuredError`): the profile's texts where it applied. */
   measuredError: MeasuredErrorView;
+  /** With `--calibration`: the profile and whether its threshold decided this line (the API's `calibration`). */
+  calibration?: ProfileUse;
   /** The model that scored the line (src/model-version.ts), as in the API's answers. */
   modelVersion: string;
   /** Each sentence's AI score, as in the API's answers; with `--sentences` only. */
@@ -45,6 +47,8 @@ export interface JsonlOptions {
   lang: LabelLang;
   /** Add `sentenceScores` to each scored line (the `--sentences` flag). */
   sentences?: boolean;
+  /** Decide with this calibration profile (the `--calibration FILE` flag). */
+  profile?: CalibrationProfile | null;
   input: AsyncIterable<Uint8Array>;
   write(chunk: string): void | Promise<void>;
 }
@@ -58,7 +62,7 @@ export interface JsonlOptions {
 export function scoreJsonLine(
   raw: string,
   line: number,
-  o: Pick<JsonlOptions, 'detector' | 'modelVersion' | 'sensitivity' | 'lang' | 'sentences'>,
+  o: Pick<JsonlOptions, 'detector' | 'modelVersion' | 'sensitivity' | 'lang' | 'sentences' | 'profile'>,
 ): JsonlResult | JsonlError | null {
   const source = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (source.trim() === '') return null;
@@ -75,7 +79,7 @@ export function scoreJsonLine(
     const sensitivity = record.sensitivity == null ? o.sensitivity : input.sensitivity;
     const words = o.detector.countWords(input.text);
     checkScorable(input.text, words);
-    const a = o.detector.analyze(input.text, { sensitivity, labelLang: o.lang, words });
+    const a = o.detector.analyze(input.text, { sensitivity, labelLang: o.lang, words, profile: o.profile, modelVersion: o.modelVersion });
     return {
       line,
       ...withId,
@@ -87,6 +91,7 @@ export function scoreJsonLine(
       words: a.words,
       aiShare: a.aiShare,
       measuredError: a.measuredError,
+      ...(a.calibration ? { calibration: a.calibration } : {}),
       modelVersion: o.modelVersion,
       ...(o.sentences ? { sentenceScores: a.sentenceScores } : {}),
     };
@@ -98,43 +103,54 @@ export function scoreJsonLine(
 }
 
 /**
- * Reads `input` chunk by chunk (never the whole stream), splits it on `\n` (a trailing `\r` is
- * dropped), and writes one JSON line per non-blank input line, in order; each carries its input
- * `line` number. Returns the number of error lines.
+ * The lines of a byte stream, read chunk by chunk (never the whole stream): for each chunk, the
+ * lines it completes, split on `\n` with a trailing `\r` dropped; a last line without its newline
+ * comes last. `detect --jsonl` and `calibrate` read stdin with it.
  */
-export async function runJsonl(o: JsonlOptions): Promise<number> {
+export async function* lineChunks(input: AsyncIterable<Uint8Array>): AsyncGenerator<string[]> {
   const decoder = new TextDecoder('utf-8');
   let pending = '';
+  const strip = (raw: string) => (raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+  for await (const bytes of input) {
+    pending += decoder.decode(bytes, { stream: true });
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
+      lines.push(strip(pending.slice(start, nl)));
+      start = nl + 1;
+    }
+    pending = pending.slice(start);
+    yield lines;
+  }
+  pending += decoder.decode();
+  // A last line without its newline is still an input line.
+  if (pending !== '') yield [strip(pending)];
+}
+
+/**
+ * Writes one JSON line per non-blank input line of `input` (lineChunks), in order; each carries its
+ * input `line` number. Output is handed on after every input chunk. Returns the number of error lines.
+ */
+export async function runJsonl(o: JsonlOptions): Promise<number> {
   let out = '';
   let line = 0;
   let errors = 0;
-  const emit = (raw: string) => {
-    line++;
-    const result = scoreJsonLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, line, o);
-    if (result === null) return;
-    if ('error' in result) errors++;
-    out += `${JSON.stringify(result)}\n`;
-  };
   const flush = async () => {
     if (out === '') return;
     const chunk = out;
     out = '';
     await o.write(chunk);
   };
-  for await (const bytes of o.input) {
-    pending += decoder.decode(bytes, { stream: true });
-    let start = 0;
-    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
-      emit(pending.slice(start, nl));
-      start = nl + 1;
+  for await (const lines of lineChunks(o.input)) {
+    for (const raw of lines) {
+      line++;
+      const result = scoreJsonLine(raw, line, o);
+      if (result === null) continue;
+      if ('error' in result) errors++;
+      out += `${JSON.stringify(result)}\n`;
       if (out.length >= OUT_BUFFER_CHARS) await flush();
     }
-    pending = pending.slice(start);
     await flush();
   }
-  pending += decoder.decode();
-  // A last line without its newline is still an input line.
-  if (pending !== '') emit(pending);
-  await flush();
   return errors;
 }

@@ -1,7 +1,9 @@
 /** The `detect` subcommand: score files (TXT, MD, DOCX, PDF) or JSON lines from stdin, offline (no server, no key). */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Analysis, Detector } from '../detector/types';
+import type { Analysis, CalibrationProfile, Detector } from '../detector/types';
+import { isStale, parseProfile } from '../detector/decide/profile';
+import { CodedError } from '../contract/errors';
 import {
   DEFAULT_LABEL_LANG,
   DEFAULT_SENSITIVITY,
@@ -22,11 +24,13 @@ import { runJsonl } from './detect-jsonl';
 
 /** Usage text of `detect`. */
 export const DETECT_USAGE = `Usage:
-  detect [--sensitivity MODE] [--lang en|es] FILE...   score and verdict per file (txt, md, docx, pdf)
-  detect --jsonl [--sentences] [--sensitivity MODE] [--lang en|es]
+  detect [--sensitivity MODE] [--lang en|es] [--calibration PROFILE.json] FILE...
+                                                       score and verdict per file (txt, md, docx, pdf)
+  detect --jsonl [--sentences] [--sensitivity MODE] [--lang en|es] [--calibration PROFILE.json]
                                                        JSON lines {"text": ...} on stdin -> one JSON line each on stdout;
                                                        --sentences adds each sentence's score (sentenceScores)
-MODE: ${SENSITIVITIES.join(' | ')} (default ${DEFAULT_SENSITIVITY}).`;
+MODE: ${SENSITIVITIES.join(' | ')} (default ${DEFAULT_SENSITIVITY}).
+--calibration: decide with a profile made by \`calibrate\` (docs/calibration.md); each JSON line then carries \`calibration\`.`;
 
 /** Injectable I/O and detector (tests); defaults are the process's stdin/stdout/stderr and createDetector(). */
 export interface DetectCliDeps {
@@ -55,15 +59,44 @@ function stdoutWriter(): (chunk: string) => Promise<void> {
 
 /** One file's line in file mode. */
 export function formatFileLine(name: string, format: FileFormat, a: Analysis): string {
-  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%`;
+  const c = a.calibration;
+  // With --calibration: which bar decided (the profile's, or why not).
+  const profile = c ? `, profile "${c.name}" ${c.applied ? 'applied' : `not applied (${c.reason})`}` : '';
+  return `${name}\t${a.score}\t${a.verdictKey}\t${a.verdict}\t${format}, ${a.words} words, lang ${a.language}, AI share ${Math.round(a.aiShare * 100)}%${profile}`;
 }
 
 /** Scores one file; what the API refuses (checkScorable: under MIN_WORDS words, too many sentences) is refused here too. */
-async function scoreFile(path: string, pool: ExtractPool, detector: Detector, sensitivity: Sensitivity, lang: LabelLang): Promise<string> {
+async function scoreFile(path: string, pool: ExtractPool, detector: Detector, o: FileOptions): Promise<string> {
   const { format, text } = await pool.extract(await Bun.file(path).bytes(), basename(path));
   const words = detector.countWords(text);
   checkScorable(text, words);
-  return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang, words }));
+  const { sensitivity, lang, profile, modelVersion: version } = o;
+  return formatFileLine(path, format, detector.analyze(text, { sensitivity, labelLang: lang, words, profile, modelVersion: version }));
+}
+
+/** How file mode scores each file. */
+interface FileOptions {
+  sensitivity: Sensitivity;
+  lang: LabelLang;
+  profile: CalibrationProfile | null;
+  modelVersion: string;
+}
+
+/** Reads a profile file (`--calibration`): the profile, or a message naming the file and what is wrong. */
+export async function readProfileFile(path: string): Promise<CalibrationProfile | string> {
+  let raw: string;
+  try {
+    raw = await Bun.file(path).text();
+  } catch (error) {
+    return `cannot read ${path}: ${(error as Error).message}`;
+  }
+  try {
+    return parseProfile(JSON.parse(raw));
+  } catch (error) {
+    if (error instanceof SyntaxError) return `${path} is not JSON: ${error.message}`;
+    if (error instanceof CodedError) return `${path}: ${error.message}`;
+    throw error;
+  }
 }
 
 /** The command line of `detect` (throws on an unknown option). */
@@ -77,6 +110,7 @@ function parseDetectArgs(argv: string[]) {
       sentences: { type: 'boolean' },
       sensitivity: { type: 'string' },
       lang: { type: 'string' },
+      calibration: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -111,16 +145,33 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
     err(values.jsonl ? 'detect --jsonl reads stdin: give no file names' : DETECT_USAGE);
     return 2;
   }
+  let profile: CalibrationProfile | null = null;
+  if (values.calibration !== undefined) {
+    const read = await readProfileFile(values.calibration);
+    if (typeof read === 'string') {
+      err(`detect: --calibration: ${read}`);
+      return 2;
+    }
+    profile = read;
+  }
   const detector = deps.detector ?? (await defaultDetector());
+  const version = deps.modelVersion ?? modelVersion();
+  // A stale profile still answers (each line says model_changed), but the operator hears it once, here.
+  if (profile && isStale(profile, version)) {
+    err(
+      `detect: the profile "${profile.name}" was made with model ${profile.modelVersion}, this is ${version}: the global thresholds apply (calibrate again: docs/calibration.md)`,
+    );
+  }
   const out = deps.out ?? stdoutWriter();
   if (values.jsonl) {
     const input = deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>);
     await runJsonl({
       detector,
-      modelVersion: deps.modelVersion ?? modelVersion(),
+      modelVersion: version,
       sensitivity: mode,
       lang,
       sentences: values.sentences ?? false,
+      profile,
       input,
       write: out,
     });
@@ -133,7 +184,7 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
   let failures = 0;
   try {
     for (const path of positionals) {
-      const line = await scoreOrExplain(path, pool, detector, mode, lang);
+      const line = await scoreOrExplain(path, pool, detector, { sensitivity: mode, lang, profile, modelVersion: version });
       if (line.ok) await out(`${line.text}\n`);
       else {
         failures++;
@@ -147,15 +198,10 @@ export async function runDetectCli(argv: string[], deps: DetectCliDeps = {}): Pr
 }
 
 /** One file's output line, or its error line for stderr. */
-async function scoreOrExplain(
-  path: string,
-  pool: ExtractPool,
-  detector: Detector,
-  mode: Sensitivity,
-  lang: LabelLang,
-): Promise<{ ok: boolean; text: string }> {
+async function scoreOrExplain(path: string, pool: ExtractPool, detector: Detector, o: FileOptions): Promise<{ ok: boolean; text: string }> {
+  const { lang } = o;
   try {
-    return { ok: true, text: await scoreFile(path, pool, detector, mode, lang) };
+    return { ok: true, text: await scoreFile(path, pool, detector, o) };
   } catch (error) {
     if (error instanceof ExtractError || error instanceof ApiError) {
       return { ok: false, text: `${path}\terror\t${error.code}\t${errorMessage(lang, error.code, error.params)}` };

@@ -4,14 +4,34 @@
  * script and the tests also reach the stages one by one. Training builds its engines from
  * src/detector/score directly (it scores with weights it is still fitting).
  */
-import { countWords, DEFAULT_LABEL_LANG, DEFAULT_SENSITIVITY, type LabelLang, type Sensitivity } from '../contract';
-import { decide, type Decision } from './decide';
+import { countWords, DEFAULT_LABEL_LANG, DEFAULT_SENSITIVITY, type LabelLang, modelLang, type Sensitivity } from '../contract';
+import { modelVersion as committedModelVersion } from '../model-version';
+import { decide, type Decision, type ProfileContext } from './decide';
+import { buildProfile, type CalibrationProfile, type LangProfileSample, MIN_PROFILE_WORDS, type ProfileMeta } from './decide/profile';
 import { explain, type Explanation } from './explain';
+import { detectDocType } from './score/doctype';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
 import type { Analysis, AnalyzeOptions, Detector } from './types';
 
-export type { Decision } from './decide';
+export type { Decision, ProfileContext } from './decide';
+export {
+  buildProfile,
+  type CalibrationProfile,
+  isStale,
+  type LangProfileSample,
+  MIN_PROFILE_TEXTS,
+  MIN_PROFILE_WORDS,
+  PROFILE_ERROR_STATUS,
+  PROFILE_FORMAT,
+  PROFILE_REASONS,
+  type ProfileErrorCode,
+  type ProfileMeta,
+  type ProfileReason,
+  type ProfileUse,
+  type PublicProfile,
+  publicProfile,
+} from './decide/profile';
 export type { Explanation } from './explain';
 export type { EngineResult } from './score/engine';
 export type { Analysis, AnalyzeOptions, Detector } from './types';
@@ -21,18 +41,23 @@ export interface DetectorPipeline extends Detector {
   readonly engine: Engine;
   /** Stage 1: normalise, run the wasm core, calibrated probability, segments. Does not depend on the mode. */
   score(text: string): EngineResult;
-  /** Stage 2: verdict (mixed passages included) and document type for a mode. */
-  decide(text: string, scored: EngineResult, mode: Sensitivity): Decision;
+  /** Stage 2: verdict (mixed passages included) and document type for a mode, with a calibration profile's threshold where it applies. */
+  decide(text: string, scored: EngineResult, mode: Sensitivity, withProfile?: ProfileContext | null): Decision;
   /** Stage 3: dimensions, annotations and bullets from the score and the decision, in a label language. */
   explain(text: string, scored: EngineResult, decision: Decision, lang: LabelLang): Explanation;
 }
 
-/** Build the detector around a loaded engine. */
-export function detectorFor(engine: Engine): DetectorPipeline {
+/**
+ * Build the detector around a loaded engine. `modelVersion` is the version a calibration profile must
+ * match (default: the committed model's, src/model-version.ts); a detector around another engine passes its own.
+ */
+export function detectorFor(engine: Engine, options: { modelVersion?: string } = {}): DetectorPipeline {
+  const runningVersion = () => options.modelVersion ?? committedModelVersion();
   const stages = {
     engine,
     score: (text: string) => engine.analyze(text),
-    decide: (text: string, scored: EngineResult, mode: Sensitivity) => decide(engine.model, engine.docTypes, text, scored, mode),
+    decide: (text: string, scored: EngineResult, mode: Sensitivity, withProfile: ProfileContext | null = null) =>
+      decide(engine.model, engine.docTypes, text, scored, mode, withProfile),
     explain: (text: string, scored: EngineResult, decision: Decision, lang: LabelLang) =>
       explain(engine.model, text, scored, decision, lang),
   };
@@ -43,7 +68,8 @@ export function detectorFor(engine: Engine): DetectorPipeline {
       const t0 = performance.now();
       const sensitivity = options.sensitivity ?? DEFAULT_SENSITIVITY;
       const r = stages.score(text);
-      const e = stages.explain(text, r, stages.decide(text, r, sensitivity), options.labelLang ?? DEFAULT_LABEL_LANG);
+      const withProfile = options.profile ? { profile: options.profile, modelVersion: options.modelVersion ?? runningVersion() } : null;
+      const e = stages.explain(text, r, stages.decide(text, r, sensitivity, withProfile), options.labelLang ?? DEFAULT_LABEL_LANG);
       return {
         score: r.score,
         probability: r.probability,
@@ -60,7 +86,40 @@ export function detectorFor(engine: Engine): DetectorPipeline {
         msCost: performance.now() - t0,
       };
     },
+    profileSample(text: string): LangProfileSample | null {
+      if (countWords(text) < MIN_PROFILE_WORDS) return null;
+      const r = stages.score(text);
+      return {
+        lang: modelLang(r.language),
+        logit: r.lexicalLogit,
+        probability: r.probability,
+        words: r.scoredWords,
+        docType: detectDocType(engine.docTypes, text, r).type,
+      };
+    },
   };
+}
+
+/**
+ * Texts in, profile out: the one way a profile is made (the CLI's `calibrate`, the API's
+ * POST /v1/calibrations). Texts under MIN_PROFILE_WORDS words are skipped; throws buildProfile()'s
+ * CodedErrors. `meta.modelVersion` defaults to the committed model's.
+ */
+export function makeProfile(
+  detector: Pick<Detector, 'profileSample'>,
+  texts: Iterable<string>,
+  meta: Omit<ProfileMeta, 'modelVersion' | 'createdAt'> & Partial<Pick<ProfileMeta, 'modelVersion' | 'createdAt'>>,
+): CalibrationProfile {
+  const samples: LangProfileSample[] = [];
+  for (const text of texts) {
+    const s = detector.profileSample(text);
+    if (s) samples.push(s);
+  }
+  return buildProfile(samples, {
+    ...meta,
+    modelVersion: meta.modelVersion ?? committedModelVersion(),
+    createdAt: meta.createdAt ?? new Date().toISOString(),
+  });
 }
 
 /** Create the detector from the committed model (loads the wasm core once), or around a given engine. */

@@ -1,6 +1,9 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
 import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
+import type { CalibrationProfile, LangProfileSample, ProfileUse } from './decide/profile';
+
+export type { CalibrationProfile, LangProfileSample, ProfileUse } from './decide/profile';
 
 /** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
 export interface Span {
@@ -49,13 +52,18 @@ export interface TextSegment extends Span {
 
 /**
  * The measured error beside a verdict: how often the mode flagged held-out human texts of the
- * text's kind (its language, document type and length) in the project's own tests.
+ * text's kind (its language, document type and length) in the project's own tests, or, where a
+ * calibration profile applies, the profile's own human texts.
  */
 export interface MeasuredErrorView {
   /** Share (0 to 1) of those human texts the mode flagged as AI; null when the kind was not measured. */
   humanFlaggedRate: number | null;
-  /** How many held-out human texts it was measured on. */
+  /** How many human texts it was measured on (the model's held-out texts, or the profile's). */
   humanTexts: number;
+  /** One-sided 95% upper bound (exact binomial) on the share (0 to 1) of such human texts the mode flags; null when not measured. */
+  upperBound: number | null;
+  /** Where the figures come from: the model's held-out tests, or the calibration profile's texts. */
+  source: 'model' | 'calibration';
   /** The document type it was measured on, or null for every type. */
   docType: string | null;
   /** The length range in words it was measured on (`max` null: no upper bound), or null for every length. */
@@ -95,8 +103,10 @@ export interface Analysis {
   segments: TextSegment[];
   /** Words in AI passages over all words, 0 to 1. */
   aiShare: number;
-  /** How often this mode flagged held-out human texts of this kind: what the verdict's error is. */
+  /** How often this mode flagged human texts of this kind: what the verdict's error is (the profile's where it applies). */
   measuredError: MeasuredErrorView;
+  /** The calibration profile asked for and whether its threshold decided this text; null when none was asked for. */
+  calibration: ProfileUse | null;
   /**
    * Every sentence with words, scored 0-100 (empty exactly when `segments` is). The word-weighted
    * mean (by `words`) of a passage's sentence scores is within 1 point of the passage's score (rounding).
@@ -113,6 +123,10 @@ export interface AnalyzeOptions {
   labelLang?: LabelLang;
   /** countWords(text), when the caller already has it (single mode counts for the quota first): not counted twice. */
   words?: number;
+  /** Decide with this calibration profile's thresholds where it applies (src/detector/decide/profile.ts). */
+  profile?: CalibrationProfile | null;
+  /** The running model's version a profile must match (default: the detector's own, src/model-version.ts). */
+  modelVersion?: string;
 }
 
 /** What the service, the batch mode and the CLI depend on. */
@@ -120,4 +134,9 @@ export interface Detector {
   /** The one word definition: runs of Unicode letters/digits, inner apostrophes and hyphens kept. */
   countWords(text: string): number;
   analyze(text: string, options?: AnalyzeOptions): Analysis;
+  /**
+   * A known-human text's score for a calibration profile (its logit, probability, scored words,
+   * document type and model language), or null under MIN_PROFILE_WORDS words. Keeps nothing of the text.
+   */
+  profileSample(text: string): LangProfileSample | null;
 }

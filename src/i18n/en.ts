@@ -89,7 +89,8 @@ export const en = {
     obfuscation: 'Hidden characters or look-alike letters',
   },
   measuredError: {
-    rate: 'In our tests, this mode flagged {rate} of {texts} human-written texts of this kind ({kind}).',
+    rate: 'In our tests, this mode flagged {rate} of {texts} human-written texts of this kind ({kind}); for texts like them, at most {bound}.',
+    calibration: 'In your {texts} calibration texts, this mode flagged {rate}; for texts like them, at most {bound}.',
     unmeasured: 'This mode was not measured on human-written texts of this kind.',
     words: '{min}-{max} words',
     wordsFrom: '{min}+ words',

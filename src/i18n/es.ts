@@ -94,7 +94,8 @@ export const es: Catalogue = {
     obfuscation: 'Caracteres ocultos o letras que imitan a otras',
   },
   measuredError: {
-    rate: 'En nuestras pruebas, este modo marcó el {rate} de {texts} textos escritos por personas de este tipo ({kind}).',
+    rate: 'En nuestras pruebas, este modo marcó el {rate} de {texts} textos escritos por personas de este tipo ({kind}); en textos como ellos, como mucho el {bound}.',
+    calibration: 'En sus {texts} textos de calibración, este modo marcó el {rate}; en textos como ellos, como mucho el {bound}.',
     unmeasured: 'Este modo no se ha medido en textos escritos por personas de este tipo.',
     words: '{min}-{max} palabras',
     wordsFrom: '{min} palabras o más',

@@ -111,6 +111,7 @@ describe('batch mode: client disconnect', () => {
     // The client hangs up while the second file is being scored (analysis is synchronous: the abort is seen after it).
     const hangingUp: Detector = {
       countWords: (text) => base.countWords(text),
+      profileSample: (text) => base.profileSample(text),
       analyze(text, options) {
         if (++analyses === 2) abort.abort();
         return base.analyze(text, options);

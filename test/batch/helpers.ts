@@ -134,6 +134,7 @@ export function recordingDetector(base: Detector, stallMs = 0) {
   const calls: { text: string; at: number }[] = [];
   const detector: Detector = {
     countWords: (text) => base.countWords(text),
+    profileSample: (text) => base.profileSample(text),
     analyze(text: string, options?: AnalyzeOptions): Analysis {
       calls.push({ text, at: performance.now() });
       const until = performance.now() + stallMs;

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { binomialCdf, binomialUpperBound } from '../../src/detector/score/bounds';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('binomialUpperBound', () => {
   it('gives the rule of three for no events', () => {

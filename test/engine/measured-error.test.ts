@@ -51,24 +51,27 @@ describe('measured error tables', () => {
   it('answers with the most specific kind measured', () => {
     expect(measuredError(model, 'en', 'academic', 180, 'conservative')).toEqual({
       rate: 0.02,
-      upperBound: up(4, 200),
       texts: 200,
+      upperBound: up(4, 200),
+      source: 'model',
       docType: 'academic',
       words: { min: 150, max: 299 },
     });
     // Too few essays: every type of that length answers.
     expect(measuredError(model, 'en', 'essay', 180, 'balanced')).toEqual({
       rate: 0.036,
-      upperBound: up(5, 50),
       texts: 250,
+      upperBound: up(5, 50),
+      source: 'model',
       docType: null,
       words: { min: 150, max: 299 },
     });
     // A 500-word news text: no news of that length, no news by length... the news texts of any length.
     expect(measuredError(model, 'en', 'news', 500, 'aggressive')).toEqual({
       rate: 0,
-      upperBound: up(0, 300),
       texts: 300,
+      upperBound: up(0, 300),
+      source: 'model',
       docType: 'news',
       words: null,
     });
@@ -118,10 +121,10 @@ describe('measured error tables', () => {
   it('says it in a sentence a person reads, in the label language', () => {
     const m = measuredError(model, 'en', 'academic', 180, 'conservative');
     expect(measuredErrorView(m, 'en', 'en').text).toBe(
-      'In our tests, this mode flagged 2% of 200 human-written texts of this kind (Academic text, 150-299 words, English).',
+      'In our tests, this mode flagged 2% of 200 human-written texts of this kind (Academic text, 150-299 words, English); for texts like them, at most 4.5%.',
     );
     expect(measuredErrorView(m, 'en', 'es').text).toBe(
-      'En nuestras pruebas, este modo marcó el 2\u00a0% de 200 textos escritos por personas de este tipo (Texto académico, 150-299 palabras, inglés).',
+      'En nuestras pruebas, este modo marcó el 2\u00a0% de 200 textos escritos por personas de este tipo (Texto académico, 150-299 palabras, inglés); en textos como ellos, como mucho el 4,5\u00a0%.',
     );
     const none = measuredErrorView(
       measuredError({ heldOutErrors: { en: {}, es: {} } } as unknown as ModelFile, 'es', 'news', 80, 'conservative'),

@@ -8,6 +8,9 @@ export function testDetector(): Detector {
   const countWords = (text: string) => text.match(WORD)?.length ?? 0;
   return {
     countWords,
+    // A fixed score per text: a profile made with it has one threshold for every text.
+    profileSample: (text) =>
+      countWords(text) < 20 ? null : { lang: 'en', logit: 0, probability: 0.5, words: countWords(text), docType: 'essay' },
     analyze(text: string, options: AnalyzeOptions = {}): Analysis {
       const es = options.labelLang === 'es';
       return {
@@ -27,7 +30,16 @@ export function testDetector(): Detector {
         bullets: [{ id: 'x', leaning: 'neutral', text: 'b', example: text.slice(0, 5), start: 0, end: 5 }],
         segments: [],
         aiShare: 0,
-        measuredError: { humanFlaggedRate: 0.01, humanTexts: 100, docType: null, words: null, text: 'x' },
+        measuredError: {
+          humanFlaggedRate: 0.01,
+          humanTexts: 100,
+          upperBound: 0.045,
+          source: 'model',
+          docType: null,
+          words: null,
+          text: 'x',
+        },
+        calibration: null,
         sentenceScores: [],
         words: countWords(text),
         msCost: 0.1,

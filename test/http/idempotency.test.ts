@@ -127,6 +127,7 @@ describe('Idempotency-Key', () => {
   it('answers 409 idempotency_request_in_progress (Retry-After) when the first is still running past the wait', async () => {
     const slow: Detector = {
       countWords: detector().countWords,
+      profileSample: detector().profileSample,
       analyze(text, options) {
         const until = performance.now() + 400;
         while (performance.now() < until) {

@@ -42,6 +42,7 @@ describe('unexpected failures', () => {
     const secretText = `${PROSE} Sesquipedalian-sentinel-phrase.`;
     const broken = {
       countWords: detector().countWords,
+      profileSample: () => null,
       analyze(text: string): never {
         throw new Error(`engine exploded on: ${text}`);
       },

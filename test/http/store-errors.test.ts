@@ -40,6 +40,7 @@ describe('a store that fails (issue 16: storage failures are 503, not 500)', () 
     let analyses = 0;
     const counting: Detector = {
       countWords: (text) => detector().countWords(text),
+      profileSample: (text) => detector().profileSample(text),
       analyze: (text, options) => (analyses++, detector().analyze(text, options)),
     };
     const app = createApp({ config: loadConfig({ BOOTSTRAP_KEY: '0' }), store: { ...store, quota: unreachable }, detector: counting });

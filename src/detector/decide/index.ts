@@ -3,7 +3,7 @@
  * the whole-text thresholds, the obfuscation and strong-passage guards) and the document type.
  * The explanations read this decision and never decide again.
  */
-import { isHumanVerdict, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
+import { isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
 import { changedLetters, type EngineResult } from '../score/engine';
@@ -11,7 +11,8 @@ import type { ModelFile } from '../score/model';
 import type { Segment } from '../score/segments';
 import { measuredError, type MeasuredError } from './measured-error';
 import { mixedPassage } from './mixed';
-import { aiThreshold, cellOf, conclusiveFrom, decideVerdict, EVEN_ODDS } from './verdict';
+import { applyProfile, type CalibrationProfile, type ProfileUse } from './profile';
+import { aiThreshold, aiThresholdAt, cellOf, conclusiveFrom, decideVerdict, EVEN_ODDS } from './verdict';
 
 /**
  * A passage the decoder reads as AI this strongly (segment score out of 100), over at least this many
@@ -43,8 +44,16 @@ export interface Decision {
   /** Letters were changed inside words: the reading cannot clear the text. */
   obfuscated: boolean;
   docType: DocType;
-  /** How often this mode flagged held-out human texts of this kind (language, document type, length). */
+  /** How often this mode flagged human texts of this kind: the model's held-out tests, or the profile's texts where it applies. */
   measuredError: MeasuredError;
+  /** The calibration profile the decision was asked to use, and whether it did (null: none asked). */
+  calibration: ProfileUse | null;
+}
+
+/** A calibration profile to decide with, and the running model's version it must match. */
+export interface ProfileContext {
+  profile: CalibrationProfile;
+  modelVersion: string;
 }
 
 /** The passage read as AI most strongly among those read so strongly and at such length (STRONG_PASSAGE_*), or null. */
@@ -56,29 +65,60 @@ export function strongAiPassage(r: Pick<EngineResult, 'segments'>): Segment | nu
   return best;
 }
 
-/** Decide a scored text at a mode. */
-export function decide(model: ModelFile, docTypes: DocTypeModel | null, text: string, r: EngineResult, mode: Sensitivity): Decision {
+/**
+ * Decide a scored text at a mode, with a calibration profile's threshold where it applies
+ * (profile.ts applyProfile): the score is the same, only the bar the whole text is held to moves.
+ */
+export function decide(
+  model: ModelFile,
+  docTypes: DocTypeModel | null,
+  text: string,
+  r: EngineResult,
+  mode: Sensitivity,
+  withProfile: ProfileContext | null = null,
+): Decision {
   const cell = cellOf(model, r.language, r.scoredWords);
-  const passage = mixedPassage(model, r, mode);
-  let verdictKey: VerdictKey = passage ? 'mixed' : decideVerdict(model, r.probability, r.language, r.scoredWords, mode);
-  const obfuscated = changedLetters(r) > 0;
   const docType = detectDocType(docTypes, text, r).type;
+  const ml = modelLang(r.language);
+  const applied = withProfile
+    ? applyProfile(
+        withProfile.profile,
+        { lang: ml, docType, words: r.scoredWords, mode, globalLogit: model.thresholdLogits[ml][mode] },
+        withProfile.modelVersion,
+      )
+    : null;
+  const passage = mixedPassage(model, r, mode);
+  let verdictKey: VerdictKey = passage
+    ? 'mixed'
+    : decideVerdict(model, r.probability, r.language, r.scoredWords, mode, applied?.thresholdLogit);
+  const obfuscated = changedLetters(r) > 0;
   const strong = strongAiPassage(r);
   // Changed letters mean the reading cannot be trusted to clear the text: never plainly human. Nor
   // can a text with a long passage that reads strongly as AI be called human as a whole.
   if (isHumanVerdict(verdictKey) && (obfuscated || strong)) verdictKey = 'inconclusive';
   const short = !cell.conclusive[mode] && r.probability >= EVEN_ODDS;
+  const measured = applied?.measured;
   return {
     mode,
     verdictKey,
     mixedPassage: passage,
     cell,
-    aiThreshold: aiThreshold(cell, mode),
+    aiThreshold: applied ? aiThresholdAt(cell, applied.thresholdLogit) : aiThreshold(cell, mode),
     short,
     shortBy: short ? { otherMode: SENSITIVITIES.some((m) => cell.conclusive[m]), from: conclusiveFrom(model, r.language, mode) } : null,
     strongAiPassage: strong,
     obfuscated,
     docType,
-    measuredError: measuredError(model, r.language, docType, r.scoredWords, mode),
+    measuredError: measured
+      ? {
+          rate: measured.rate,
+          texts: measured.texts,
+          upperBound: measured.upperBound,
+          source: 'calibration',
+          docType: null,
+          words: measured.words,
+        }
+      : measuredError(model, r.language, docType, r.scoredWords, mode),
+    calibration: applied?.use ?? null,
   };
 }

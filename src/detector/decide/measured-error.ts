@@ -13,13 +13,17 @@ import type { ModelFile } from '../score/model';
 export interface MeasuredError {
   /** Share (0 to 1) of the held-out human texts of this kind that this mode flagged as AI. */
   rate: number;
-  /**
-   * Share (0 to 1) this mode may flag of a kind of text from a source never trained on: the worst
-   * held-out family of this kind with its binomial bound (never 0; 1 when nothing was measured).
-   */
-  upperBound: number;
   /** How many held-out human texts the share was measured on. */
   texts: number;
+  /**
+   * One-sided 95% upper bound on the share (0 to 1) of such human texts the mode flags, for a kind
+   * of text from a source never trained on: the worst held-out family of this kind with its exact
+   * binomial bound, never under the pooled one (never 0); NaN when not measured. A calibration
+   * profile's bound comes from its own texts.
+   */
+  upperBound: number;
+  /** Where the figures come from: the model's held-out tests, or a calibration profile's own texts. */
+  source: 'model' | 'calibration';
   /** The kind it was measured on: a document type (null: every type)... */
   docType: DocType | null;
   /** ...and a length range in words (null: every length; `max` null: no upper bound). */
@@ -39,7 +43,15 @@ export function measuredError(model: ModelFile, lang: TextLang, docType: DocType
   ];
   for (const [key, type, length] of tries) {
     const rate: MeasuredRate | undefined = table[key];
-    if (rate) return { rate: rate.flagged[mode], upperBound: rate.upperBound[mode], texts: rate.texts, docType: type, words: length };
+    if (rate)
+      return {
+        rate: rate.flagged[mode],
+        texts: rate.texts,
+        upperBound: rate.upperBound[mode],
+        source: 'model',
+        docType: type,
+        words: length,
+      };
   }
-  return { rate: Number.NaN, upperBound: 1, texts: 0, docType: null, words: null };
+  return { rate: Number.NaN, texts: 0, upperBound: Number.NaN, source: 'model', docType: null, words: null };
 }

@@ -13,6 +13,7 @@
  * `mixed` (human and AI passages) is decided from the segments (./mixed.ts); ./index.ts puts the rules together.
  */
 import { LENGTH_BUCKETS, type CellCalibration } from '../score/calibration';
+import { sigmoid } from '../score/logistic';
 import { cellAt } from '../score/probability';
 import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';
 import type { ModelFile } from '../score/model';
@@ -34,10 +35,30 @@ export function aiThreshold(cell: CellCalibration, mode: Sensitivity): number {
   return Math.max(cell.thresholds[mode], EVEN_ODDS);
 }
 
-/** Verdict for a calibrated probability of a text of `words` words at a sensitivity. */
-export function decideVerdict(model: ModelFile, probability: number, lang: TextLang, words: number, mode: Sensitivity): VerdictKey {
+/**
+ * The smallest probability called AI in a cell at a mode when the threshold is another logit than
+ * the language's (a calibration profile's): that logit through the cell's calibration, never below
+ * even odds (a profile moves the bar, never the meaning of the score: docs/calibration.md).
+ */
+export function aiThresholdAt(cell: CellCalibration, thresholdLogit: number): number {
+  return Math.max(sigmoid(cell.platt.a * thresholdLogit + cell.platt.b), EVEN_ODDS);
+}
+
+/**
+ * Verdict for a calibrated probability of a text of `words` words at a sensitivity; `thresholdLogit`
+ * replaces the language's threshold (a calibration profile's, src/detector/decide/profile.ts).
+ */
+export function decideVerdict(
+  model: ModelFile,
+  probability: number,
+  lang: TextLang,
+  words: number,
+  mode: Sensitivity,
+  thresholdLogit?: number,
+): VerdictKey {
   const cell = cellOf(model, lang, words);
-  if (probability >= aiThreshold(cell, mode) && cell.conclusive[mode]) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
+  const threshold = thresholdLogit === undefined ? aiThreshold(cell, mode) : aiThresholdAt(cell, thresholdLogit);
+  if (probability >= threshold && cell.conclusive[mode]) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
   if (probability >= EVEN_ODDS) return 'inconclusive';
   if (probability >= HUMAN_BELOW) return 'likely_human';
   return 'human';

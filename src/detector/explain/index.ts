@@ -40,6 +40,7 @@ export type Explanation = Pick<
   | 'segments'
   | 'aiShare'
   | 'measuredError'
+  | 'calibration'
 >;
 
 /** Explain a scored text and its decision, with labels in `lang`: never deciding again. */
@@ -96,12 +97,20 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
     segments: r.segments.map(({ start, end, label, score }) => ({ start, end, label, score })),
     aiShare: Math.round(r.aiShare * 1000) / 1000,
     measuredError: measuredErrorView(decision.measuredError, r.language, lang),
+    calibration: decision.calibration,
   };
 }
 
-/** The measured error as the answer carries it, with its sentence in the label language. */
+/** The measured error as the answer carries it, with its sentence ("... at most X%", with n) in the label language. */
 export function measuredErrorView(m: MeasuredError, textLang: TextLang, lang: LabelLang): MeasuredErrorView {
   const measured = Number.isFinite(m.rate) && m.texts > 0;
+  const base = { humanTexts: m.texts, source: m.source, docType: m.docType, words: m.words };
+  if (!measured) return { humanFlaggedRate: null, upperBound: null, ...base, text: t(lang, 'measuredError.unmeasured') };
+  const upperBound = Number.isFinite(m.upperBound) ? m.upperBound : 1;
+  const params = { rate: formatShare(lang, m.rate), texts: formatCount(lang, m.texts), bound: formatShare(lang, upperBound) };
+  if (m.source === 'calibration') {
+    return { humanFlaggedRate: m.rate, upperBound, ...base, text: t(lang, 'measuredError.calibration', params) };
+  }
   const kind = [
     m.docType ? t(lang, `docTypes.${m.docType}`) : null,
     m.words
@@ -111,15 +120,7 @@ export function measuredErrorView(m: MeasuredError, textLang: TextLang, lang: La
       : null,
     t(lang, `languages.${textLang}`),
   ].filter(Boolean);
-  const rate = formatShare(lang, measured ? m.rate : 0);
-  const texts = formatCount(lang, m.texts);
-  return {
-    humanFlaggedRate: measured ? m.rate : null,
-    humanTexts: m.texts,
-    docType: m.docType,
-    words: m.words,
-    text: measured ? t(lang, 'measuredError.rate', { rate, texts, kind: kind.join(', ') }) : t(lang, 'measuredError.unmeasured'),
-  };
+  return { humanFlaggedRate: m.rate, upperBound, ...base, text: t(lang, 'measuredError.rate', { ...params, kind: kind.join(', ') }) };
 }
 
 /**

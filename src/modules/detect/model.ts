@@ -96,6 +96,14 @@ const MeasuredErrorSchema = t.Object(
         "Share (0-1) of held-out human-written texts of this kind that this sensitivity flagged as AI in the model's own tests (each source family held out, thresholds it did not set); null when not measured.",
     }),
     humanTexts: Int({ minimum: 0, description: 'How many held-out human-written texts the share was measured on.' }),
+    upperBound: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
+      description:
+        'One-sided 95% upper bound (exact binomial, Clopper-Pearson) on the share (0-1) of such human-written texts this sensitivity flags: what "at most" in `text` quotes; null when not measured.',
+    }),
+    source: StringEnum(['model', 'calibration'] as const, {
+      description:
+        "Where the figures come from: the model's held-out tests, or the calibration profile's own texts (where the profile applied).",
+    }),
     docType: t.Union([StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]]), t.Null()], {
       description: 'The document type the share was measured on; null when measured over every type (too few texts of this one).',
     }),

@@ -1,0 +1,49 @@
+/**
+ * `bun run eval --calibration [--dump FILE] [--by family|domain]` (see scripts/lib/eval-calibration.ts): prints the
+ * calibration-profile tables of docs/calibration.md. FILE is what `bun run train --dry --dump FILE`
+ * wrote (every held-out score with its text's facts: one training run, ~10-40 minutes); without it,
+ * the held-out scores are computed here the way `eval --loso` does (one model per left-out family).
+ */
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { detectDocType } from '../../src/detector/score/doctype';
+import { loadEngine, MODEL } from '../../src/detector/score/load';
+import { dataDir, hasData, registerOf } from './data';
+import { type CalibrationRecord, calibrationReport, evaluateCalibration, SPLITS } from './eval-calibration';
+import { heldOutScores } from './eval-loso';
+import { prepare } from './pipeline';
+
+const { values: opt } = parseArgs({
+  options: { calibration: { type: 'boolean' }, dump: { type: 'string' }, by: { type: 'string', default: 'family' } },
+  strict: false,
+});
+const by = opt.by === 'domain' ? 'domain' : 'family';
+const t0 = performance.now();
+const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+
+async function records(): Promise<CalibrationRecord[]> {
+  if (typeof opt.dump === 'string') {
+    return readFileSync(opt.dump, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as CalibrationRecord);
+  }
+  if (!hasData()) {
+    console.error(`eval --calibration: no --dump FILE and no shared data at ${dataDir()} (set DATA_DIR)`);
+    process.exit(2);
+  }
+  const prepared = await prepare();
+  log(`featurized ${prepared.docs.length} texts and excerpts`);
+  const engine = await loadEngine();
+  const scores = heldOutScores(prepared, MODEL, (family, done, total) => log(`held out ${family} (${done}/${total})`));
+  return scores.map(({ doc, ...s }) => ({
+    ...s,
+    docType: s.excerpt ? null : detectDocType(engine.docTypes, doc!.row.text, engine.analyze(doc!.row.text, doc!.row.lang)).type,
+    register: registerOf(doc!.row),
+    domain: doc!.row.domain,
+  }));
+}
+
+const all = await records();
+log(`${all.length} held-out scores`);
+console.log(calibrationReport(evaluateCalibration(all, MODEL, SPLITS, by), SPLITS, by));
