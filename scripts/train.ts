@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { decodeWeights, encodeWeights, weightLut } from '../src/detector/score/model';
 import { detectDocType, serializeDocTypeModel } from '../src/detector/score/doctype';
 import { losoReport, nestedFlags } from './lib/eval-loso';
-import { measuredErrors } from './lib/measured-error';
+import { boundReport, checkBounds, measuredErrors } from './lib/measured-error';
 import { hasData, dataDir, registerOf, UNTRAINED_FAMILIES } from './lib/data';
 import { sparseLogit, trainSparse } from './lib/lr';
 import { lexicalTrainable, prepare, trainable } from './lib/pipeline';
@@ -90,13 +90,12 @@ log(`document-type classifier over ${docTypes.types.join(', ')}`);
 const flagged = nestedFlags(docs, heldOut, model);
 // The document type the API will report for a text: the shipped classifier's answer.
 const docTypeOf = (row: { text: string; lang: 'en' | 'es' }) => detectDocType(docTypes, row.text, engine.analyze(row.text, row.lang)).type;
-model.heldOutErrors = measuredErrors(
-  flagged
-    .filter((s) => s.y === 0 && !s.excerpt && !UNTRAINED_FAMILIES.has(s.family))
-    .map((s) => ({ lang: s.lang, docType: docTypeOf(s.doc!.row), words: s.words, flagged: s.flagged })),
-);
+const humanOutcomes = flagged
+  .filter((s) => s.y === 0 && !s.excerpt && !UNTRAINED_FAMILIES.has(s.family))
+  .map((s) => ({ family: s.family, lang: s.lang, docType: docTypeOf(s.doc!.row), words: s.words, flagged: s.flagged }));
+model.heldOutErrors = measuredErrors(humanOutcomes);
 log('measured error per language, document type and length');
-if (opt.report) console.log(losoReport(flagged).markdown);
+if (opt.report) console.log(`${losoReport(flagged).markdown}\n\n${boundReport(checkBounds(humanOutcomes))}`);
 if (opt.dump) {
   const lines = flagged.map(({ doc, ...s }) => {
     const row = doc!.row;

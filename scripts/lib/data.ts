@@ -37,8 +37,8 @@ export function hasData(): boolean {
   return existsSync(join(dataDir(), 'MANIFEST.md'));
 }
 
-/** Sub-folders holding later rounds of sources, read like the top level (MANIFEST.md: rounds 3 to 5). */
-const ROUND_DIRS = ['', 'round3', 'round4', 'round5'];
+/** Sub-folders holding later rounds of sources, read like the top level (MANIFEST.md: rounds 3 to 6). */
+const ROUND_DIRS = ['', 'round3', 'round4', 'round5', 'round6'];
 
 /**
  * Sources whose licence, as MANIFEST.md states it, forbids commercial use or limits the data to
@@ -51,6 +51,8 @@ export const NON_COMMERCIAL_SOURCES: ReadonlySet<string> = new Set([
   'autextification2023_attribution_ai',
   'bbc_news_2005',
   'intertass_tweets_es',
+  // Round 6: no licence stated; the human abstracts keep their authors' rights (MANIFEST.md: research-only).
+  'lu_thesis_abstracts_gpt35',
   'micusp_native_student_papers',
   'openstax_textbooks',
   'pan24_news_2021',
@@ -144,6 +146,7 @@ const FORMAL_HUMAN: Record<string, ReadonlySet<string> | '*'> = {
   openstax_textbooks: '*',
   codiesp_clinical_cases_es: '*',
   scielo_abstracts_es: '*',
+  lu_thesis_abstracts_gpt35: '*',
   xquad_wikipedia: '*',
   stackexchange_coffee_beer: '*',
   m4_llama2: new Set(['arxiv_abstract', 'wikipedia']),

@@ -5,7 +5,6 @@
  * length, then the language as a whole.
  */
 import { modelLang, type Sensitivity, type TextLang } from '../../contract';
-import { binomialUpperBound } from '../score/bounds';
 import { errorKey, LENGTH_BUCKETS, lengthBucket, type MeasuredRate } from '../score/calibration';
 import type { DocType } from '../score/doctype';
 import type { ModelFile } from '../score/model';
@@ -16,7 +15,12 @@ export interface MeasuredError {
   rate: number;
   /** How many held-out human texts the share was measured on. */
   texts: number;
-  /** One-sided 95% upper bound on the share (0 to 1) of such human texts the mode flags; NaN when not measured. */
+  /**
+   * One-sided 95% upper bound on the share (0 to 1) of such human texts the mode flags, for a kind
+   * of text from a source never trained on: the worst held-out family of this kind with its exact
+   * binomial bound, never under the pooled one (never 0); NaN when not measured. A calibration
+   * profile's bound comes from its own texts.
+   */
   upperBound: number;
   /** Where the figures come from: the model's held-out tests, or a calibration profile's own texts. */
   source: 'model' | 'calibration';
@@ -39,19 +43,15 @@ export function measuredError(model: ModelFile, lang: TextLang, docType: DocType
   ];
   for (const [key, type, length] of tries) {
     const rate: MeasuredRate | undefined = table[key];
-    if (rate) {
-      const r = rate.flagged[mode];
-      return { rate: r, texts: rate.texts, upperBound: modelUpperBound(r, rate.texts), source: 'model', docType: type, words: length };
-    }
+    if (rate)
+      return {
+        rate: rate.flagged[mode],
+        texts: rate.texts,
+        upperBound: rate.upperBound[mode],
+        source: 'model',
+        docType: type,
+        words: length,
+      };
   }
   return { rate: Number.NaN, texts: 0, upperBound: Number.NaN, source: 'model', docType: null, words: null };
-}
-
-/**
- * The model side's "at most": the exact bound of the flagged count over the held-out texts of the
- * kind (the table keeps the share; the count is recovered by rounding). Kept here alone so that a
- * family-held-out bound (issue 35) replaces it in one place.
- */
-export function modelUpperBound(rate: number, texts: number): number {
-  return binomialUpperBound(Math.round(rate * texts), texts);
 }

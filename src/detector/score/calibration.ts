@@ -75,6 +75,12 @@ export interface MeasuredRate {
   texts: number;
   /** Share of them flagged (an AI-side verdict) at each mode, 0 to 1. */
   flagged: Record<Sensitivity, number>;
+  /**
+   * What a kind of text from a source never trained on may see at each mode, 0 to 1: the worst
+   * family of the group, with the exact binomial bound for its number of texts (never 0), and never
+   * under the pooled rate's own bound (scripts/lib/measured-error.ts familyUpperBound).
+   */
+  upperBound: Record<Sensitivity, number>;
 }
 export type ErrorTable = Record<string, MeasuredRate>;
 

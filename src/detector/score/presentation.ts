@@ -30,7 +30,16 @@ const EMPHASIS_LINE = /^(\*\*|__|\*|_)(?=\S)(.+?)\1$/;
 const TITLE_LABEL = /^(?:title|t[ií]tulo|headline|titular)\s*:/i;
 const TITLE_THEN_ABSTRACT = /^(?:title|t[ií]tulo)\s*:.*?\b(?:abstract|resumen|summary)\s*:\s*/i;
 /** A section label opening a line ("Abstract:", "Resumen:"): presentation, the rest of the line is prose. */
-const SECTION_LABEL = /^(?:abstract|summary|resumen|keywords|palabras clave)\s*:\s*/i;
+const SECTION_LABEL = /^(?:abstract|summary|resumen)\s*:\s*/i;
+/**
+ * A keyword list's label ("Keywords:", "Key words -", "Palabras clave:"). The list after it is no
+ * prose: on a line of its own it is left out, and at the end of the text (an abstract's trailing
+ * "Keywords: a, b, c", run into its last line) it is cut off. Round 6's human abstracts end with one
+ * (325 of 1,749) and its AI abstracts never do: read as evidence, the word "Keywords" says human.
+ */
+const KEYWORDS_LABEL = /(?:\bkey ?words?|\bpalabras? claves?|\bindex terms)(?:\s*:|\s+[-–—])/gi;
+/** A trailing keyword list is at most this many words (a list, maybe with a page count after it). */
+const KEYWORDS_MAX_WORDS = 60;
 /** A short line without a sentence mark, standing on its own, is a heading, not a sentence. */
 const HEADING_MAX_WORDS = 12;
 /** A line that stops on a comma or a joining word continues on the next line: a hard wrap, not a heading. */
@@ -76,6 +85,7 @@ export function scoringText(text: string): string {
       else if (TITLE_LABEL.test(line)) heading = true;
     }
     line = line.replace(SECTION_LABEL, '');
+    if (startsWithKeywords(line)) continue;
     const emphasis = EMPHASIS_LINE.exec(line);
     if (emphasis) {
       line = emphasis[2].trim();
@@ -94,10 +104,31 @@ export function scoringText(text: string): string {
     kept.push(line);
     firstProse = false;
   }
-  const prose = kept.join(' ');
+  const prose = withoutTrailingKeywords(kept.join(' '));
   // Nothing but headings (a list of titles): score the words as they are rather than nothing.
   const view = finished(/\S/.test(prose) ? prose : lines.filter(Boolean).join(' '));
   return view === text.trim() ? text : view;
+}
+
+/** A line that opens with a keyword list's label (emphasis marks allowed before it). */
+function startsWithKeywords(line: string): boolean {
+  KEYWORDS_LABEL.lastIndex = 0;
+  const m = KEYWORDS_LABEL.exec(line.replace(/^[*_]+/, ''));
+  return m !== null && m.index === 0;
+}
+
+/**
+ * `prose` without a keyword list that ends it: the last keyword label that follows a finished
+ * sentence and has at most KEYWORDS_MAX_WORDS words after it. A keyword label inside the prose
+ * ("the key word is...") has no colon after it and stays.
+ */
+function withoutTrailingKeywords(prose: string): string {
+  KEYWORDS_LABEL.lastIndex = 0;
+  let last = -1;
+  for (let m = KEYWORDS_LABEL.exec(prose); m; m = KEYWORDS_LABEL.exec(prose)) last = m.index;
+  if (last <= 0 || !atMostWords(prose.slice(last), KEYWORDS_MAX_WORDS + 1)) return prose;
+  const before = prose.slice(0, last).trimEnd();
+  return before && endsAsProse(before) ? before : prose;
 }
 
 /**
