@@ -60,6 +60,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/calibrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key’s calibration profiles
+         * @description Every profile of the key, newest first, with `stale: true` for those made with another model. Not charged.
+         */
+        get: operations["listCalibrations"];
+        put?: never;
+        /**
+         * Make a calibration profile from known-human texts
+         * @description Scores known-human texts of one population (JSON `texts`, or files in `files[]`), and keeps per language their scores (never the texts), the thresholds they imply for each sensitivity and the error measured on them. A language needs 50 usable texts (20+ words each); texts under 20 words, and files that cannot be read, are skipped (`skipped`) and not charged. Charged like a detection of the usable texts (their words, one call); refused before the body is read when the key keeps 20 profiles or has fewer than 20 words left. Bounded like a batch: MAX_BATCH_BYTES, MAX_FILE_BYTES a file, at most 5,000 texts or files, BATCH_TIME_BUDGET_MS (else 413 `calibration_timeout`; large archives: `bun run calibrate`). Not idempotent: a retry makes another profile.
+         */
+        post: operations["createCalibration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calibrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One calibration profile
+         * @description The profile: per language its texts, covered document types and lengths, and per sensitivity its threshold and the error measured on its texts. `stale: true` when the running model is not the one that scored its texts: detections then use the model’s thresholds (`reason: model_changed`); make it again from the same texts. Not charged.
+         */
+        get: operations["getCalibration"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a calibration profile
+         * @description Deletes the profile. Detections naming it answer 404 `calibration_not_found` at once on this instance and within a second on the others sharing the database.
+         */
+        delete: operations["deleteCalibration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/detect": {
         parameters: {
             query?: never;
@@ -116,6 +164,8 @@ export interface components {
             text: string;
             /** @description Verdict sensitivity; absent or null means conservative. */
             sensitivity?: ("conservative" | "balanced" | "aggressive") | null;
+            /** @description A calibration profile id of this key (POST /v1/calibrations): the verdict uses the profile's thresholds where it covers the text, and the answer says so in `calibration`. Absent or null: the model's own thresholds. An unknown or another key's id is 404 calibration_not_found, before anything is charged. */
+            calibration?: string | null;
         };
         DetectResponse: {
             /** @constant */
@@ -236,6 +286,13 @@ export interface components {
                 humanFlaggedRate: number | null;
                 /** @description How many held-out human-written texts the share was measured on. */
                 humanTexts: number;
+                /** @description One-sided 95% upper bound (exact binomial, Clopper-Pearson) on the share (0-1) of such human-written texts this sensitivity flags: what "at most" in `text` quotes; null when not measured. */
+                upperBound: number | null;
+                /**
+                 * @description Where the figures come from: the model's held-out tests, or the calibration profile's own texts (where the profile applied).
+                 * @enum {string}
+                 */
+                source: "model" | "calibration";
                 /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
                 docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
                 /** @description The length range in words the share was measured on; null when measured over every length. */
@@ -246,6 +303,20 @@ export interface components {
                 } | null;
                 /** @description The same in one sentence, in the label language. */
                 text: string;
+            };
+            /**
+             * CalibrationUse
+             * @description The calibration profile this detection named, and whether its threshold decided the verdict.
+             */
+            calibration?: {
+                /** @description The profile id (null for a profile file the CLI read). */
+                id: string | null;
+                /** @description The profile’s name. */
+                name: string;
+                /** @description True when the profile's threshold decided the verdict; false when the text is outside what it covers, or it is stale: then the stricter of the profile's and the model's thresholds (or, for model_changed, the model's own) decided. */
+                applied: boolean;
+                /** @description Why it was not applied (null when applied): `model_changed` (made with another model: make it again), `language_not_covered`, `doc_type_not_covered`, `length_not_covered`, `too_few_texts` (too few texts for this sensitivity's promise). */
+                reason: ("model_changed" | "language_not_covered" | "doc_type_not_covered" | "length_not_covered" | "too_few_texts") | null;
             };
             /** @description Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text. */
             sentenceScores: {
@@ -269,7 +340,7 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "exceeds_plan" | "unsupported_media_type" | "idempotency_key_reused" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable";
+                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
                 /**
@@ -301,6 +372,8 @@ export interface components {
              * @enum {string}
              */
             lang?: "en" | "es";
+            /** @description A calibration profile id of this key: every result line uses its thresholds where it covers the file, and says so in `calibration`. An unknown or another key's id is 404 calibration_not_found before any file is read or charged. */
+            calibration?: string;
             /**
              * @description `full` adds the text extracted from the file (`text`) and single mode’s explanation (`dimensions`, `textAnnotations`, `bullets`, `segments`, `sentenceScores`) to each `result` line, its offsets into that `text`. Absent: the lines keep their short shape.
              * @enum {string}
@@ -382,6 +455,13 @@ export interface components {
                 humanFlaggedRate: number | null;
                 /** @description How many held-out human-written texts the share was measured on. */
                 humanTexts: number;
+                /** @description One-sided 95% upper bound (exact binomial, Clopper-Pearson) on the share (0-1) of such human-written texts this sensitivity flags: what "at most" in `text` quotes; null when not measured. */
+                upperBound: number | null;
+                /**
+                 * @description Where the figures come from: the model's held-out tests, or the calibration profile's own texts (where the profile applied).
+                 * @enum {string}
+                 */
+                source: "model" | "calibration";
                 /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
                 docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
                 /** @description The length range in words the share was measured on; null when measured over every length. */
@@ -392,6 +472,20 @@ export interface components {
                 } | null;
                 /** @description The same in one sentence, in the label language. */
                 text: string;
+            };
+            /**
+             * CalibrationUse
+             * @description The calibration profile this detection named, and whether its threshold decided the verdict.
+             */
+            calibration?: {
+                /** @description The profile id (null for a profile file the CLI read). */
+                id: string | null;
+                /** @description The profile’s name. */
+                name: string;
+                /** @description True when the profile's threshold decided the verdict; false when the text is outside what it covers, or it is stale: then the stricter of the profile's and the model's thresholds (or, for model_changed, the model's own) decided. */
+                applied: boolean;
+                /** @description Why it was not applied (null when applied): `model_changed` (made with another model: make it again), `language_not_covered`, `doc_type_not_covered`, `length_not_covered`, `too_few_texts` (too few texts for this sensitivity's promise). */
+                reason: ("model_changed" | "language_not_covered" | "doc_type_not_covered" | "length_not_covered" | "too_few_texts") | null;
             };
             /**
              * @description Detected language of the text.
@@ -507,7 +601,7 @@ export interface components {
              * @description Stable snake_case code: branch on this, never on the message.
              * @enum {string}
              */
-            code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error";
+            code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable";
             /** @description Human-readable message in the negotiated language. */
             message: string;
         };
@@ -630,6 +724,298 @@ export interface components {
                 /** @description The window of throttledAfter. */
                 windowSeconds: number;
             };
+            /** @description Calibration profiles (POST /v1/calibrations): also bounded by the batch limits (maxBatchBytes, maxFileBytes, timeBudgetSeconds). */
+            calibrations: {
+                /** @description Profiles a key may keep (POST /v1/calibrations past it: 409 calibration_limit_reached). */
+                maxProfiles: number;
+                /** @description Texts (JSON) or files (multipart) of one calibration request. */
+                maxTexts: number;
+                /** @description Usable texts a language needs for a profile (else 422 calibration_too_small). */
+                minTextsPerLanguage: number;
+                /** @description Words a text needs to be used (shorter ones are skipped, not charged). */
+                minWordsPerText: number;
+            };
+        };
+        /** @description A calibration set (Content-Type: application/json). */
+        CreateCalibration: {
+            /** @description A name for the profile (1-100 characters after trimming), e.g. the population its texts come from. */
+            name: string;
+            /** @description Known-human texts of one population (at most 5000). Texts under 20 words are skipped, not charged. Scored, then dropped: never stored or logged. */
+            texts: string[];
+        };
+        /** @description A calibration set as files (Content-Type: multipart/form-data). */
+        CalibrationForm: {
+            /** @description A name for the profile (1-100 characters after trimming), e.g. the population its texts come from. */
+            name: string;
+            /** @description Known-human files, one text each: TXT, MD, DOCX or PDF (the part may also be named `files`), at most 5000. Read like a batch's files, then dropped. */
+            "files[]": string[];
+        };
+        /** @description A calibration profile: per language, the thresholds set on one population’s known-human texts and the error measured on them. */
+        Calibration: {
+            /** @description The profile id: pass it as `calibration` to POST /v1/detect or a batch. */
+            id: string;
+            /** @description The name it was given. */
+            name: string;
+            /** @description The model that scored its texts. */
+            modelVersion: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            createdAt: string;
+            /** @description True when `modelVersion` is not the running model's: detections naming it use the model's own thresholds (`applied: false, reason: model_changed`). Make a new profile from the same texts. */
+            stale: boolean;
+            /** @description Per model language with enough texts (at least 50 usable ones). */
+            languages: {
+                /** @description One language of the profile. */
+                en?: {
+                    /** @description Usable texts (20+ words) of this language the thresholds were set on. */
+                    texts: number;
+                    /** @description Document types with enough texts to be covered; a text of another type uses the stricter threshold (`applied: false`). */
+                    docTypes: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other")[];
+                    /** @description The covered length range in scored words; outside it, `applied: false`. null: no length has enough texts. */
+                    words: {
+                        min: number;
+                        /** @description null: no upper bound. */
+                        max: number | null;
+                    } | null;
+                    /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                    modes: {
+                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                        conservative: {
+                            /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                            thresholdLogit: number | null;
+                            /** @description The profile's texts at or above the threshold. */
+                            flagged: number;
+                            /** @description The texts the threshold was set on. */
+                            texts: number;
+                            /** @description flagged / texts. */
+                            rate: number;
+                            /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                            upperBound: number;
+                        };
+                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                        balanced: {
+                            /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                            thresholdLogit: number | null;
+                            /** @description The profile's texts at or above the threshold. */
+                            flagged: number;
+                            /** @description The texts the threshold was set on. */
+                            texts: number;
+                            /** @description flagged / texts. */
+                            rate: number;
+                            /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                            upperBound: number;
+                        };
+                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                        aggressive: {
+                            /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                            thresholdLogit: number | null;
+                            /** @description The profile's texts at or above the threshold. */
+                            flagged: number;
+                            /** @description The texts the threshold was set on. */
+                            texts: number;
+                            /** @description flagged / texts. */
+                            rate: number;
+                            /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                            upperBound: number;
+                        };
+                    };
+                };
+                /** @description One language of the profile. */
+                es?: {
+                    /** @description Usable texts (20+ words) of this language the thresholds were set on. */
+                    texts: number;
+                    /** @description Document types with enough texts to be covered; a text of another type uses the stricter threshold (`applied: false`). */
+                    docTypes: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other")[];
+                    /** @description The covered length range in scored words; outside it, `applied: false`. null: no length has enough texts. */
+                    words: {
+                        min: number;
+                        /** @description null: no upper bound. */
+                        max: number | null;
+                    } | null;
+                    /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                    modes: {
+                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                        conservative: {
+                            /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                            thresholdLogit: number | null;
+                            /** @description The profile's texts at or above the threshold. */
+                            flagged: number;
+                            /** @description The texts the threshold was set on. */
+                            texts: number;
+                            /** @description flagged / texts. */
+                            rate: number;
+                            /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                            upperBound: number;
+                        };
+                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                        balanced: {
+                            /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                            thresholdLogit: number | null;
+                            /** @description The profile's texts at or above the threshold. */
+                            flagged: number;
+                            /** @description The texts the threshold was set on. */
+                            texts: number;
+                            /** @description flagged / texts. */
+                            rate: number;
+                            /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                            upperBound: number;
+                        };
+                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                        aggressive: {
+                            /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                            thresholdLogit: number | null;
+                            /** @description The profile's texts at or above the threshold. */
+                            flagged: number;
+                            /** @description The texts the threshold was set on. */
+                            texts: number;
+                            /** @description flagged / texts. */
+                            rate: number;
+                            /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                            upperBound: number;
+                        };
+                    };
+                };
+            };
+            /** @description Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged. */
+            skipped?: number;
+        };
+        /** @description The calibration profiles of the key. */
+        CalibrationList: {
+            /** @description The key’s profiles, newest first. */
+            calibrations: {
+                /** @description The profile id: pass it as `calibration` to POST /v1/detect or a batch. */
+                id: string;
+                /** @description The name it was given. */
+                name: string;
+                /** @description The model that scored its texts. */
+                modelVersion: string;
+                /**
+                 * Format: date-time
+                 * @description When it was made.
+                 */
+                createdAt: string;
+                /** @description True when `modelVersion` is not the running model's: detections naming it use the model's own thresholds (`applied: false, reason: model_changed`). Make a new profile from the same texts. */
+                stale: boolean;
+                /** @description Per model language with enough texts (at least 50 usable ones). */
+                languages: {
+                    /** @description One language of the profile. */
+                    en?: {
+                        /** @description Usable texts (20+ words) of this language the thresholds were set on. */
+                        texts: number;
+                        /** @description Document types with enough texts to be covered; a text of another type uses the stricter threshold (`applied: false`). */
+                        docTypes: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other")[];
+                        /** @description The covered length range in scored words; outside it, `applied: false`. null: no length has enough texts. */
+                        words: {
+                            min: number;
+                            /** @description null: no upper bound. */
+                            max: number | null;
+                        } | null;
+                        /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                        modes: {
+                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                            conservative: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                            };
+                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                            balanced: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                            };
+                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                            aggressive: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                            };
+                        };
+                    };
+                    /** @description One language of the profile. */
+                    es?: {
+                        /** @description Usable texts (20+ words) of this language the thresholds were set on. */
+                        texts: number;
+                        /** @description Document types with enough texts to be covered; a text of another type uses the stricter threshold (`applied: false`). */
+                        docTypes: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other")[];
+                        /** @description The covered length range in scored words; outside it, `applied: false`. null: no length has enough texts. */
+                        words: {
+                            min: number;
+                            /** @description null: no upper bound. */
+                            max: number | null;
+                        } | null;
+                        /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                        modes: {
+                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                            conservative: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                            };
+                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                            balanced: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                            };
+                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
+                            aggressive: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged. */
+                skipped?: number;
+            }[];
+            /** @description Most profiles a key may keep; POST answers 409 calibration_limit_reached past it. */
+            limit: number;
         };
     };
     responses: {
@@ -855,6 +1241,484 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listCalibrations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profiles. */
+            200: {
+                headers: {
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrationList"];
+                };
+            };
+            /** @description No key, or an unknown or revoked key. Codes: `missing_api_key`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The store is locked or unreachable; nothing was charged or changed. Codes: `store_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    createCalibration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCalibration"];
+                "multipart/form-data": components["schemas"]["CalibrationForm"];
+            };
+        };
+        responses: {
+            /** @description The profile, made and stored. */
+            201: {
+                headers: {
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The profile’s URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Calibration"];
+                };
+            };
+            /** @description The body is not valid: a missing or empty `name`, `texts` not an array of strings, a form without files. Codes: `invalid_json`, `invalid_request`. */
+            400: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key, or an unknown or revoked key. Codes: `missing_api_key`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key keeps 20 profiles already: delete one. Codes: `calibration_limit_reached`. */
+            409: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over a limit: the body (MAX_BATCH_BYTES), more than 5,000 texts or files, the time budget, or more words than the plan gives in a month. Codes: `payload_too_large`, `too_many_files`, `too_many_texts`, `calibration_timeout`, `exceeds_plan`. */
+            413: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Content-Type is neither application/json nor multipart/form-data. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too few usable texts: a language with texts has fewer than 50 usable ones, or none is usable. Nothing was charged. Codes: `calibration_too_small`, `calibration_empty`. */
+            422: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request rate, or not enough words left this month for the texts (checked before the body is read, then for the texts counted). Codes: `rate_limited`, `quota_exceeded`, `trial_calls_exhausted`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description rate_limited only: seconds until the key may send its next request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The store is locked or unreachable; nothing was charged or changed. Codes: `store_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getCalibration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description A profile id of this key (`cal_` and 22 letters and digits). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Calibration"];
+                };
+            };
+            /** @description The id does not have the shape of a profile id. Codes: `invalid_calibration_id`. */
+            400: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key, or an unknown or revoked key. Codes: `missing_api_key`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No profile with this id for this key: unknown, deleted, or another key’s. Codes: `calibration_not_found`. */
+            404: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The store is locked or unreachable; nothing was charged or changed. Codes: `store_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteCalibration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description A profile id of this key (`cal_` and 22 letters and digits). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id does not have the shape of a profile id. Codes: `invalid_calibration_id`. */
+            400: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key, or an unknown or revoked key. Codes: `missing_api_key`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No profile with this id for this key: unknown, deleted, or another key’s. Codes: `calibration_not_found`. */
+            404: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Seconds until the key may send its next request (1 for a free key). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The store is locked or unreachable; nothing was charged or changed. Codes: `store_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     detect: {
         parameters: {
             query?: {
@@ -905,7 +1769,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["BatchLine"];
                 };
             };
-            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`. */
+            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
             400: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -933,6 +1797,19 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `calibration` field names no profile of this key (unknown, deleted, or another key’s); nothing was charged. Codes: `calibration_not_found`. */
+            404: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1036,7 +1913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The key and quota store is locked or unreachable; nothing was charged. Codes: `store_unavailable`. */
+            /** @description `store_unavailable`: the key and quota store is locked or unreachable; nothing was charged. `hold_expired`: the server process stalled past the lease of this request’s charge, which was given back; nothing was charged. Retry after `Retry-After`. Codes: `store_unavailable`, `hold_expired`. */
             503: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -1104,7 +1981,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["BatchLine"];
                 };
             };
-            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`. */
+            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
             400: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -1132,6 +2009,19 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `calibration` field names no profile of this key (unknown, deleted, or another key’s); nothing was charged. Codes: `calibration_not_found`. */
+            404: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1235,7 +2125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The key and quota store is locked or unreachable; nothing was charged. Codes: `store_unavailable`. */
+            /** @description `store_unavailable`: the key and quota store is locked or unreachable; nothing was charged. `hold_expired`: the server process stalled past the lease of this request’s charge, which was given back; nothing was charged. Retry after `Retry-After`. Codes: `store_unavailable`, `hold_expired`. */
             503: {
                 headers: {
                     /** @description Language of labels and messages. */
