@@ -793,6 +793,8 @@ export interface components {
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                             upperBound: number;
+                            /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                            thresholdScore?: number | null;
                         };
                         /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         balanced: {
@@ -806,6 +808,8 @@ export interface components {
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                             upperBound: number;
+                            /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                            thresholdScore?: number | null;
                         };
                         /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         aggressive: {
@@ -819,6 +823,8 @@ export interface components {
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                             upperBound: number;
+                            /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                            thresholdScore?: number | null;
                         };
                     };
                 };
@@ -848,6 +854,8 @@ export interface components {
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                             upperBound: number;
+                            /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                            thresholdScore?: number | null;
                         };
                         /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         balanced: {
@@ -861,6 +869,8 @@ export interface components {
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                             upperBound: number;
+                            /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                            thresholdScore?: number | null;
                         };
                         /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         aggressive: {
@@ -874,6 +884,8 @@ export interface components {
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                             upperBound: number;
+                            /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                            thresholdScore?: number | null;
                         };
                     };
                 };
@@ -926,6 +938,8 @@ export interface components {
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                                 upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
                             };
                             /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             balanced: {
@@ -939,6 +953,8 @@ export interface components {
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                                 upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
                             };
                             /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             aggressive: {
@@ -952,6 +968,8 @@ export interface components {
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                                 upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
                             };
                         };
                     };
@@ -981,6 +999,8 @@ export interface components {
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                                 upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
                             };
                             /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             balanced: {
@@ -994,6 +1014,8 @@ export interface components {
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                                 upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
                             };
                             /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             aggressive: {
@@ -1007,6 +1029,8 @@ export interface components {
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
                                 upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
                             };
                         };
                     };

@@ -209,7 +209,12 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const version = deps.modelVersion ?? modelVersion();
   let profile: CalibrationProfile;
   try {
-    profile = buildProfile(samples, { name, modelVersion: version, createdAt: (deps.now?.() ?? new Date()).toISOString() });
+    profile = buildProfile(samples, {
+      name,
+      modelVersion: version,
+      createdAt: (deps.now?.() ?? new Date()).toISOString(),
+      probabilityAt: detector.probabilityAt?.bind(detector),
+    });
   } catch (error) {
     if (!(error instanceof CodedError)) throw error;
     err(`calibrate: ${tooSmallMessage(error, tally)}`);

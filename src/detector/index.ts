@@ -4,7 +4,15 @@
  * script and the tests also reach the stages one by one. Training builds its engines from
  * src/detector/score directly (it scores with weights it is still fitting).
  */
-import { countWords, DEFAULT_LABEL_LANG, DEFAULT_SENSITIVITY, type LabelLang, modelLang, type Sensitivity } from '../contract';
+import {
+  countWords,
+  DEFAULT_LABEL_LANG,
+  DEFAULT_SENSITIVITY,
+  type LabelLang,
+  type ModelLang,
+  modelLang,
+  type Sensitivity,
+} from '../contract';
 import { modelVersion as committedModelVersion } from '../model-version';
 import { decide, type Decision, type ProfileContext } from './decide';
 import { buildProfile, type CalibrationProfile, type LangProfileSample, MIN_PROFILE_WORDS, type ProfileMeta } from './decide/profile';
@@ -12,6 +20,7 @@ import { explain, type Explanation } from './explain';
 import { detectDocType } from './score/doctype';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
+import { calibratedProbability } from './score/probability';
 import type { Analysis, AnalyzeOptions, Detector } from './types';
 
 export type { Decision, ProfileContext } from './decide';
@@ -97,6 +106,7 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
         docType: detectDocType(engine.docTypes, text, r).type,
       };
     },
+    probabilityAt: (lang: ModelLang, logit: number, words: number) => calibratedProbability(engine.model, lang, logit, words),
   };
 }
 
@@ -106,7 +116,7 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
  * CodedErrors. `meta.modelVersion` defaults to the committed model's.
  */
 export function makeProfile(
-  detector: Pick<Detector, 'profileSample'>,
+  detector: Pick<Detector, 'profileSample' | 'probabilityAt'>,
   texts: Iterable<string>,
   meta: Omit<ProfileMeta, 'modelVersion' | 'createdAt'> & Partial<Pick<ProfileMeta, 'modelVersion' | 'createdAt'>>,
 ): CalibrationProfile {
@@ -116,6 +126,7 @@ export function makeProfile(
     if (s) samples.push(s);
   }
   return buildProfile(samples, {
+    probabilityAt: detector.probabilityAt?.bind(detector),
     ...meta,
     modelVersion: meta.modelVersion ?? committedModelVersion(),
     createdAt: meta.createdAt ?? new Date().toISOString(),

@@ -1,6 +1,6 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
-import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
+import type { LabelLang, ModelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
 import type { CalibrationProfile, LangProfileSample, ProfileUse } from './decide/profile';
 
 export type { CalibrationProfile, LangProfileSample, ProfileUse } from './decide/profile';
@@ -139,4 +139,9 @@ export interface Detector {
    * document type and model language), or null under MIN_PROFILE_WORDS words. Keeps nothing of the text.
    */
   profileSample(text: string): LangProfileSample | null;
+  /**
+   * The calibrated probability of a `words`-word text of `lang` whose logit is `logit`: states a
+   * profile's thresholds on the score scale. Optional: a stand-in detector (tests) may leave it out.
+   */
+  probabilityAt?(lang: ModelLang, logit: number, words: number): number;
 }

@@ -172,6 +172,30 @@ describe('buildProfile', () => {
     expect('samples' in pub.languages.en!).toBe(false);
     expect(pub.languages.en!.modes).toEqual(en.modes);
   });
+
+  it('states each threshold on the score scale at the middle of the covered length, never below even odds', () => {
+    const seen: [string, number, number][] = [];
+    // A made-up calibration: p = sigmoid(logit) whatever the length, so the score is 100 * sigmoid(threshold).
+    const probabilityAt = (lang: string, logit: number, words: number) => (seen.push([lang, logit, words]), 1 / (1 + Math.exp(-logit)));
+    const p = buildProfile(
+      samples(400, -1, 3, undefined, (i) => (i % 2 ? 100 : 200)),
+      { ...META, probabilityAt },
+    );
+    const en = p.languages.en!;
+    expect(en.words).toEqual({ min: 80, max: 299 });
+    for (const mode of SENSITIVITIES) {
+      const m = en.modes[mode];
+      expect(m.thresholdScore).toBe(Math.max(50, Math.round(100 / (1 + Math.exp(-m.thresholdLogit!)))));
+    }
+    expect(en.modes.conservative.thresholdScore).toBeGreaterThan(90);
+    // The middle (geometric) of 80-299 words.
+    expect(seen.every(([lang, , words]) => lang === 'en' && Math.abs(words - Math.sqrt(80 * 299)) < 1e-9)).toBe(true);
+    // Under even odds the bar is held at 50: a profile never calls a score under 50 AI.
+    const low = buildProfile(samples(400, -6, -2), { ...META, probabilityAt });
+    expect(SENSITIVITIES.map((m) => low.languages.en!.modes[m].thresholdScore)).toEqual([50, 50, 50]);
+    // Without the model's calibration (offline tests) the field is absent, never a made-up number.
+    expect(buildProfile(samples(400, -1, 3), META).languages.en!.modes.balanced.thresholdScore).toBeUndefined();
+  });
 });
 
 describe('coverage', () => {

@@ -55,6 +55,12 @@ export interface ProfileModeThreshold {
   rate: number;
   /** One-sided 95% upper bound on the share of the population's human texts this threshold flags. */
   upperBound: number;
+  /**
+   * The threshold on the 0-100 score scale for a text in the middle of the covered length (the score
+   * depends on length: exact at that length, close elsewhere), never below even odds (50); null with
+   * no threshold. Absent when the profile was made without the model's calibration (offline tests).
+   */
+  thresholdScore?: number | null;
 }
 
 /** One language of a profile. */
@@ -132,6 +138,33 @@ export interface ProfileMeta {
   /** ISO 8601 instant. */
   createdAt: string;
   id?: string;
+  /** The model's calibrated probability of a `words`-word text of `lang` at `logit` (Detector.probabilityAt): gives each mode its `thresholdScore`. */
+  probabilityAt?: (lang: ModelLang, logit: number, words: number) => number;
+}
+
+/** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */
+const EVEN_ODDS_SCORE = 50;
+
+/** The middle (geometric) of a covered length range: where a threshold's score is stated. */
+function middleWords(words: ProfileLanguage['words']): number {
+  return words.max === null ? words.min * 1.4 : Math.sqrt(Math.max(words.min, 1) * Math.max(words.max, 1));
+}
+
+/** Each mode's threshold on the score scale, at the middle of the covered length. */
+function withThresholdScores(
+  language: ProfileLanguage,
+  lang: ModelLang,
+  probabilityAt: NonNullable<ProfileMeta['probabilityAt']>,
+): ProfileLanguage {
+  const words = middleWords(language.words);
+  const modes = {} as Record<Sensitivity, ProfileModeThreshold>;
+  for (const mode of SENSITIVITIES) {
+    const m = language.modes[mode];
+    const thresholdScore =
+      m.thresholdLogit === null ? null : Math.max(EVEN_ODDS_SCORE, Math.round(100 * probabilityAt(lang, m.thresholdLogit, words)));
+    modes[mode] = { ...m, thresholdScore };
+  }
+  return { ...language, modes };
 }
 
 /**
@@ -262,7 +295,10 @@ export function buildProfile(
     }
   }
   const languages: CalibrationProfile['languages'] = {};
-  for (const lang of present) languages[lang] = profileLanguage(grouped[lang]!);
+  for (const lang of present) {
+    const language = profileLanguage(grouped[lang]!);
+    languages[lang] = meta.probabilityAt ? withThresholdScores(language, lang, meta.probabilityAt) : language;
+  }
   return {
     format: PROFILE_FORMAT,
     ...(meta.id === undefined ? {} : { id: meta.id }),
@@ -400,7 +436,8 @@ export function parseProfile(value: unknown): CalibrationProfile {
         !isCount(m.flagged) ||
         !isCount(m.texts) ||
         !isShare(m.rate) ||
-        !isShare(m.upperBound)
+        !isShare(m.upperBound) ||
+        !(m.thresholdScore === undefined || m.thresholdScore === null || isCount(m.thresholdScore))
       ) {
         throw invalid(`${at}.modes.${mode} is not a mode threshold`);
       }

@@ -65,6 +65,12 @@ const ModeSchema = t.Object(
       maximum: 1,
       description: "One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags.",
     }),
+    thresholdScore: t.Optional(
+      t.Union([Int({ minimum: 50, maximum: 100 }), t.Null()], {
+        description:
+          'The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold.',
+      }),
+    ),
   },
   { description: "One mode's threshold in one language, and what it did to the profile's own texts." },
 );

@@ -269,7 +269,13 @@ async function calibrate(
     const createdAt = new Date(now).toISOString();
     let profile: CalibrationProfile;
     try {
-      profile = buildProfile(samples, { id, name, modelVersion: deps.modelVersion, createdAt });
+      profile = buildProfile(samples, {
+        id,
+        name,
+        modelVersion: deps.modelVersion,
+        createdAt,
+        probabilityAt: deps.detector.probabilityAt?.bind(deps.detector),
+      });
     } catch (error) {
       throw profileError(error);
     }
