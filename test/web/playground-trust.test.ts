@@ -21,8 +21,9 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
  * The first two sentences (36 words) of a Spanish AI text: with the model of 2026-11-26 (retrained)
  * it scores 86, below the conservative threshold, so `inconclusive` with a high score: the issue's case.
  */
+// Two of its sentences, which the model of issue 35 scores 88 and does not call at conservative (inconclusive).
 const SHORT_SPANISH_AI = AI_ES.split(/(?<=[.!?])\s+/)
-  .slice(0, 2)
+  .slice(1, 3)
   .join(' ');
 /** The first bullets that say why there is no verdict (as test/explain/invariants.test.ts). */
 const NO_VERDICT_REASONS = ['short_text', 'language_limit', 'uncertain_score', 'ai_passage', 'obfuscation'];
