@@ -17,7 +17,7 @@ describe('inside bun build --compile', () => {
     const run = Bun.spawnSync([binary, join(dir, 'db', 'x.sqlite')], { cwd: dir });
     expect(run.stderr.toString()).toBe('');
     const { tables, postgresStatements, sizes } = JSON.parse(run.stdout.toString());
-    expect(tables).toBe(9);
+    expect(tables).toBe(10);
     // The PostgreSQL migrations are inside the binary too (applied to a real server in postgres.test.ts).
     expect(postgresStatements).toBeGreaterThanOrEqual(6);
     expect(sizes[0]).toBeGreaterThan(500_000);

@@ -189,7 +189,7 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
       const url = await cluster!.createDatabase();
       const run = Bun.spawnSync([binary, join(dir, 'x.sqlite'), url], { cwd: dir });
       expect(run.stderr.toString()).toBe('');
-      expect(JSON.parse(run.stdout.toString()).postgresTables).toBe(7);
+      expect(JSON.parse(run.stdout.toString()).postgresTables).toBe(8);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -46,6 +46,8 @@ export const BatchFormSchema = t.Object(
     lang: t.Optional(LabelLangSchema),
     calibration: t.Optional(
       t.String({
+        // Swagger UI fills a string field with "string" unless it has an example: empty is "no profile".
+        examples: [''],
         description:
           "A calibration profile id of this key: every result line uses its thresholds where it covers the file, and says so in `calibration`. An unknown or another key's id is 404 calibration_not_found before any file is read or charged.",
       }),
