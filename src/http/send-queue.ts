@@ -22,7 +22,7 @@ const FIRST_POLL_MS = 1;
 const MAX_POLL_MS = 50;
 
 /** The entry of `connection` in `table`, if it is open (a TIME_WAIT entry of an earlier connection on the same ports is not it). */
-function find(connection: Connection, address: string, table = readTcpTable()) {
+function find(connection: Connection, address: string, table = readTcpTable({ local: connection.localPort, remote: connection.port })) {
   return table.find(
     (entry) =>
       entry.localPort === connection.localPort &&
