@@ -111,8 +111,9 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
 }
 
 /**
- * Texts in, profile out: the one way a profile is made (the CLI's `calibrate`, the API's
- * POST /v1/calibrations). Texts under MIN_PROFILE_WORDS words are skipped; throws buildProfile()'s
+ * Texts in, profile out: profileSample() on each text, then buildProfile(), the two steps the CLI's
+ * `calibrate` and POST /v1/calibrations also run (in their own loops: tallies of skipped files, time
+ * slices). Texts under MIN_PROFILE_WORDS words are skipped; throws buildProfile()'s
  * CodedErrors. `meta.modelVersion` defaults to the committed model's.
  */
 export function makeProfile(

@@ -18,7 +18,8 @@
  *         throws a CodedError (codes and statuses in PROFILE_ERROR_STATUS) `calibration_too_small`
  *         (422, params { language, count, min }) when a language with texts has fewer than
  *         MIN_PROFILE_TEXTS usable ones, `calibration_empty` (422, params { min, minWords }) with none
- *     makeProfile(detector, texts, meta) (src/detector/index.ts): both steps, texts in, profile out
+ *     makeProfile(detector, texts, meta) (src/detector/index.ts): both steps in one call, for tests and
+ *         scripts; the CLI and the API run the same two steps in their own loops (tallies, time slices)
  *     detector.analyze(text, { sensitivity, labelLang, profile?: CalibrationProfile })
  *         -> Analysis with `calibration: ProfileUse | null` and, when applied, a `measuredError`
  *            from the profile's own texts (MeasuredErrorView gains `upperBound`, a share 0-1, for
