@@ -12,8 +12,7 @@
  *
  * `mixed` (human and AI passages) is decided from the segments (./mixed.ts); ./index.ts puts the rules together.
  */
-import { LENGTH_BUCKETS, type CellCalibration } from '../score/calibration';
-import { sigmoid } from '../score/logistic';
+import { LENGTH_BUCKETS, type CellCalibration, plattProbability } from '../score/calibration';
 import { cellAt } from '../score/probability';
 import { modelLang, type Sensitivity, type TextLang, type VerdictKey } from '../../contract';
 import type { ModelFile } from '../score/model';
@@ -41,7 +40,7 @@ export function aiThreshold(cell: CellCalibration, mode: Sensitivity): number {
  * even odds (a profile moves the bar, never the meaning of the score: docs/calibration.md).
  */
 export function aiThresholdAt(cell: CellCalibration, thresholdLogit: number): number {
-  return Math.max(sigmoid(cell.platt.a * thresholdLogit + cell.platt.b), EVEN_ODDS);
+  return Math.max(plattProbability(cell.platt, thresholdLogit), EVEN_ODDS);
 }
 
 /**

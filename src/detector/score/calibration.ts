@@ -26,6 +26,11 @@ export interface Platt {
   b: number;
 }
 
+/** The calibrated probability of `logit` under `platt`: the one Platt formula of the detector. */
+export function plattProbability(platt: Platt, logit: number): number {
+  return sigmoid(platt.a * logit + platt.b);
+}
+
 /** One (language, length bucket) cell. */
 export interface CellCalibration {
   platt: Platt;
@@ -61,7 +66,7 @@ export function cellFor(cells: readonly CellCalibration[], words: number, thresh
   const [p, q] = [cells[k].platt, cells[k + 1].platt];
   const platt = { a: p.a + t * (q.a - p.a), b: p.b + t * (q.b - p.b) };
   const thresholds = {} as Record<Sensitivity, number>;
-  for (const mode of SENSITIVITIES) thresholds[mode] = sigmoid(platt.a * thresholdLogits[mode] + platt.b);
+  for (const mode of SENSITIVITIES) thresholds[mode] = plattProbability(platt, thresholdLogits[mode]);
   return { ...own, platt, thresholds };
 }
 

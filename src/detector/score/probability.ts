@@ -4,9 +4,8 @@
  * passage to the same calibration as a whole text, so both come from here.
  */
 import type { ModelLang } from '../../contract';
-import { cellFor, type CellCalibration } from './calibration';
+import { cellFor, type CellCalibration, plattProbability } from './calibration';
 import { SF } from './layout';
-import { sigmoid } from './logistic';
 import type { ModelFile } from './model';
 import type { SentenceRecord } from './style';
 
@@ -25,8 +24,7 @@ export function cellAt(model: ModelFile, ml: ModelLang, words: number): CellCali
 
 /** p = sigmoid(a * logit + b) with the Platt parameters of a `words`-word text. */
 export function calibratedProbability(model: ModelFile, ml: ModelLang, logit: number, words: number): number {
-  const { platt } = cellAt(model, ml, words);
-  return sigmoid(platt.a * logit + platt.b);
+  return plattProbability(cellAt(model, ml, words).platt, logit);
 }
 
 /** A passage's calibrated probability, scored on its sentences' n-grams alone, as if it were a text of its own. */
