@@ -79,6 +79,42 @@ export async function readLines(response: Response): Promise<Line[]> {
     .map((line) => JSON.parse(line) as Line);
 }
 
+/**
+ * Reads an NDJSON stream line by line as it arrives, calling `onLine` after each (it may pause, hang
+ * up or kill the server); resolves to the lines received, including when the connection dies.
+ */
+export async function streamLines<L = Line>(
+  response: Response,
+  onLine: (line: L, lines: L[]) => Promise<void> | void = () => {},
+): Promise<L[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const lines: L[] = [];
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        const line = JSON.parse(buffer.slice(0, nl)) as L;
+        buffer = buffer.slice(nl + 1);
+        lines.push(line);
+        await onLine(line, lines);
+      }
+    }
+  } catch {
+    // Hung up on, or the connection died: what was read is what was received.
+  }
+  return lines;
+}
+
+/** The words of the result lines among `lines`. */
+export function resultWords(lines: readonly { type: string; words?: number }[]): number {
+  return lines.reduce((sum, l) => sum + (l.type === 'result' ? (l.words ?? 0) : 0), 0);
+}
+
 /** Reads one chunk from a body reader as text. */
 export async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
   const { value, done } = await reader.read();

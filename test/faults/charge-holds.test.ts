@@ -18,6 +18,7 @@ import { SQL } from 'bun';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resultWords, streamLines } from '../batch/helpers';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { childrenOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
@@ -137,31 +138,8 @@ function post(server: ServerProcess, key: string, files: string[], idempotencyKe
 }
 
 /** Reads a batch stream line by line, calling `onLine` after each (it may pause or hang up); the lines received. */
-async function readLines(response: Response, onLine: (line: Line, lines: Line[]) => Promise<void> | void = () => {}): Promise<Line[]> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const lines: Line[] = [];
-  let buffer = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = JSON.parse(buffer.slice(0, nl)) as Line;
-        buffer = buffer.slice(nl + 1);
-        lines.push(line);
-        await onLine(line, lines);
-      }
-    }
-  } catch {
-    // Hung up on, or the connection died: what was read is what was received.
-  }
-  return lines;
-}
-
-const wordsOf = (lines: Line[]) => lines.reduce((sum, l) => sum + (l.type === 'result' ? (l.words ?? 0) : 0), 0);
+const readLines = (response: Response, onLine?: (line: Line, lines: Line[]) => Promise<void> | void) => streamLines<Line>(response, onLine);
+const wordsOf = resultWords;
 
 /** Waits until the words charged stop moving (settlements land just after a stream ends). */
 async function settledUse(target: Target, expected?: number): Promise<number> {

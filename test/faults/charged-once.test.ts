@@ -17,6 +17,7 @@ import { SQL } from 'bun';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resultWords, streamLines } from '../batch/helpers';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
@@ -125,35 +126,18 @@ function chargedOnce(dialect: 'sqlite' | 'postgres') {
 
   /**
    * Reads a batch stream line by line; after `results` result lines runs `cut` (a kill or a
-   * hang-up), then reads what still arrives. The result lines received whole.
+   * hang-up), then reads what still arrives. The lines received whole.
    */
   async function readBatch(response: Response, results = Number.POSITIVE_INFINITY, cut?: () => Promise<void>): Promise<Line[]> {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    const lines: Line[] = [];
-    let buffer = '';
     let cutDone = false;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let nl: number;
-        while ((nl = buffer.indexOf('\n')) !== -1) {
-          lines.push(JSON.parse(buffer.slice(0, nl)));
-          buffer = buffer.slice(nl + 1);
-        }
-        if (!cutDone && lines.filter((l) => l.type === 'result').length >= results && cut) {
-          cutDone = true;
-          await cut();
-        }
+    return streamLines<Line>(response, async (_line, lines) => {
+      if (!cutDone && cut && lines.filter((l) => l.type === 'result').length >= results) {
+        cutDone = true;
+        await cut();
       }
-    } catch {
-      // The connection died (kill -9) or was hung up on: what was read is what was received.
-    }
-    return lines;
+    });
   }
-  const wordsOf = (lines: Line[]) => lines.reduce((sum, l) => sum + (l.type === 'result' ? (l.words ?? 0) : 0), 0);
+  const wordsOf = resultWords;
 
   it('charges a keyed batch killed mid-stream and retried with its key once, for the whole batch', async () => {
     const before = await used();
