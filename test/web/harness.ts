@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDetector } from '../../src/detector/index.ts';
@@ -119,4 +119,18 @@ export async function openPlayground(): Promise<PlaygroundSession> {
       await server.stop();
     },
   };
+}
+
+/** Whether a browser response is the page's call of POST /v1/detect. */
+export function isDetect(res: Response): boolean {
+  return res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
+}
+
+/** Pastes `text` on the Text tab, clicks Analyze, waits for the result on screen; the API's answer and its body. */
+export async function analyzeText(page: Page, text: string): Promise<{ res: Response; body: Record<string, any> }> {
+  await page.click('#tab-text');
+  await page.fill('#text', text);
+  const [res] = await Promise.all([page.waitForResponse(isDetect), page.click('#analyze')]);
+  await page.waitForSelector('#result:not([hidden])');
+  return { res, body: await res.json() };
 }

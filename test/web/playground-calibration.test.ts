@@ -17,7 +17,16 @@ import { gaugeBand } from '../../src/web/result.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { humanNote, humanNotes } from './calibration-texts.ts';
 import { contrastFailures } from './contrast.ts';
-import { ARTIFACTS, BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, openPlayground, type PlaygroundSession, type TestServer } from './harness.ts';
+import {
+  analyzeText,
+  ARTIFACTS,
+  BROWSER_TIMEOUT_MS,
+  HAVE_CHROMIUM,
+  isDetect,
+  openPlayground,
+  type PlaygroundSession,
+  type TestServer,
+} from './harness.ts';
 import { ESSAY } from './texts.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -26,7 +35,6 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 const PROFILE_TEXTS = 100;
 const PROFILE_NAME = 'Staff notes 2019';
 
-const isDetect = (res: Response) => res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
 const isCreate = (res: Response) => res.url().endsWith('/v1/calibrations') && res.request().method() === 'POST';
 
 /** Text files for the picker, one text each. */
@@ -49,13 +57,7 @@ type Profile = {
   };
 };
 
-async function analyze(page: Page, text: string): Promise<{ res: Response; body: Record<string, any> }> {
-  await page.click('#tab-text');
-  await page.fill('#text', text);
-  const [res] = await Promise.all([page.waitForResponse(isDetect), page.click('#analyze')]);
-  await page.waitForSelector('#result:not([hidden])');
-  return { res, body: await res.json() };
-}
+const analyze = analyzeText;
 
 describe.skipIf(!HAVE_CHROMIUM)('playground Calibration tab in chromium (issue 34)', () => {
   let session: PlaygroundSession;

@@ -9,12 +9,21 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { join } from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { aiSharePercent } from '../../src/contract/share.ts';
 import { HUMAN_SIGNAL_DIMENSION } from '../../src/detector/explain/findings.ts';
 import { STRINGS, tr } from '../../src/web/strings.ts';
 import { contrastFailures } from './contrast.ts';
-import { ARTIFACTS, BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, openPlayground, type PlaygroundSession, type TestServer } from './harness.ts';
+import {
+  analyzeText,
+  ARTIFACTS,
+  BROWSER_TIMEOUT_MS,
+  HAVE_CHROMIUM,
+  isDetect,
+  openPlayground,
+  type PlaygroundSession,
+  type TestServer,
+} from './harness.ts';
 import { ESSAY, MIXED, NOTES_MD, SHORT_FORMAL } from './texts.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -24,14 +33,8 @@ const SEG_VIOLET = 'rgb(91, 42, 134)';
 /** Least luminance ratio between neighbouring sentence shades (styles.css: 1.28 by design; 1.11 between the first two before issue 32). */
 const MIN_NEIGHBOUR_RATIO = 1.25;
 
-const isDetect = (res: Response) => res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
-
 async function analyze(page: Page, text: string): Promise<Record<string, any>> {
-  await page.click('#tab-text');
-  await page.fill('#text', text);
-  const [res] = await Promise.all([page.waitForResponse(isDetect), page.click('#analyze')]);
-  await page.waitForSelector('#result:not([hidden])');
-  return res.json();
+  return (await analyzeText(page, text)).body;
 }
 
 /** WCAG relative luminance of an `rgb(r, g, b)` string. */

@@ -8,11 +8,19 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { join } from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { STRINGS } from '../../src/web/strings.ts';
 import { AI_ES } from '../engine/texts.ts';
 import { contrastFailures } from './contrast.ts';
-import { ARTIFACTS, BROWSER_TIMEOUT_MS, HAVE_CHROMIUM, openPlayground, type PlaygroundSession, type TestServer } from './harness.ts';
+import {
+  analyzeText,
+  ARTIFACTS,
+  BROWSER_TIMEOUT_MS,
+  HAVE_CHROMIUM,
+  openPlayground,
+  type PlaygroundSession,
+  type TestServer,
+} from './harness.ts';
 import { ESSAY, MIXED } from './texts.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -30,14 +38,9 @@ const NO_VERDICT_REASONS = ['short_text', 'language_limit', 'uncertain_score', '
 /** The gauge's colour for a strong AI score (styles.css --high). */
 const HIGH_RED = 'rgb(179, 38, 30)';
 
-const isDetect = (res: Response) => res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
-
 async function analyze(page: Page, text: string): Promise<{ status: number; body: Record<string, unknown> & { [k: string]: any } }> {
-  await page.click('#tab-text');
-  await page.fill('#text', text);
-  const [res] = await Promise.all([page.waitForResponse(isDetect), page.click('#analyze')]);
-  await page.waitForSelector('#result:not([hidden])');
-  return { status: res.status(), body: await res.json() };
+  const { res, body } = await analyzeText(page, text);
+  return { status: res.status(), body };
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('playground answers agree with themselves (issue 28)', () => {

@@ -13,6 +13,7 @@ import {
   BROWSER_TIMEOUT_MS,
   CHROMIUM_PATH,
   HAVE_CHROMIUM,
+  isDetect,
   openPlayground,
   type PlaygroundSession,
   type TestServer,
@@ -22,10 +23,6 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 if (!HAVE_CHROMIUM) {
   console.warn(`[playground] skipping the browser tests: ${CHROMIUM_PATH} is absent (apt-get install -y chromium).`);
-}
-
-function isDetect(res: Response): boolean {
-  return res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
 }
 
 /** Clicks Analyze (on the Text tab) and returns the API's answer the page received. */
