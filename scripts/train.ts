@@ -22,6 +22,7 @@ import { hasData, dataDir, registerOf, UNTRAINED_FAMILIES } from './lib/data';
 import { sparseLogit, trainSparse } from './lib/lr';
 import { lexicalTrainable, prepare, trainable } from './lib/pipeline';
 import { heldOutLogits } from './lib/loso';
+import { startHeldOutHelper } from './lib/loso-helper';
 import { calibrateCells, heldOutScore } from './lib/calibrate';
 import { setTrainingWeights } from './lib/weights';
 import { fitSentenceCalibration } from './lib/sentences';
@@ -46,14 +47,18 @@ if (!hasData()) {
 }
 const t0 = performance.now();
 const log = (m: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
-const { trainFiles, rows, model, engine, docs } = await prepare({ commercialOnly: opt.commercial });
+const data = { commercialOnly: opt.commercial };
+// A second thread featurizes the same data meanwhile and takes half of the held-out fits.
+const helper = startHeldOutHelper(data);
+const { trainFiles, rows, model, engine, docs } = await prepare(data);
 log(`featurized ${docs.length} texts and excerpts of ${rows.length} rows (vocab en ${model.vocab.en.length}, es ${model.vocab.es.length})`);
 
-const heldOut = heldOutLogits(docs, {
+const heldOut = await heldOutLogits(docs, {
   sparse: SPARSE_OPTIONS,
-  trainable: lexicalTrainable,
+  helper: helper ?? undefined,
   onFamily: (family, done, total) => log(`held out ${family} (${done}/${total})`),
 });
+helper?.close();
 
 const trainDocs = docs.filter(lexicalTrainable);
 setTrainingWeights(trainDocs);

@@ -11,6 +11,7 @@ import { loadEngine, MODEL } from '../../src/detector/score/load';
 import { dataDir, hasData, registerOf } from './data';
 import { type CalibrationRecord, calibrationReport, evaluateCalibration, SPLITS } from './eval-calibration';
 import { heldOutScores } from './eval-loso';
+import { startHeldOutHelper } from './loso-helper';
 import { prepare } from './pipeline';
 
 const { values: opt } = parseArgs({
@@ -32,10 +33,15 @@ async function records(): Promise<CalibrationRecord[]> {
     console.error(`eval --calibration: no --dump FILE and no shared data at ${dataDir()} (set DATA_DIR)`);
     process.exit(2);
   }
+  const helper = startHeldOutHelper({});
   const prepared = await prepare();
   log(`featurized ${prepared.docs.length} texts and excerpts`);
   const engine = await loadEngine();
-  const scores = heldOutScores(prepared, MODEL, (family, done, total) => log(`held out ${family} (${done}/${total})`));
+  const scores = await heldOutScores(prepared, MODEL, {
+    helper: helper ?? undefined,
+    onFamily: (family, done, total) => log(`held out ${family} (${done}/${total})`),
+  });
+  helper?.close();
   return scores.map(({ doc, ...s }) => ({
     ...s,
     docType: s.excerpt ? null : detectDocType(engine.docTypes, doc!.row.text, engine.analyze(doc!.row.text, doc!.row.lang)).type,

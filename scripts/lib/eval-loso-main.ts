@@ -2,6 +2,7 @@
 import { MODEL } from '../../src/detector/score/load';
 import { dataDir, hasData } from './data';
 import { docTypeLoso, heldOutScores, losoReport } from './eval-loso';
+import { startHeldOutHelper } from './loso-helper';
 import { prepare } from './pipeline';
 
 if (!hasData()) {
@@ -10,9 +11,14 @@ if (!hasData()) {
 }
 const t0 = performance.now();
 const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+const helper = startHeldOutHelper({});
 const prepared = await prepare();
 log(`featurized ${prepared.docs.length} texts and excerpts`);
-const scores = heldOutScores(prepared, MODEL, (family, done, total) => log(`held out ${family} (${done}/${total})`));
+const scores = await heldOutScores(prepared, MODEL, {
+  helper: helper ?? undefined,
+  onFamily: (family, done, total) => log(`held out ${family} (${done}/${total})`),
+});
+helper?.close();
 console.log('## Detection, each source family held out\n');
 console.log(losoReport(scores).markdown);
 console.log('\n## Document type, each source held out\n');

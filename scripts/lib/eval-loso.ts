@@ -15,9 +15,10 @@ import { isFormalHuman, UNTRAINED_FAMILIES } from './data';
 import { trainDocTypeClassifier } from './doctype-train';
 import type { Doc } from './featurize';
 import { heldOutLogits } from './loso';
+import type { HeldOutHelper } from './loso-helper';
 import { isLightEdit } from './weights';
 import { auroc } from './metrics';
-import { lexicalTrainable, type Prepared } from './pipeline';
+import type { Prepared } from './pipeline';
 import { SEED, SPARSE_OPTIONS } from './settings';
 
 /** A held-out score with its text's facts. */
@@ -58,8 +59,12 @@ const modeCells = (xs: Scored[]) => [0, 1, 2].map((m) => `${pct(rate(xs, m))}%`)
  * not set (nested: the other families' held-out human texts, by the rule `bun run train` uses), at
  * even odds or above by the shipped model's calibration of the text's cell, as the verdict requires.
  */
-export function heldOutScores(p: Prepared, shipped: ModelFile, onFamily?: (f: string, i: number, n: number) => void): Scored[] {
-  return nestedFlags(p.docs, heldOutLogits(p.docs, { sparse: SPARSE_OPTIONS, trainable: lexicalTrainable, onFamily }), shipped);
+export async function heldOutScores(
+  p: Prepared,
+  shipped: ModelFile,
+  o: { onFamily?: (f: string, i: number, n: number) => void; helper?: HeldOutHelper } = {},
+): Promise<Scored[]> {
+  return nestedFlags(p.docs, await heldOutLogits(p.docs, { sparse: SPARSE_OPTIONS, ...o }), shipped);
 }
 
 /** Held-out logits `z` (one per doc, NaN where not scored) flagged as heldOutScores says; `bun run train` calls it with the cells it just fitted. */
