@@ -78,7 +78,9 @@ describe.if(!POSTGRES_MISSING)('PostgreSQL store', () => {
       await db.unsafe(`CREATE FUNCTION refuse_writes() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN RAISE EXCEPTION 'cannot execute % in a read-only transaction', TG_OP USING ERRCODE = '25006'; END $$`);
       for (const table of tables)
-        await db.unsafe(`CREATE TRIGGER refuse_writes BEFORE INSERT OR UPDATE OR DELETE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION refuse_writes()`);
+        await db.unsafe(
+          `CREATE TRIGGER refuse_writes BEFORE INSERT OR UPDATE OR DELETE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION refuse_writes()`,
+        );
       const error = await chargeWords(store.quota, key, 100).catch((e) => e);
       expect(error).toBeInstanceOf(StoreUnavailableError);
       // Reads (and SELECT 1) still work: only the writes tell.
