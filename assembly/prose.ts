@@ -29,7 +29,8 @@ export namespace Pending {
 export const WHOLE: u32 = 0xffffffff;
 
 let pieces: u32 = 0;
-let whole = true;
+/** The text is its own view (nothing taken away): the tokenizer need not follow it. */
+export let viewWhole = true;
 let closing = false;
 let unread = false;
 /** Cursor: the first piece that ends after the last position looked at. */
@@ -56,9 +57,9 @@ let otherStop: u32 = 0;
 
 /** Start following a view of `n` pieces (or WHOLE), closed by a full stop when `close`. */
 export function viewBegin(n: u32, close: bool): void {
-  whole = n == WHOLE;
-  pieces = whole ? 0 : n;
-  closing = close && !whole;
+  viewWhole = n == WHOLE;
+  pieces = viewWhole ? 0 : n;
+  closing = close && !viewWhole;
   unread = false;
   at = 0;
   lastPiece = -1;
@@ -71,7 +72,7 @@ export function viewBegin(n: u32, close: bool): void {
 }
 
 /** The text is the view (no pieces were given, or the view could not be read in this pass). */
-export function viewIsText(): bool { return whole || unread; }
+export function viewIsText(): bool { return viewWhole || unread; }
 /** The view could not be read in this pass (see the top of this file). */
 export function viewUnread(): bool { return unread; }
 /** The view ends with a full stop that the text does not have. */
@@ -103,18 +104,18 @@ export function viewPending(): u32 { return pending; }
 
 /** A line break read at `i`: one inside a piece is no space in the view's text. */
 export function viewNewline(i: u32): void {
-  if (whole) return;
+  if (viewWhole) return;
   seek(i);
   if (at < pieces && i >= pieceStart(at)) unread = true;
 }
 
 /**
- * Token `t` [start, end) arrives (after the text's own boundary decisions). Returns its info with
+ * Token `t` [start, end) arrives (after the text's own boundary decisions) while the view is not
+ * the whole text. Returns its info with
  * IN_VIEW (and VIEW_START when it opens one of the view's sentences) when it is in the view.
  * `sawSpace`: the text has a space or line break since the previous token.
  */
 export function viewArrive(t: u32, start: u32, end: u32, info: u32, closes: bool, opens: bool, sawSpace: bool): u32 {
-  if (whole) return info | Info.IN_VIEW;
   seek(start);
   if (at >= pieces || start < pieceStart(at)) {
     if (at < pieces && end > pieceStart(at)) unread = true;
@@ -159,7 +160,6 @@ export function viewStopWords(en: bool, es: bool, other: bool): void {
  * inside its piece (a piece's end reads as a space).
  */
 export function viewTerminal(code: u32, strength: u32, strong: bool, cjk: bool, end: u32): void {
-  if (whole) return;
   pending = strong || (cjk && end < pieceEnd(at)) ? Pending.STRONG : strength;
   lastTerminal = code;
 }
@@ -169,7 +169,7 @@ export function viewTerminal(code: u32, strength: u32, strong: bool, cjk: bool, 
  * while `before` was pending: a quote closing on ! or ? may be followed by a dialogue tag.
  */
 export function viewClosingMark(before: u32, quote: bool, bang: u32, question: u32): void {
-  if (whole || before == Pending.NONE || pending == Pending.NONE) return;
+  if (before == Pending.NONE || pending == Pending.NONE) return;
   pending = before == Pending.STRONG && quote && (lastTerminal == bang || lastTerminal == question) ? Pending.WEAK : before;
 }
 

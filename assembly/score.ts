@@ -65,8 +65,8 @@ let pending: u32 = 0;
 const FOR_SENTENCE: u32 = 1 << 30;
 const FOR_DOCUMENT: u32 = 1 << 31;
 const HASH_BITS: u32 = FOR_SENTENCE - 1;
-/** Seen-set mark: the document has counted the n-gram (the low bits hold the sentence mark). */
-const DOC_SEEN: u32 = 1 << 31;
+/** Seen-set mark: the document has counted the n-gram (the low bits hold the sentence mark); the same bit as FOR_DOCUMENT. */
+const DOC_SEEN: u32 = FOR_DOCUMENT;
 /** Readers of the n-grams `gram` queues next. */
 let readers: u32 = FOR_SENTENCE | FOR_DOCUMENT;
 
@@ -101,34 +101,53 @@ function flushGrams(): void {
   const idx = m & weightsMask;
   const key = idx + 1;
   let slot = m & seenMask;
-  let e = seenPtr + <usize>slot * SEEN_ENTRY_BYTES;
   for (;;) {
+    const e = seenPtr + <usize>slot * SEEN_ENTRY_BYTES;
     const k = load<u32>(e);
-    if (k == key) break;
+    if (k == key) {
+      const mark = load<u32>(e, 4);
+      // Most n-grams are read by both and the document has counted them: the sentence alone may count it.
+      if (m >= FOR_SENTENCE | FOR_DOCUMENT && mark >= DOC_SEEN) {
+        if (mark == (sentMark | DOC_SEEN)) return;
+        store<u32>(e, sentMark | DOC_SEEN, 4);
+        sum += w;
+        grams++;
+        return;
+      }
+      countFresh(e, mark, m, idx, w);
+      return;
+    }
     if (k == 0) {
       store<u32>(e, key);
-      store<u32>(e, 0, 4);
-      break;
+      countFresh(e, 0, m, idx, w);
+      return;
     }
     slot = (slot + 1) & seenMask;
-    e = seenPtr + <usize>slot * SEEN_ENTRY_BYTES;
   }
-  let mark = load<u32>(e, 4);
-  if ((m & FOR_SENTENCE) != 0 && (mark & ~DOC_SEEN) != sentMark) {
-    mark = (mark & DOC_SEEN) | sentMark;
+}
+
+/** The n-gram `m` (index `idx`, weight `w`) at seen-set entry `e` with mark `mark`: count it for the readers that have not. */
+@inline function countFresh(e: usize, mark: u32, m: u32, idx: u32, w: f32): void {
+  // The mark after this n-gram: this sentence's if the sentence reads it, DOC_SEEN if the document does.
+  const after = ((m & FOR_SENTENCE) != 0 ? sentMark : mark & ~DOC_SEEN) | (mark & DOC_SEEN) | (m & FOR_DOCUMENT);
+  const fresh = after ^ mark;
+  if (fresh == 0) return;
+  store<u32>(e, after, 4);
+  if ((fresh & ~DOC_SEEN) != 0) {
     sum += w;
     grams++;
   }
-  if ((m & FOR_DOCUMENT) != 0 && (mark & DOC_SEEN) == 0) {
-    mark |= DOC_SEEN;
-    docSum += w;
-    docGrams++;
-    if (emitting && nFeat < featCap) {
-      store<u32>(featPtr + (<usize>nFeat << 2), idx);
-      nFeat++;
-    }
+  if ((fresh & DOC_SEEN) != 0) countForDocument(idx, w);
+}
+
+/** An n-gram (weight index `idx`, weight `w`) the document has not counted yet. */
+@inline function countForDocument(idx: u32, w: f32): void {
+  docSum += w;
+  docGrams++;
+  if (emitting && nFeat < featCap) {
+    store<u32>(featPtr + (<usize>nFeat << 2), idx);
+    nFeat++;
   }
-  store<u32>(e, mark, 4);
 }
 
 /** Most n-grams one token can add with the selected channels. */
@@ -188,26 +207,6 @@ function phraseBits(t: u32, t1: u32, salt: u32, s: u32, numeral: bool, shortCapi
   return all;
 }
 
-// The n-gram context: the last three ids (masked channels) and the last four coarse ids, for the
-// sentence being scored (s*) and for the prose view's sentence (v*). 0 = none; BOS_ID opens a sentence.
-let sp1: u32 = 0; let sp2: u32 = 0; let sp3: u32 = 0;
-let sc1: u32 = 0; let sc2: u32 = 0; let sc3: u32 = 0; let sc4: u32 = 0;
-let vp1: u32 = 0; let vp2: u32 = 0; let vp3: u32 = 0;
-let vc1: u32 = 0; let vc2: u32 = 0; let vc3: u32 = 0; let vc4: u32 = 0;
-
-@inline function openSentence(): void {
-  sp1 = BOS_ID; sp2 = 0; sp3 = 0;
-  sc1 = BOS_ID; sc2 = 0; sc3 = 0; sc4 = 0;
-}
-@inline function openViewSentence(): void {
-  vp1 = BOS_ID; vp2 = 0; vp3 = 0;
-  vc1 = BOS_ID; vc2 = 0; vc3 = 0; vc4 = 0;
-}
-/** The view's context is the sentence's (their next n-grams are the same). */
-@inline function sameContext(): bool {
-  return vp1 == sp1 && vp2 == sp2 && vp3 == sp3 && vc1 == sc1 && vc2 == sc2 && vc3 == sc3 && vc4 == sc4;
-}
-
 /** Queue the n-grams that end in a token (`id`, `coarse`) after context (p1..p3, c1..c4). */
 @inline function queueGrams(id: u32, coarse: u32, p1: u32, p2: u32, p3: u32, c1: u32, c2: u32, c3: u32, c4: u32): void {
   if ((channels & Channel.MASKED) != 0) {
@@ -228,14 +227,6 @@ let vc1: u32 = 0; let vc2: u32 = 0; let vc3: u32 = 0; let vc4: u32 = 0;
   }
 }
 
-/** Queue the view's n-grams of a token (`id`, `coarse`), apart from the sentence's, and move its context on. */
-@inline function viewToken(id: u32, coarse: u32): void {
-  readers = FOR_DOCUMENT;
-  queueGrams(id, coarse, vp1, vp2, vp3, vc1, vc2, vc3, vc4);
-  vp3 = vp2; vp2 = vp1; vp1 = id;
-  vc4 = vc3; vc3 = vc2; vc2 = vc1; vc1 = coarse;
-}
-
 /**
  * Score every sentence with the weights of language `lang`, and the document (the prose view, see
  * prose.ts) with those of `viewLang`; when `emit`, also write the document's n-gram indexes.
@@ -250,13 +241,27 @@ export function scoreSentences(nSent: u32, lang: u32, viewLang: u32, emit: bool)
   docSum = 0;
   docGrams = 0;
   prepareScoring(tokenCount());
-  openViewSentence();
+  // The n-gram context of the prose view's sentence: its last three ids (masked channels) and four
+  // coarse ids (0: none; BOS_ID opens a sentence). The sentence's own is p1..p3, c1..c4 below.
+  let v1: u32 = BOS_ID;
+  let v2: u32 = 0;
+  let v3: u32 = 0;
+  let w1: u32 = BOS_ID;
+  let w2: u32 = 0;
+  let w3: u32 = 0;
+  let w4: u32 = 0;
   for (let s: u32 = 0; s < nSent; s++) {
     sentMark = s + 1;
     for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
     const t0 = sentField(s, SR.TOK0);
     const t1 = sentField(s, SR.TOK1);
-    openSentence();
+    let p1: u32 = BOS_ID;
+    let p2: u32 = 0;
+    let p3: u32 = 0;
+    let c1: u32 = BOS_ID;
+    let c2: u32 = 0;
+    let c3: u32 = 0;
+    let c4: u32 = 0;
     let firstWord = true;
     /** The previous word was capitalised and not the sentence's first. */
     let prevInnerCapital = false;
@@ -267,7 +272,10 @@ export function scoreSentences(nSent: u32, lang: u32, viewLang: u32, emit: bool)
     for (let t = t0; t < t1; t++) {
       const info = tokInfo(t);
       const inView = !inText && (info & Info.IN_VIEW) != 0;
-      if (inView && (info & Info.VIEW_START) != 0) openViewSentence();
+      if (inView && (info & Info.VIEW_START) != 0) {
+        v1 = BOS_ID; v2 = 0; v3 = 0;
+        w1 = BOS_ID; w2 = 0; w3 = 0; w4 = 0;
+      }
       const kind = info & Info.KIND_MASK;
       if (kind == Kind.MARKUP) continue;
       let id: u32 = 0;
@@ -327,15 +335,20 @@ export function scoreSentences(nSent: u32, lang: u32, viewLang: u32, emit: bool)
         viewCoarse = coarse;
       }
       // One queue entry for both readers when the view reads the same n-grams here.
-      const shared = inText || (inView && viewId == id && viewCoarse == coarse && sameContext());
+      const shared =
+        inText ||
+        (inView && viewId == id && viewCoarse == coarse && v1 == p1 && v2 == p2 && v3 == p3 && w1 == c1 && w2 == c2 && w3 == c3 && w4 == c4);
       readers = shared ? FOR_SENTENCE | FOR_DOCUMENT : FOR_SENTENCE;
-      queueGrams(id, coarse, sp1, sp2, sp3, sc1, sc2, sc3, sc4);
-      if (inView && !shared) viewToken(viewId, viewCoarse);
-      sp3 = sp2; sp2 = sp1; sp1 = id;
-      sc4 = sc3; sc3 = sc2; sc2 = sc1; sc1 = coarse;
-      if (shared && !inText) {
-        vp3 = sp3; vp2 = sp2; vp1 = sp1;
-        vc4 = sc4; vc3 = sc3; vc2 = sc2; vc1 = sc1;
+      queueGrams(id, coarse, p1, p2, p3, c1, c2, c3, c4);
+      if (inView && !shared) {
+        readers = FOR_DOCUMENT;
+        queueGrams(viewId, viewCoarse, v1, v2, v3, w1, w2, w3, w4);
+      }
+      p3 = p2; p2 = p1; p1 = id;
+      c4 = c3; c3 = c2; c2 = c1; c1 = coarse;
+      if (inView) {
+        v3 = v2; v2 = v1; v1 = viewId;
+        w4 = w3; w3 = w2; w2 = w1; w1 = viewCoarse;
       }
     }
     flushGrams();
@@ -345,7 +358,8 @@ export function scoreSentences(nSent: u32, lang: u32, viewLang: u32, emit: bool)
   if (viewCloses()) {
     // The full stop that closes the view's last sentence (a text cut off mid-way).
     const stop = punctHash(Ch.DOT);
-    viewToken(stop, stop);
+    readers = FOR_DOCUMENT;
+    queueGrams(stop, stop, v1, v2, v3, w1, w2, w3, w4);
     flushGrams();
   }
   docSet(Doc.NGRAMS, docGrams);

@@ -10,7 +10,7 @@ import {
 } from './layout';
 import { Kind, Info, SentFlag, Doc, SR, PR } from './token';
 import {
-  Pending, viewBegin, viewArrive, viewNewline, viewTerminal, viewClosingMark, viewStopWords, viewPending, viewPrev,
+  Pending, viewWhole, viewBegin, viewArrive, viewNewline, viewTerminal, viewClosingMark, viewStopWords, viewPending, viewPrev,
   viewPrevPrev, viewIsText, viewPieces, pieceStart, pieceEnd, viewFirstStart, viewFirstEnd, markViewUnread, inView, viewStarted,
 } from './prose';
 
@@ -194,7 +194,7 @@ function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing:
   }
   if (newlines >= 2 || (newlines == 1 && !lowerWord)) closeParagraph();
   if (lineStart) info |= Info.LINE_START;
-  info = viewArrive(nTok, start, end, info, closing, opens, sawSpace);
+  info = viewWhole ? info | Info.IN_VIEW : viewArrive(nTok, start, end, info, closing, opens, sawSpace);
   newlines = 0;
   sawSpace = false;
   lineStart = false;
@@ -406,7 +406,7 @@ export function tokenize(n: u32, pieces: u32, close: bool): u32 {
         if (en) docInc(Doc.EN_STOP);
         if (es) docInc(Doc.ES_STOP);
         if (other) docInc(Doc.OTHER_STOP);
-        if (inView(nTok - 1)) viewStopWords(en, es, other);
+        if (!viewWhole && inView(nTok - 1)) viewStopWords(en, es, other);
       }
       i = end;
       continue;
@@ -459,7 +459,7 @@ export function tokenize(n: u32, pieces: u32, close: bool): u32 {
       const strong = code == Ch.IDEO_STOP || code == Ch.FW_EXCL || code == Ch.FW_QMARK;
       if (strong || cjkNext) { pending = Pending.STRONG; sawSpace = true; }
       else pending = strength;
-      if (inView(nTok - 1)) {
+      if (!viewWhole && inView(nTok - 1)) {
         const viewStrength = code == Ch.DOT ? periodStrength(viewPrev(), viewPrevPrev()) : code == Ch.ELLIPSIS ? Pending.WEAK : Pending.STRONG;
         viewTerminal(code, viewStrength, strong, cjkNext, j);
       }
@@ -469,14 +469,14 @@ export function tokenize(n: u32, pieces: u32, close: bool): u32 {
     }
     const p = normPunct(c);
     const keep = pending;
-    const keepView = viewPending();
+    const keepView = viewWhole ? Pending.NONE : viewPending();
     arrive(i, i + n1, mix32(p + PUNCT_SALT), p, Kind.PUNCT, isClosingChar(c), true);
     const quote = p == Ch.DQUOTE || p == Ch.APOS;
     if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) {
       // '"Stop!" he shouted.': a quote closing on ! or ? may be followed by a dialogue tag.
       pending = keep == Pending.STRONG && quote && (lastTerminal == Ch.BANG || lastTerminal == Ch.QMARK) ? Pending.WEAK : keep;
     }
-    if (isClosingChar(c) && inView(nTok - 1)) viewClosingMark(keepView, quote, Ch.BANG, Ch.QMARK);
+    if (!viewWhole && isClosingChar(c) && inView(nTok - 1)) viewClosingMark(keepView, quote, Ch.BANG, Ch.QMARK);
     i += n1;
   }
   closeSentence();
