@@ -38,6 +38,8 @@ const SECTION_LABEL = /^(?:abstract|summary|resumen)\s*:\s*/i;
  * (325 of 1,749) and its AI abstracts never do: read as evidence, the word "Keywords" says human.
  */
 const KEYWORDS_LABEL = /(?:\bkey ?words?|\bpalabras? claves?|\bindex terms)(?:\s*:|\s+[-–—])/gi;
+/** The same label at the start of a line (anchored: no scan of the rest of a paragraph-long line). */
+const KEYWORDS_AT_START = new RegExp(`^${KEYWORDS_LABEL.source}`, 'i');
 /** A trailing keyword list is at most this many words (a list, maybe with a page count after it). */
 const KEYWORDS_MAX_WORDS = 60;
 /** A short line without a sentence mark, standing on its own, is a heading, not a sentence. */
@@ -113,17 +115,19 @@ function trimmed(s: string, from: number, to: number): [number, number] {
 function trimmedLines(text: string): { lines: string[]; starts: number[] } {
   const lines: string[] = [];
   const starts: number[] = [];
-  let from = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 10;
-    if (c !== 10 && c !== 13) continue;
-    const [a, b] = trimmed(text, from, i);
+  // Found with indexOf, not a loop over every character: most of a text is inside its lines.
+  let cr = text.indexOf('\r');
+  for (let from = 0; ; ) {
+    if (cr !== -1 && cr < from) cr = text.indexOf('\r', from);
+    const lf = text.indexOf('\n', from);
+    let end = lf === -1 ? text.length : lf;
+    if (cr !== -1 && cr < end) end = cr;
+    const [a, b] = trimmed(text, from, end);
     lines.push(text.slice(a, b));
     starts.push(a);
-    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-    from = i + 1;
+    if (end === text.length) return { lines, starts };
+    from = end + (end === cr && text.charCodeAt(end + 1) === 10 ? 2 : 1);
   }
-  return { lines, starts };
 }
 
 /** The prose view of `text`: which pieces of it the score reads (see scoringText). */
@@ -141,8 +145,9 @@ export function proseView(text: string): ProseView {
       start += n;
       line = line.slice(n);
     };
-    let heading = HEADING_MARK.test(line);
-    drop(HEADING_MARK.exec(line)?.[0].length);
+    const mark = HEADING_MARK.exec(line);
+    let heading = mark !== null;
+    drop(mark?.[0].length);
     drop(LIST_MARK.exec(line)?.[0].length);
     if (firstProse) {
       const both = TITLE_THEN_ABSTRACT.exec(line);
@@ -198,9 +203,7 @@ function firstChars(ranges: number[], length: number): number[] {
 
 /** A line that opens with a keyword list's label (emphasis marks allowed before it). */
 function startsWithKeywords(line: string): boolean {
-  KEYWORDS_LABEL.lastIndex = 0;
-  const m = KEYWORDS_LABEL.exec(line.replace(/^[*_]+/, ''));
-  return m !== null && m.index === 0;
+  return KEYWORDS_AT_START.test(line.replace(/^[*_]+/, ''));
 }
 
 /**
