@@ -106,8 +106,8 @@ function flushGrams(): void {
     const k = load<u32>(e);
     if (k == key) {
       const mark = load<u32>(e, 4);
-      // Most n-grams are read by both and the document has counted them: the sentence alone may count it.
-      if (m >= FOR_SENTENCE | FOR_DOCUMENT && mark >= DOC_SEEN) {
+      // Most n-grams: the sentence reads it and the document has counted it; only the sentence may count it.
+      if ((m & FOR_SENTENCE) != 0 && (mark & DOC_SEEN) != 0) {
         if (mark == (sentMark | DOC_SEEN)) return;
         store<u32>(e, sentMark | DOC_SEEN, 4);
         sum += w;

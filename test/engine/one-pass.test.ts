@@ -2,7 +2,8 @@
  * One pass reads the text and its prose view (issue 35, item 6): the wasm core follows the view
  * (presentation.ts's pieces) while it reads the text (assembly/prose.ts), and the document score it
  * gives is exactly what a second pass over the view's own text gives (the engine of 2026-11-26, and
- * what the model was trained on): the same score bits, n-gram count, words and emitted n-grams. Where
+ * what the model was trained on): the same score bits, n-gram count, words and emitted n-grams; and
+ * every sentence's features are those of a pass over the text alone. Where
  * the core cannot read the view inside the text it says so, and the engine takes that second pass.
  * The dev-text part skips, with a message, when the shared data is absent.
  */
@@ -11,7 +12,7 @@ import { SUITE_TIMEOUT_MS } from '../timeout';
 import { dataDir, hasData, loadRows, splitFiles } from '../../scripts/lib/data';
 import { LANG_DETECT, LANG_ID, TEXT_LANGS, type TextLang } from '../../src/contract';
 import type { Engine } from '../../src/detector/score/engine';
-import { Doc } from '../../src/detector/score/layout';
+import { Doc, SENT_FEATURES } from '../../src/detector/score/layout';
 import { normalizeText } from '../../src/detector/score/normalize';
 import { isWholeText, proseView, viewText } from '../../src/detector/score/presentation';
 import { sharedEngine } from './fixture';
@@ -25,15 +26,23 @@ if (!DATA) console.warn(`test/engine/one-pass.test.ts: dev texts skipped, the sh
 /** Dev texts compared per language (every n-th, spread over the split). */
 const SAMPLE = 1500;
 
-/** The document score as the two-pass engine read it: the text for its language, then the view's own text. */
+/**
+ * The two-pass engine's reading: the sentences' features of a pass over the text (for its
+ * language), then the document score of a pass over the view's own text.
+ */
 function twoPasses(engine: Engine, text: string, lang?: TextLang) {
   const norm = normalizeText(text).text;
-  const first = engine.core.analyze(norm, lang ? LANG_ID[lang] : LANG_DETECT).views;
+  const pass = engine.core.analyze(norm, lang ? LANG_ID[lang] : LANG_DETECT);
+  const first = pass.views;
+  const sentences = [...first.sentFeatures.slice(0, pass.sentences * SENT_FEATURES)];
   const language = lang ?? TEXT_LANGS[first.doc[Doc.LANG]];
   const view = proseView(norm);
   const prose = isWholeText(norm, view) ? norm : viewText(norm, view);
   const { doc, feats } = engine.core.analyze(prose, LANG_ID[language], true).views;
-  return { bits: doc[Doc.SCORE_BITS], ngrams: doc[Doc.NGRAMS], words: doc[Doc.VIEW_WORDS], feats: [...feats.slice(0, doc[Doc.FEATS])] };
+  return {
+    sentences,
+    score: { bits: doc[Doc.SCORE_BITS], ngrams: doc[Doc.NGRAMS], words: doc[Doc.VIEW_WORDS], feats: [...feats.slice(0, doc[Doc.FEATS])] },
+  };
 }
 
 /** The document score of the one pass (and whether it could read the view). */
@@ -47,14 +56,15 @@ function onePass(engine: Engine, text: string, lang?: TextLang) {
   };
 }
 
-/** The engine's own answer against the two passes': logit, words and emitted n-grams. */
+/** The engine's own answer against the two passes': every sentence's features, the document's words and emitted n-grams. */
 function sameAsTwoPasses(engine: Engine, text: string, lang?: TextLang) {
   const r = engine.analyze(text, lang, true);
   const ref = twoPasses(engine, text, lang);
   const one = onePass(engine, text, lang);
-  if (one.read) expect(one.score).toEqual(ref);
-  expect(r.scoredWords).toBe(ref.words);
-  expect([...r.feats!]).toEqual(ref.feats);
+  if (one.read) expect(one.score).toEqual(ref.score);
+  expect(r.sentences.flatMap((s) => [...s.f])).toEqual(ref.sentences);
+  expect(r.scoredWords).toBe(ref.score.words);
+  expect([...r.feats!]).toEqual(ref.score.feats);
   return one.read;
 }
 
