@@ -2,7 +2,8 @@
 // are read through typed-array views of linear memory (see src/engine/wasm.ts).
 import * as L from './layout';
 import { tokenize, phraseHash, phraseWords, phraseFirstWord, tokenCount } from './tokenize';
-import { scoreSentences, detectLanguage } from './score';
+import { scoreSentences, detectLanguage, viewLanguage } from './score';
+import { viewIsText, viewUnread, viewWords } from './prose';
 export { setChannels } from './score';
 import { Lex, lexAdd, langSalt } from './lexicon';
 import { Doc, FEATURE_VERSION } from './token';
@@ -15,13 +16,23 @@ export function featureVersion(): u32 {
   return FEATURE_VERSION;
 }
 
-/** Analyse text[0, n): tokenize, pick the language (or use `lang` when < 2... 3 = detect), score. Returns sentences. */
-export function analyze(n: u32, lang: u32, emit: bool): u32 {
-  const sentences = tokenize(n);
+/**
+ * Analyse text[0, n): tokenize, pick the language (or use `lang` when < 2... 3 = detect), score.
+ * The document score reads the prose view: `pieces` [start, end) pairs at viewPtr (or WHOLE: the
+ * text itself), closed by a full stop when `close` (prose.ts). Returns the number of sentences.
+ */
+export function analyze(n: u32, lang: u32, emit: bool, pieces: u32, close: bool): u32 {
+  const sentences = tokenize(n, pieces, close);
   const detected = detectLanguage();
   L.docSet(Doc.LANG, detected);
   const scoring = lang < 2 ? lang : detected == 1 ? 1 : 0;
-  scoreSentences(sentences, scoring, emit);
+  // The view is read in the text's language; when that is none (other), in the view's own: what a
+  // pass over the view's text, told the text's language, reads.
+  const textLang = lang < 3 ? lang : detected;
+  const viewLang = textLang < 2 ? textLang : viewLanguage() == 1 ? 1 : 0;
+  scoreSentences(sentences, scoring, viewLang, emit);
+  L.docSet(Doc.VIEW_WORDS, viewIsText() ? L.docGet(Doc.WORDS) : viewWords());
+  L.docSet(Doc.VIEW_UNREAD, viewUnread() ? 1 : 0);
   return sentences;
 }
 
@@ -62,4 +73,7 @@ export function docPtr(): usize {
 }
 export function featPtr(): usize {
   return L.featPtr;
+}
+export function viewPtr(): usize {
+  return L.viewPtr;
 }

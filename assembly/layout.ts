@@ -48,6 +48,9 @@ export let paraPtr: usize = 0;
 export let paraCap: u32 = 0;
 export let featPtr: usize = 0;
 export let featCap: u32 = 0;
+/** The prose view's pieces: [start, end) u32 pairs of text offsets, written by the host (see prose.ts). */
+export let viewPtr: usize = 0;
+export let viewCap: u32 = 0;
 
 let fixedEnd: usize = 0;
 /** End of the text-sized regions (reserveText); the seen set lives past it. */
@@ -120,12 +123,16 @@ export function reserveText(cap: u32): bool {
   p = align(p + <usize>sCap * PARA_BYTES);
   const fp = p;
   p = align(p + (<usize>fCap << 2));
+  // A piece lies inside one non-empty line: at most one per two code units, plus one.
+  const vp = p;
+  p = align(p + (<usize>sCap << 3));
   if (!ensureMemory(p)) return false;
   textPtr = tp; textCap = cap;
   tokPtr = kp; tokCap = tCap;
   sentPtr = sp; sentFeatPtr = sfp; sentCap = sCap;
   paraPtr = pp; paraCap = sCap;
   featPtr = fp; featCap = fCap;
+  viewPtr = vp; viewCap = sCap;
   // The text regions moved over the old seen set: reserve it again, past them, on next use.
   textEnd = p;
   seenPtr = 0; seenCap = 0;

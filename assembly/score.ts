@@ -1,6 +1,10 @@
 // Pass 2: per sentence, masked-token n-grams looked up in the weight table (the learned lexical
-// score) and the counts behind the style dimensions. N-grams never cross a sentence boundary, so
-// the document score is exactly the sum of its sentences' contributions.
+// score) and the counts behind the style dimensions. N-grams never cross a sentence boundary.
+// The document score reads the prose view (prose.ts): its tokens, its sentences, and the full stop
+// that may close it. Most of its n-grams are the sentences' own (same tokens, same context before
+// them), so each n-gram is queued once with a flag per reader and its weight is loaded once; where
+// the view's context differs (after a heading left out, across a line break the view reads as a
+// space), the view's n-grams are queued apart.
 import { combine, mix32 } from './hash';
 import { Lex, lexGet, langSalt } from './lexicon';
 import {
@@ -8,7 +12,9 @@ import {
   sentFeatAddr, SENT_FEATURES, docGet, docSet,
 } from './layout';
 import { Kind, Info, Doc, SF, SR } from './token';
-import { NUM_ID, SYMBOL_ID, tokenCount } from './tokenize';
+import { NUM_ID, SYMBOL_ID, tokenCount, punctHash } from './tokenize';
+import { viewIsText, viewCloses, viewWords, viewEnStop, viewEsStop, viewOtherStop } from './prose';
+import { Ch } from './chars';
 
 const BOS_ID: u32 = 0x9b05688c;
 const ORDER_SALT_1: u32 = 0x1f83d9ab;
@@ -51,9 +57,22 @@ let seenMask: u32 = 0;
 /** Mixed hashes of the current sentence's n-grams, then their weights (see flushGrams). */
 let pending: u32 = 0;
 
-/** Queue an n-gram of the current sentence; flushGrams counts the queue at the sentence's end. */
+/**
+ * Who reads a queued n-gram, in the top two bits of its mixed hash: the sentence, the document
+ * (the prose view), or both. The weight index and the seen-set slot use only low bits (at most
+ * 2^30 weights; the seen set lives in a 4 GB memory).
+ */
+const FOR_SENTENCE: u32 = 1 << 30;
+const FOR_DOCUMENT: u32 = 1 << 31;
+const HASH_BITS: u32 = FOR_SENTENCE - 1;
+/** Seen-set mark: the document has counted the n-gram (the low bits hold the sentence mark); the same bit as FOR_DOCUMENT. */
+const DOC_SEEN: u32 = FOR_DOCUMENT;
+/** Readers of the n-grams `gram` queues next. */
+let readers: u32 = FOR_SENTENCE | FOR_DOCUMENT;
+
+/** Queue an n-gram for `readers`; flushGrams counts the queue at the sentence's end. */
 @inline function gram(h: u32): void {
-  store<u32>(scratchPtr + (<usize>pending << 2), mix32(h));
+  store<u32>(scratchPtr + (<usize>pending << 2), (mix32(h) & HASH_BITS) | readers);
   pending++;
 }
 
@@ -74,7 +93,10 @@ function flushGrams(): void {
   for (let k: u32 = 0; k < n; k++) countGram(load<u32>(scratchPtr + (<usize>k << 2)), load<f32>(weights + (<usize>k << 2)));
 }
 
-/** One n-gram (mixed hash `m`, weight `w`) into the sentence's and the document's sums, if not seen there yet. */
+/**
+ * One n-gram (mixed hash `m` with its readers, weight `w`) into the sentence's and the document's
+ * sums, for each reader that has not counted it yet.
+ */
 @inline function countGram(m: u32, w: f32): void {
   const idx = m & weightsMask;
   const key = idx + 1;
@@ -83,26 +105,48 @@ function flushGrams(): void {
     const e = seenPtr + <usize>slot * SEEN_ENTRY_BYTES;
     const k = load<u32>(e);
     if (k == key) {
-      if (load<u32>(e, 4) == sentMark) return;
-      store<u32>(e, sentMark, 4);
-      sum += w;
-      grams++;
+      const mark = load<u32>(e, 4);
+      // Most n-grams: the sentence reads it and the document has counted it; only the sentence may count it.
+      if ((m & FOR_SENTENCE) != 0 && (mark & DOC_SEEN) != 0) {
+        if (mark == (sentMark | DOC_SEEN)) return;
+        store<u32>(e, sentMark | DOC_SEEN, 4);
+        sum += w;
+        grams++;
+        return;
+      }
+      countFresh(e, mark, m, idx, w);
       return;
     }
     if (k == 0) {
       store<u32>(e, key);
-      store<u32>(e, sentMark, 4);
-      sum += w;
-      grams++;
-      docSum += w;
-      docGrams++;
-      if (emitting && nFeat < featCap) {
-        store<u32>(featPtr + (<usize>nFeat << 2), idx);
-        nFeat++;
-      }
+      countFresh(e, 0, m, idx, w);
       return;
     }
     slot = (slot + 1) & seenMask;
+  }
+}
+
+/** The n-gram `m` (index `idx`, weight `w`) at seen-set entry `e` with mark `mark`: count it for the readers that have not. */
+@inline function countFresh(e: usize, mark: u32, m: u32, idx: u32, w: f32): void {
+  // The mark after this n-gram: this sentence's if the sentence reads it, DOC_SEEN if the document does.
+  const after = ((m & FOR_SENTENCE) != 0 ? sentMark : mark & ~DOC_SEEN) | (mark & DOC_SEEN) | (m & FOR_DOCUMENT);
+  const fresh = after ^ mark;
+  if (fresh == 0) return;
+  store<u32>(e, after, 4);
+  if ((fresh & ~DOC_SEEN) != 0) {
+    sum += w;
+    grams++;
+  }
+  if ((fresh & DOC_SEEN) != 0) countForDocument(idx, w);
+}
+
+/** An n-gram (weight index `idx`, weight `w`) the document has not counted yet. */
+@inline function countForDocument(idx: u32, w: f32): void {
+  docSum += w;
+  docGrams++;
+  if (emitting && nFeat < featCap) {
+    store<u32>(featPtr + (<usize>nFeat << 2), idx);
+    nFeat++;
   }
 }
 
@@ -117,14 +161,15 @@ function gramsPerToken(): u32 {
 }
 
 /**
- * An empty seen set with room for every n-gram of `tokens` tokens at a load factor of at most 1/2,
- * and a queue (hash + weight) long enough for a sentence of all of them.
+ * An empty seen set with room for every n-gram of `tokens` tokens at a load factor of at most 1/2
+ * (the prose view's own n-grams, when it has some, may fill it further but never up), and a queue
+ * (hash + weight) long enough for a sentence of all of them, twice (the view's apart).
  */
 function prepareScoring(tokens: u32): void {
   let entries: u32 = 64;
-  const most = tokens * gramsPerToken();
-  while (entries < most * 2) entries <<= 1;
-  if (!reserveScoring(entries, most)) unreachable();
+  const most = (tokens + 1) * gramsPerToken();
+  while (entries <= most * 2) entries <<= 1;
+  if (!reserveScoring(entries, most * 2)) unreachable();
   seenMask = entries - 1;
   memory.fill(seenPtr, 0, <usize>entries * SEEN_ENTRY_BYTES);
   pending = 0;
@@ -162,14 +207,49 @@ function phraseBits(t: u32, t1: u32, salt: u32, s: u32, numeral: bool, shortCapi
   return all;
 }
 
-/** Score every sentence with the weights of language `lang`; when `emit`, also write n-gram indexes. */
-export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
+/** Queue the n-grams that end in a token (`id`, `coarse`) after context (p1..p3, c1..c4). */
+@inline function queueGrams(id: u32, coarse: u32, p1: u32, p2: u32, p3: u32, c1: u32, c2: u32, c3: u32, c4: u32): void {
+  if ((channels & Channel.MASKED) != 0) {
+    gram(id ^ ORDER_SALT_1);
+    if (p1 != 0) gram(combine(p1, id) ^ ORDER_SALT_2);
+    if (p2 != 0) gram(combine(combine(p2, p1), id) ^ ORDER_SALT_3);
+  }
+  if ((channels & Channel.MASKED4) != 0 && p3 != 0) gram(combine(combine(combine(p3, p2), p1), id) ^ ORDER_SALT_4);
+  if ((channels & Channel.SKIP) != 0 && p2 != 0) gram(combine(p2, id) ^ SKIP_SALT);
+  if ((channels & Channel.COARSE) != 0 && c2 != 0) {
+    const g3 = combine(combine(c2, c1), coarse);
+    gram(g3 ^ COARSE_SALT);
+    if (c3 != 0) {
+      const g4 = combine(c3, g3);
+      gram(g4 ^ COARSE_SALT);
+      if (c4 != 0) gram(combine(c4, g4) ^ COARSE_SALT);
+    }
+  }
+}
+
+/**
+ * Score every sentence with the weights of language `lang`, and the document (the prose view, see
+ * prose.ts) with those of `viewLang`; when `emit`, also write the document's n-gram indexes.
+ */
+export function scoreSentences(nSent: u32, lang: u32, viewLang: u32, emit: bool): f32 {
   emitting = emit;
   nFeat = 0;
   const salt = langSalt(lang);
+  const viewSalt = langSalt(viewLang);
+  // The text is the view: every n-gram is the document's too.
+  const inText = viewIsText();
   docSum = 0;
   docGrams = 0;
   prepareScoring(tokenCount());
+  // The n-gram context of the prose view's sentence: its last three ids (masked channels) and four
+  // coarse ids (0: none; BOS_ID opens a sentence). The sentence's own is p1..p3, c1..c4 below.
+  let v1: u32 = BOS_ID;
+  let v2: u32 = 0;
+  let v3: u32 = 0;
+  let w1: u32 = BOS_ID;
+  let w2: u32 = 0;
+  let w3: u32 = 0;
+  let w4: u32 = 0;
   for (let s: u32 = 0; s < nSent; s++) {
     sentMark = s + 1;
     for (let f: u32 = 0; f < SENT_FEATURES; f++) store<f32>(sentFeatAddr(s, f), 0);
@@ -191,10 +271,17 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
     setSentField(s, SR.FIRST_TWO, 0);
     for (let t = t0; t < t1; t++) {
       const info = tokInfo(t);
+      const inView = !inText && (info & Info.IN_VIEW) != 0;
+      if (inView && (info & Info.VIEW_START) != 0) {
+        v1 = BOS_ID; v2 = 0; v3 = 0;
+        w1 = BOS_ID; w2 = 0; w3 = 0; w4 = 0;
+      }
       const kind = info & Info.KIND_MASK;
       if (kind == Kind.MARKUP) continue;
       let id: u32 = 0;
       let coarse: u32 = 0;
+      let viewId: u32 = 0;
+      let viewCoarse: u32 = 0;
       if (kind == Kind.WORD) {
         const h = tokHash(t);
         const letters = info >>> Info.LETTERS_SHIFT;
@@ -204,6 +291,12 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
         const common = (bits & Lex.VOCAB) != 0;
         id = common ? h : tokShape(t);
         coarse = (bits & Lex.FUNC) != 0 ? h : COARSE_X;
+        if (inView) {
+          // The view is read in its own language when the text's was forced to none (index.ts).
+          const viewBits = viewSalt == salt ? bits : lexGet(h ^ viewSalt);
+          viewId = (viewBits & Lex.VOCAB) != 0 ? h : tokShape(t);
+          viewCoarse = (viewBits & Lex.FUNC) != 0 ? h : COARSE_X;
+        }
         addFeat(s, SF.WORDS, 1);
         addFeat(s, SF.LETTERS, <f32>letters);
         if (common) addFeat(s, SF.VOCAB, 1);
@@ -237,51 +330,63 @@ export function scoreSentences(nSent: u32, lang: u32, emit: bool): f32 {
         id = SYMBOL_ID;
       }
       if (coarse == 0) coarse = id;
-      if ((channels & Channel.MASKED) != 0) {
-        gram(id ^ ORDER_SALT_1);
-        if (p1 != 0) gram(combine(p1, id) ^ ORDER_SALT_2);
-        if (p2 != 0) gram(combine(combine(p2, p1), id) ^ ORDER_SALT_3);
+      if (kind != Kind.WORD) {
+        viewId = id;
+        viewCoarse = coarse;
       }
-      if ((channels & Channel.MASKED4) != 0 && p3 != 0) gram(combine(combine(combine(p3, p2), p1), id) ^ ORDER_SALT_4);
-      if ((channels & Channel.SKIP) != 0 && p2 != 0) gram(combine(p2, id) ^ SKIP_SALT);
-      if ((channels & Channel.COARSE) != 0 && c2 != 0) {
-        const g3 = combine(combine(c2, c1), coarse);
-        gram(g3 ^ COARSE_SALT);
-        if (c3 != 0) {
-          const g4 = combine(c3, g3);
-          gram(g4 ^ COARSE_SALT);
-          if (c4 != 0) gram(combine(c4, g4) ^ COARSE_SALT);
-        }
+      // One queue entry for both readers when the view reads the same n-grams here.
+      const shared =
+        inText ||
+        (inView && viewId == id && viewCoarse == coarse && v1 == p1 && v2 == p2 && v3 == p3 && w1 == c1 && w2 == c2 && w3 == c3 && w4 == c4);
+      readers = shared ? FOR_SENTENCE | FOR_DOCUMENT : FOR_SENTENCE;
+      queueGrams(id, coarse, p1, p2, p3, c1, c2, c3, c4);
+      if (inView && !shared) {
+        readers = FOR_DOCUMENT;
+        queueGrams(viewId, viewCoarse, v1, v2, v3, w1, w2, w3, w4);
       }
-      p3 = p2;
-      p2 = p1;
-      p1 = id;
-      c4 = c3;
-      c3 = c2;
-      c2 = c1;
-      c1 = coarse;
+      p3 = p2; p2 = p1; p1 = id;
+      c4 = c3; c3 = c2; c2 = c1; c1 = coarse;
+      if (inView) {
+        v3 = v2; v2 = v1; v1 = viewId;
+        w4 = w3; w3 = w2; w2 = w1; w1 = viewCoarse;
+      }
     }
     flushGrams();
     store<f32>(sentFeatAddr(s, SF.NGRAMS), <f32>grams);
     store<f32>(sentFeatAddr(s, SF.SCORE), sum);
   }
+  if (viewCloses()) {
+    // The full stop that closes the view's last sentence (a text cut off mid-way).
+    const stop = punctHash(Ch.DOT);
+    readers = FOR_DOCUMENT;
+    queueGrams(stop, stop, v1, v2, v3, w1, w2, w3, w4);
+    flushGrams();
+  }
   docSet(Doc.NGRAMS, docGrams);
   docSet(Doc.SCORE_BITS, reinterpret<u32>(docSum));
   docSet(Doc.FEATS, nFeat);
+  readers = FOR_SENTENCE | FOR_DOCUMENT;
   emitting = false;
   return docSum;
 }
 
 /** Language of the text from stop-word hits: 0 English, 1 Spanish, 2 other. */
 export function detectLanguage(): u32 {
-  const words = docGet(Doc.WORDS);
-  const en = docGet(Doc.EN_STOP);
-  const es = docGet(Doc.ES_STOP);
-  const best = Math.max(en , es);
+  return languageOf(docGet(Doc.WORDS), docGet(Doc.EN_STOP), docGet(Doc.ES_STOP), docGet(Doc.OTHER_STOP));
+}
+
+/** Language of the prose view (prose.ts), the same way. */
+export function viewLanguage(): u32 {
+  return viewIsText() ? detectLanguage() : languageOf(viewWords(), viewEnStop(), viewEsStop(), viewOtherStop());
+}
+
+/** Language from `words` words with `en`, `es` and `other` stop words: 0 English, 1 Spanish, 2 other. */
+function languageOf(words: u32, en: u32, es: u32, other: u32): u32 {
+  const best = Math.max(en, es);
   // Running prose in either language has 25-45% stop words; below 12% it is neither. Function words
   // of Portuguese, Italian, Catalan and French (none shared with English or Spanish) outvoting them
   // mean a neighbouring language, not Spanish.
   if (words == 0 || <f64>best < <f64>words * 0.12 || best < 2) return 2;
-  if (docGet(Doc.OTHER_STOP) >= best) return 2;
+  if (other >= best) return 2;
   return en >= es ? 0 : 1;
 }

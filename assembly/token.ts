@@ -23,6 +23,10 @@ export namespace Info {
   export const HOMOGLYPH: u32 = 1 << 8;
   export const INVISIBLE: u32 = 1 << 9;
   export const LOWER_START: u32 = 1 << 10;
+  /** The token is in the prose view the document score reads (assembly/prose.ts). */
+  export const IN_VIEW: u32 = 1 << 11;
+  /** The token opens a sentence of the prose view (the score's n-grams start afresh there). */
+  export const VIEW_START: u32 = 1 << 12;
   export const LETTERS_SHIFT: u32 = 16;
 }
 
@@ -58,6 +62,14 @@ export namespace Doc {
   export const OTHER_STOP: u32 = 19;
   /** Invisible characters between words (only those inside words count as INVISIBLES). */
   export const STRAY_INVISIBLES: u32 = 20;
+  /** Words (and numbers) of the prose view: what the document score read. */
+  export const VIEW_WORDS: u32 = 21;
+  /**
+   * 1 when this pass could not read the prose view inside the text (a token the view cuts, a line
+   * break or a line-start mark inside it, script counts that change the look-alike reading): the
+   * document score is then the text's own, and the host scores the view's text instead.
+   */
+  export const VIEW_UNREAD: u32 = 22;
 }
 
 /** Per-sentence feature slots. */

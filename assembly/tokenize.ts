@@ -9,19 +9,16 @@ import {
   setParaField, paraField, docSet, docGet, docInc, DOC_COUNTERS,
 } from './layout';
 import { Kind, Info, SentFlag, Doc, SR, PR } from './token';
+import {
+  Pending, viewWhole, viewBegin, viewArrive, viewNewline, viewTerminal, viewClosingMark, viewStopWords, viewPending, viewPrev,
+  viewPrevPrev, viewIsText, viewPieces, pieceStart, pieceEnd, viewFirstStart, viewFirstEnd, markViewUnread, inView, viewStarted,
+} from './prose';
 
 /** Hash seeds for token classes that are not words. */
 export const SHAPE_SALT: u32 = 0x2f0b3c1d;
 export const NUM_ID: u32 = 0x6a09e667;
 export const SYMBOL_ID: u32 = 0x3c6ef372;
 const PUNCT_SALT: u32 = 0x510e527f;
-
-namespace Pending {
-  export const NONE: u32 = 0;
-  export const STRONG: u32 = 1;
-  export const WEAK: u32 = 2;
-  export const NEVER: u32 = 3;
-}
 
 let len: u32 = 0;
 let homoMode = false;
@@ -197,6 +194,7 @@ function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing:
   }
   if (newlines >= 2 || (newlines == 1 && !lowerWord)) closeParagraph();
   if (lineStart) info |= Info.LINE_START;
+  info = viewWhole ? info | Info.IN_VIEW : viewArrive(nTok, start, end, info, closing, opens, sawSpace);
   newlines = 0;
   sawSpace = false;
   lineStart = false;
@@ -220,10 +218,12 @@ function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing:
   }
 }
 
-/** Strength of a sentence end at a '.' given the token before it. */
-function periodStrength(): u32 {
-  if (nTok < 2) return Pending.STRONG;
-  const prev = nTok - 2; // nTok - 1 is the '.' itself
+/**
+ * Strength of a sentence end at the '.' just arrived, given the token before it (`prev`) and the
+ * one before that (`before`); -1: none. The text's own tokens, or the prose view's (prose.ts).
+ */
+function periodStrength(prev: i32, before: i32): u32 {
+  if (prev < 0) return Pending.STRONG;
   const info = tokInfo(prev);
   if ((info & Info.KIND_MASK) != Kind.WORD || tokEnd(prev) != tokStart(nTok - 1)) return Pending.STRONG;
   const letters = info >>> Info.LETTERS_SHIFT;
@@ -232,7 +232,7 @@ function periodStrength(): u32 {
   if ((bits & Lex.ABBREV) != 0) return Pending.WEAK;
   if (letters == 1) {
     // "e.g." / "U.S.": a single letter glued to a previous '.'; "J. K. Rowling": an initial.
-    if (prev > 0 && tokEnd(prev - 1) == tokStart(prev) && (tokInfo(prev - 1) & Info.KIND_MASK) == Kind.PUNCT) return Pending.NEVER;
+    if (before >= 0 && tokEnd(before) == tokStart(prev) && (tokInfo(before) & Info.KIND_MASK) == Kind.PUNCT) return Pending.NEVER;
     if ((info & Info.CAP) != 0 && tokHash(prev) != fnvStep(FNV_BASIS, 105)) return Pending.NEVER;
     if ((info & Info.LOWER_START) != 0) return Pending.WEAK; // "p. m.", "a. C."
   }
@@ -250,43 +250,60 @@ function periodStrength(): u32 {
   return c;
 }
 
-@inline function isSpaceAt(i: u32): bool {
-  if (i >= len) return true;
+/** A space or line break at i; `limit` and past it read as a space. */
+@inline function isSpaceAt(i: u32, limit: u32): bool {
+  if (i >= limit || i >= len) return true;
   const k = classify(cpAt(i));
   return k == Cls.SPACE || k == Cls.NEWLINE;
 }
 
-/** Line-start markup: '#' headings, bullets, '1.' numbering and '>' quotes; returns chars consumed. */
-function lineMarkup(i: u32): u32 {
+/** What markupLength found: a heading mark, a list mark, or a quote mark. */
+let markupFlag: u32 = 0;
+
+/**
+ * Line-start markup at i: '#' headings, bullets, '1.' numbering and '>' quotes; returns its length
+ * (0: none) and sets markupFlag. `limit` and what follows read as a space.
+ */
+function markupLength(i: u32, limit: u32): u32 {
   const c = cu(i);
   if (c == Ch.HASH) {
     let j = i;
-    while (j < len && cu(j) == Ch.HASH) j++;
-    if (j - i <= 6 && isSpaceAt(j)) { lineFlags |= SentFlag.HEADING; docInc(Doc.HEADINGS); return j - i; }
-    return 0;
+    while (j < limit && cu(j) == Ch.HASH) j++;
+    markupFlag = SentFlag.HEADING;
+    return j - i <= 6 && isSpaceAt(j, limit) ? j - i : 0;
   }
-  if ((c == Ch.HYPHEN || c == Ch.STAR || c == Ch.PLUS || c == Ch.BULLET || c == 0x2023 || c == 0x25e6 || c == Ch.GT) && i + 1 < len && isSpaceAt(i + 1)) {
-    if (c != Ch.GT) { lineFlags |= SentFlag.LIST; docInc(Doc.LIST_ITEMS); }
+  if ((c == Ch.HYPHEN || c == Ch.STAR || c == Ch.PLUS || c == Ch.BULLET || c == 0x2023 || c == 0x25e6 || c == Ch.GT) && i + 1 < len && isSpaceAt(i + 1, limit)) {
+    markupFlag = c == Ch.GT ? 0 : SentFlag.LIST;
     return 1;
   }
   if (c >= Ch.D0 && c <= Ch.D9) {
     let j = i;
-    while (j < len && cu(j) >= Ch.D0 && cu(j) <= Ch.D9 && j - i < 3) j++;
-    if (j < len && (cu(j) == Ch.DOT || cu(j) == Ch.RPAREN) && isSpaceAt(j + 1)) {
-      lineFlags |= SentFlag.LIST;
-      docInc(Doc.LIST_ITEMS);
+    while (j < limit && cu(j) >= Ch.D0 && cu(j) <= Ch.D9 && j - i < 3) j++;
+    if (j < limit && (cu(j) == Ch.DOT || cu(j) == Ch.RPAREN) && isSpaceAt(j + 1, limit)) {
+      markupFlag = SentFlag.LIST;
       return j + 1 - i;
     }
   }
   return 0;
 }
 
-/** Pre-pass: decide whether Cyrillic/Greek look-alikes should be read as Latin (mostly-Latin text). */
-function decideHomoglyphMode(): void {
-  let latin: u32 = 0;
-  let other: u32 = 0;
-  let lookAlikes: u32 = 0;
-  for (let i: u32 = 0; i < len; i++) {
+/** Line-start markup at i (see markupLength), counted; returns chars consumed. */
+function lineMarkup(i: u32): u32 {
+  const m = markupLength(i, len);
+  if (m == 0) return 0;
+  lineFlags |= markupFlag;
+  if (markupFlag == SentFlag.HEADING) docInc(Doc.HEADINGS);
+  else if (markupFlag == SentFlag.LIST) docInc(Doc.LIST_ITEMS);
+  return m;
+}
+
+let latin: u32 = 0;
+let other: u32 = 0;
+let lookAlikes: u32 = 0;
+
+/** Count Latin letters, Cyrillic/Greek letters and their Latin look-alikes in text[from, to). */
+function countScripts(from: u32, to: u32): void {
+  for (let i = from; i < to; i++) {
     const c = cu(i);
     if ((c | 32) >= Ch.LA && (c | 32) <= Ch.LZ) latin++;
     else if (c >= 0xc0 && c <= 0x24f) latin++;
@@ -295,16 +312,46 @@ function decideHomoglyphMode(): void {
       if (homoglyph(c) != 0) lookAlikes++;
     }
   }
-  docSet(Doc.LATIN, latin);
-  docSet(Doc.OTHER_SCRIPT, other);
-  // Real Russian or Greek uses many letters with no Latin twin; a disguise uses look-alikes only.
-  allLookAlikes = other > 0 && latin > 0 && lookAlikes * 10 >= other * 9;
-  homoMode = other > 0 && (allLookAlikes || latin >= other * 3);
 }
 
-/** Tokenize text[0, n) into tokens, sentences and paragraphs. Returns the number of sentences. */
-export function tokenize(n: u32): u32 {
+// Real Russian or Greek uses many letters with no Latin twin; a disguise uses look-alikes only.
+@inline function allLookAlikesOf(): bool { return other > 0 && latin > 0 && lookAlikes * 10 >= other * 9; }
+@inline function homoModeOf(all: bool): bool { return other > 0 && (all || latin >= other * 3); }
+
+/** Pre-pass: decide whether Cyrillic/Greek look-alikes should be read as Latin (mostly-Latin text). */
+function decideHomoglyphMode(): void {
+  latin = 0; other = 0; lookAlikes = 0;
+  countScripts(0, len);
+  docSet(Doc.LATIN, latin);
+  docSet(Doc.OTHER_SCRIPT, other);
+  allLookAlikes = allLookAlikesOf();
+  homoMode = homoModeOf(allLookAlikes);
+}
+
+/**
+ * After the scan: the prose view is read as its own text would be, or marked unread (prose.ts).
+ * Its first token must not read as a line-start mark at the start of the view's text, and the
+ * look-alike letters must be read the same way when only its pieces are counted.
+ */
+function checkView(): void {
+  if (viewIsText()) return;
+  const first = viewFirstStart();
+  if (viewStarted() && markupLength(first, viewFirstEnd()) > 0) markViewUnread();
+  if (docGet(Doc.OTHER_SCRIPT) == 0) return;
+  latin = 0; other = 0; lookAlikes = 0;
+  const n = viewPieces();
+  for (let k: u32 = 0; k < n; k++) countScripts(pieceStart(k), pieceEnd(k));
+  const all = allLookAlikesOf();
+  if (all != allLookAlikes || homoModeOf(all) != homoMode) markViewUnread();
+}
+
+/**
+ * Tokenize text[0, n) into tokens, sentences and paragraphs, following the prose view of `pieces`
+ * pieces (or WHOLE) closed by a full stop when `close` (prose.ts). Returns the number of sentences.
+ */
+export function tokenize(n: u32, pieces: u32, close: bool): u32 {
   len = n;
+  viewBegin(pieces, close);
   nTok = 0; nSent = 0; nPara = 0;
   sentOpen = false; paraOpen = false; pending = Pending.NONE;
   sawSpace = false; newlines = 0; lineStart = true; lineFlags = 0; lastTerminal = 0;
@@ -321,6 +368,7 @@ export function tokenize(n: u32): u32 {
     const cls = clsOf(c);
     if (cls == Cls.NEWLINE) {
       if (!(c == Ch.LF && prevWasCR)) { newlines++; docInc(Doc.LINES); }
+      viewNewline(i);
       prevWasCR = c == Ch.CR;
       lineStart = true;
       lineFlags = 0;
@@ -352,9 +400,13 @@ export function tokenize(n: u32): u32 {
       if ((wInfo & Info.INVISIBLE) != 0) docInc(Doc.INVISIBLES);
       if ((wInfo & Info.CAP) != 0) docInc(Doc.CAP_WORDS);
       if ((wInfo & Info.KIND_MASK) == Kind.WORD) {
-        if ((lexGet(wHash ^ saltEn) & Lex.STOP) != 0) docInc(Doc.EN_STOP);
-        if ((lexGet(wHash ^ saltEs) & Lex.STOP) != 0) docInc(Doc.ES_STOP);
-        if ((lexGet(wHash ^ saltAny) & Lex.STOP) != 0) docInc(Doc.OTHER_STOP);
+        const en = (lexGet(wHash ^ saltEn) & Lex.STOP) != 0;
+        const es = (lexGet(wHash ^ saltEs) & Lex.STOP) != 0;
+        const other = (lexGet(wHash ^ saltAny) & Lex.STOP) != 0;
+        if (en) docInc(Doc.EN_STOP);
+        if (es) docInc(Doc.ES_STOP);
+        if (other) docInc(Doc.OTHER_STOP);
+        if (!viewWhole && inView(nTok - 1)) viewStopWords(en, es, other);
       }
       i = end;
       continue;
@@ -396,7 +448,7 @@ export function tokenize(n: u32): u32 {
       }
       arrive(i, j, mix32(code + PUNCT_SALT), code, Kind.PUNCT, false, true);
       let strength: u32 = Pending.STRONG;
-      if (code == Ch.DOT) strength = periodStrength();
+      if (code == Ch.DOT) strength = periodStrength(<i32>nTok - 2, <i32>nTok - 3);
       else if (code == Ch.ELLIPSIS) strength = Pending.WEAK;
       if (sentOpen) {
         if (c == Ch.QMARK || c == Ch.FW_QMARK) setSentField(nSent, SR.FLAGS, sentField(nSent, SR.FLAGS) | SentFlag.QUESTION);
@@ -404,28 +456,41 @@ export function tokenize(n: u32): u32 {
       }
       // CJK full stops (and any end mark right before CJK text) end a sentence without a following space.
       const cjkNext = j < len && classify(cpAt(j)) == Cls.CJK;
-      if (code == Ch.IDEO_STOP || code == Ch.FW_EXCL || code == Ch.FW_QMARK || cjkNext) { pending = Pending.STRONG; sawSpace = true; }
+      const strong = code == Ch.IDEO_STOP || code == Ch.FW_EXCL || code == Ch.FW_QMARK;
+      if (strong || cjkNext) { pending = Pending.STRONG; sawSpace = true; }
       else pending = strength;
+      if (!viewWhole && inView(nTok - 1)) {
+        const viewStrength = code == Ch.DOT ? periodStrength(viewPrev(), viewPrevPrev()) : code == Ch.ELLIPSIS ? Pending.WEAK : Pending.STRONG;
+        viewTerminal(code, viewStrength, strong, cjkNext, j);
+      }
       lastTerminal = code;
       i = j;
       continue;
     }
     const p = normPunct(c);
     const keep = pending;
+    const keepView = viewWhole ? Pending.NONE : viewPending();
     arrive(i, i + n1, mix32(p + PUNCT_SALT), p, Kind.PUNCT, isClosingChar(c), true);
+    const quote = p == Ch.DQUOTE || p == Ch.APOS;
     if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) {
       // '"Stop!" he shouted.': a quote closing on ! or ? may be followed by a dialogue tag.
-      const quote = p == Ch.DQUOTE || p == Ch.APOS;
       pending = keep == Pending.STRONG && quote && (lastTerminal == Ch.BANG || lastTerminal == Ch.QMARK) ? Pending.WEAK : keep;
     }
+    if (!viewWhole && isClosingChar(c) && inView(nTok - 1)) viewClosingMark(keepView, quote, Ch.BANG, Ch.QMARK);
     i += n1;
   }
   closeSentence();
   closeParagraph();
+  checkView();
   docSet(Doc.TOKENS, nTok);
   docSet(Doc.SENTENCES, nSent);
   docSet(Doc.PARAGRAPHS, nPara);
   return nSent;
+}
+
+/** The hash of a punctuation token with code `code` (the full stop that closes a prose view). */
+export function punctHash(code: u32): u32 {
+  return mix32(code + PUNCT_SALT);
 }
 
 /** Number of tokens of the last tokenize() call. */

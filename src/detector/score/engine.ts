@@ -14,7 +14,7 @@ import { aiShareOf, anchorSentences, segmentSentences, type Segment, type Segmen
 import { ABBREVIATIONS, LANG_LEXICONS, LEX_LANG, NEIGHBOUR_STOP, TITLES } from './lexicons';
 import { LexBit } from './layout';
 import { DOCTYPE_MAX_WORDS, type DocTypeModel } from './doctype';
-import { scoringText } from './presentation';
+import { isWholeText, proseView, viewText } from './presentation';
 
 /** A sentence with its calibrated probability and offsets into the submitted text. */
 export interface ScoredSentence extends SentenceRecord {
@@ -97,10 +97,15 @@ export class Engine {
   analyze(text: string, lang?: TextLang, emit = false): EngineResult {
     const norm = normalizeText(text);
     // The score reads the prose without its presentation (title lines, headings, list marks, line
-    // breaks, a cut-off last sentence); sentences, paragraphs and style read the text as sent.
-    const prose = scoringText(norm.text);
-    const onePass = prose === norm.text;
-    const { sentences: n, views } = this.core.analyze(norm.text, lang ? LANG_ID[lang] : LANG_DETECT, emit && onePass);
+    // breaks, a cut-off last sentence); sentences, paragraphs and style read the text as sent. The
+    // core reads both in one pass (assembly/prose.ts).
+    const view = proseView(norm.text);
+    const { sentences: n, views } = this.core.analyze(
+      norm.text,
+      lang ? LANG_ID[lang] : LANG_DETECT,
+      emit,
+      isWholeText(norm.text, view) ? null : view,
+    );
     const language = lang ?? TEXT_LANGS[views.doc[Doc.LANG]];
     const ml = modelLang(language);
     const bias = this.model.lexicalBias[ml];
@@ -148,11 +153,14 @@ export class Engine {
       strayMarks: norm.strayMarks,
     };
     const words = this.wordHashes.slice(0, Math.min(nWords, DOCTYPE_MAX_WORDS));
-    // Everything of the first pass is copied out above: the second call reuses the core's memory.
-    const scored = onePass ? views : this.core.analyze(prose, LANG_ID[language], emit).views;
+    // Rarely, the core cannot read the view inside the text (a token a piece cuts, a line-start mark
+    // kept in it): it then scores the view's own text. Everything of the first pass is copied out
+    // above: the second call reuses the core's memory.
+    const unread = views.doc[Doc.VIEW_UNREAD] === 1;
+    const scored = unread ? this.core.analyze(viewText(norm.text, view), LANG_ID[language], emit).views : views;
     const docScore = new Float32Array(scored.doc.buffer, scored.doc.byteOffset + Doc.SCORE_BITS * 4, 1)[0];
     const lexical = lexicalLogit(docScore, scored.doc[Doc.NGRAMS], bias);
-    const scoredWords = scored.doc[Doc.WORDS];
+    const scoredWords = scored.doc[Doc.VIEW_WORDS];
     const emitted = emit ? scored.feats.slice(0, scored.doc[Doc.FEATS]) : undefined;
     // Numbers, code or a few words carry too little prose to judge: never call them AI.
     const calibrated = this.calibrate(lexical, scoredWords, ml);

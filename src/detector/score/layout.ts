@@ -67,6 +67,8 @@ export const Doc = {
   SCORE_BITS: 18,
   OTHER_STOP: 19,
   STRAY_INVISIBLES: 20,
+  VIEW_WORDS: 21,
+  VIEW_UNREAD: 22,
 } as const;
 /** u32 document counters. */
 export const DOC_COUNTERS = 32;

@@ -38,6 +38,8 @@ const SECTION_LABEL = /^(?:abstract|summary|resumen)\s*:\s*/i;
  * (325 of 1,749) and its AI abstracts never do: read as evidence, the word "Keywords" says human.
  */
 const KEYWORDS_LABEL = /(?:\bkey ?words?|\bpalabras? claves?|\bindex terms)(?:\s*:|\s+[-–—])/gi;
+/** The same label at the start of a line (anchored: no scan of the rest of a paragraph-long line). */
+const KEYWORDS_AT_START = new RegExp(`^${KEYWORDS_LABEL.source}`, 'i');
 /** A trailing keyword list is at most this many words (a list, maybe with a page count after it). */
 const KEYWORDS_MAX_WORDS = 60;
 /** A short line without a sentence mark, standing on its own, is a heading, not a sentence. */
@@ -65,30 +67,101 @@ function atMostWords(s: string, most: number): boolean {
 }
 
 /**
+ * The prose view as pieces of the text: [start, end) offsets in order, each inside one line, read
+ * joined by single spaces and, when `close`, followed by a full stop. The wasm core reads the view
+ * this way in the same pass as the text (assembly/prose.ts); `viewText` spells it out.
+ */
+export interface ProseView {
+  /** Start and end offsets (UTF-16) of each kept piece, flattened: [s0, e0, s1, e1, ...]. */
+  ranges: number[];
+  /** The view ends in a sentence the text cuts off: a full stop closes it. */
+  close: boolean;
+}
+
+/**
  * The prose of `text` as one run of sentences: headings and title lines left out, list and
  * heading marks removed, every line break read as a space, and a last sentence that the text cuts
- * off closed by a full stop. Returns `text` itself when there is nothing to take away (the common case for a
- * single paragraph of finished sentences), so callers can skip a second scoring pass.
+ * off closed by a full stop. Returns `text` itself when there is nothing to take away (the common
+ * case for a single paragraph of finished sentences).
  */
 export function scoringText(text: string): string {
-  const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim());
+  const view = viewText(text, proseView(text));
+  return view === text.trim() ? text : view;
+}
+
+/** The view is `text` itself, but for the whitespace around it: nothing is taken away. */
+export function isWholeText(text: string, view: ProseView): boolean {
+  // A piece starts and ends on a non-space: as long as the trimmed text, it is the trimmed text.
+  return !view.close && view.ranges.length === 2 && view.ranges[1] - view.ranges[0] === text.trim().length;
+}
+
+/** The string a prose view reads: its pieces joined by spaces, then the closing full stop. */
+export function viewText(text: string, view: ProseView): string {
+  const pieces: string[] = [];
+  for (let k = 0; k < view.ranges.length; k += 2) pieces.push(text.slice(view.ranges[k], view.ranges[k + 1]));
+  return view.close ? `${pieces.join(' ')}.` : pieces.join(' ');
+}
+
+/** Offsets [a, b) of `s` from `from` to `to` without the whitespace String.trim takes off. */
+function trimmed(s: string, from: number, to: number): [number, number] {
+  let a = from;
+  let b = to;
+  while (a < b && isSpace(s, a)) a++;
+  while (b > a && isSpace(s, b - 1)) b--;
+  return [a, b];
+}
+
+/** The lines of `text` (split at \r\n, \r or \n), trimmed, with the offset where each starts. */
+function trimmedLines(text: string): { lines: string[]; starts: number[] } {
+  const lines: string[] = [];
+  const starts: number[] = [];
+  // Found with indexOf, not a loop over every character: most of a text is inside its lines.
+  let cr = text.indexOf('\r');
+  for (let from = 0; ; ) {
+    if (cr !== -1 && cr < from) cr = text.indexOf('\r', from);
+    const lf = text.indexOf('\n', from);
+    let end = lf === -1 ? text.length : lf;
+    if (cr !== -1 && cr < end) end = cr;
+    const [a, b] = trimmed(text, from, end);
+    lines.push(text.slice(a, b));
+    starts.push(a);
+    if (end === text.length) return { lines, starts };
+    from = end + (end === cr && text.charCodeAt(end + 1) === 10 ? 2 : 1);
+  }
+}
+
+/** The prose view of `text`: which pieces of it the score reads (see scoringText). */
+export function proseView(text: string): ProseView {
+  const { lines, starts } = trimmedLines(text);
   const kept: string[] = [];
+  let ranges: number[] = [];
   let firstProse = true;
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
     if (!line) continue;
-    let heading = HEADING_MARK.test(line);
-    line = line.replace(HEADING_MARK, '').replace(LIST_MARK, '');
+    let start = starts[i];
+    /** Take the first `n` code units off the line. */
+    const drop = (n = 0) => {
+      start += n;
+      line = line.slice(n);
+    };
+    const mark = HEADING_MARK.exec(line);
+    let heading = mark !== null;
+    drop(mark?.[0].length);
+    drop(LIST_MARK.exec(line)?.[0].length);
     if (firstProse) {
       const both = TITLE_THEN_ABSTRACT.exec(line);
-      if (both) line = line.slice(both[0].length);
+      if (both) drop(both[0].length);
       else if (TITLE_LABEL.test(line)) heading = true;
     }
-    line = line.replace(SECTION_LABEL, '');
+    drop(SECTION_LABEL.exec(line)?.[0].length);
     if (startsWithKeywords(line)) continue;
     const emphasis = EMPHASIS_LINE.exec(line);
     if (emphasis) {
-      line = emphasis[2].trim();
+      const open = emphasis[1].length;
+      const [a, b] = trimmed(line, open, open + emphasis[2].length);
+      start += a;
+      line = line.slice(a, b);
       if (!endsAsProse(line)) heading = true;
     }
     // Cheapest test first: a paragraph-long line is never a heading.
@@ -102,42 +175,58 @@ export function scoringText(text: string): string {
     }
     if (heading || !line) continue;
     kept.push(line);
+    ranges.push(start, start + line.length);
     firstProse = false;
   }
-  const prose = withoutTrailingKeywords(kept.join(' '));
-  // Nothing but headings (a list of titles): score the words as they are rather than nothing.
-  const view = finished(/\S/.test(prose) ? prose : lines.filter(Boolean).join(' '));
-  return view === text.trim() ? text : view;
+  const prose = kept.join(' ');
+  const length = proseLength(prose);
+  if (!/\S/.test(prose.slice(0, length))) {
+    // Nothing but headings (a list of titles): score the words as they are rather than nothing.
+    ranges = [];
+    for (let i = 0; i < lines.length; i++) if (lines[i]) ranges.push(starts[i], starts[i] + lines[i].length);
+  } else if (length < prose.length) ranges = firstChars(ranges, length);
+  const last = ranges.length > 0 ? text.slice(ranges[ranges.length - 2], ranges[ranges.length - 1]) : '';
+  return { ranges, close: cutOff(last) };
+}
+
+/** The first pieces of `ranges` that, joined by single spaces, make `length` code units. */
+function firstChars(ranges: number[], length: number): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (let k = 0; k < ranges.length && at < length; k += 2) {
+    const take = Math.min(ranges[k + 1] - ranges[k], length - at);
+    out.push(ranges[k], ranges[k] + take);
+    at += take + 1;
+  }
+  return out;
 }
 
 /** A line that opens with a keyword list's label (emphasis marks allowed before it). */
 function startsWithKeywords(line: string): boolean {
-  KEYWORDS_LABEL.lastIndex = 0;
-  const m = KEYWORDS_LABEL.exec(line.replace(/^[*_]+/, ''));
-  return m !== null && m.index === 0;
+  return KEYWORDS_AT_START.test(line.replace(/^[*_]+/, ''));
 }
 
 /**
- * `prose` without a keyword list that ends it: the last keyword label that follows a finished
- * sentence and has at most KEYWORDS_MAX_WORDS words after it. A keyword label inside the prose
- * ("the key word is...") has no colon after it and stays.
+ * The length of `prose` without a keyword list that ends it: the last keyword label that follows
+ * a finished sentence and has at most KEYWORDS_MAX_WORDS words after it. A keyword label inside the
+ * prose ("the key word is...") has no colon after it and stays.
  */
-function withoutTrailingKeywords(prose: string): string {
+function proseLength(prose: string): number {
   KEYWORDS_LABEL.lastIndex = 0;
   let last = -1;
   for (let m = KEYWORDS_LABEL.exec(prose); m; m = KEYWORDS_LABEL.exec(prose)) last = m.index;
-  if (last <= 0 || !atMostWords(prose.slice(last), KEYWORDS_MAX_WORDS + 1)) return prose;
+  if (last <= 0 || !atMostWords(prose.slice(last), KEYWORDS_MAX_WORDS + 1)) return prose.length;
   const before = prose.slice(0, last).trimEnd();
-  return before && endsAsProse(before) ? before : prose;
+  return before && endsAsProse(before) ? before.length : prose.length;
 }
 
 /**
- * `text` with a last sentence it cuts off mid-way closed by a full stop: the words stay evidence,
- * the missing end mark does not (several sources cut one label's texts at a word limit). Closing
- * rather than dropping the fragment keeps the score nearest the uncut text's.
+ * A view whose last piece is `last` ends in a sentence the text cuts off mid-way: a full stop
+ * closes it, so the words stay evidence and the missing end mark does not (several sources cut one
+ * label's texts at a word limit). Closing rather than dropping the fragment keeps the score nearest
+ * the uncut text's.
  */
-function finished(text: string): string {
-  const t = text.trimEnd();
+function cutOff(last: string): boolean {
   // The last character only (two code units: it may be a surrogate pair).
-  return !t || endsAsProse(t) || !/[\p{L}\p{N}]$/u.test(t.slice(-2)) ? text : `${t}.`;
+  return last !== '' && !endsAsProse(last) && /[\p{L}\p{N}]$/u.test(last.slice(-2));
 }

@@ -3,6 +3,7 @@
  * buffer (no asc string bindings: they are slow and leak); results come back through typed-array
  * views that are recreated whenever linear memory grows.
  */
+import type { ProseView } from './presentation';
 import { DOC_COUNTERS, PARA_WORDS32, SENT_FEATURES, SENT_WORDS32, TOKEN_WORDS32 } from './layout';
 
 interface CoreExports {
@@ -11,7 +12,7 @@ interface CoreExports {
   reserveText(cap: number): number;
   featureVersion(): number;
   setChannels(c: number): void;
-  analyze(n: number, lang: number, emit: number): number;
+  analyze(n: number, lang: number, emit: number, pieces: number, close: number): number;
   addPhrase(n: number, lang: number, bits: number): number;
   tokenCount(): number;
   textPtr(): number;
@@ -24,6 +25,7 @@ interface CoreExports {
   paraPtr(): number;
   docPtr(): number;
   featPtr(): number;
+  viewPtr(): number;
 }
 
 /** Read-only views of one analysis, valid until the next call into the core. */
@@ -36,6 +38,9 @@ export interface CoreViews {
   feats: Uint32Array;
 }
 
+/** Piece count that tells the core the text is its own prose view (assembly/prose.ts WHOLE). */
+const WHOLE_TEXT = 0xffffffff;
+
 /** Lexicon table size (2^13 slots): room for ~8k vocabulary and lexicon entries at a low load factor. */
 export const LEX_BITS = 14;
 
@@ -44,6 +49,7 @@ export class WasmCore {
   private readonly ex: CoreExports;
   private buffer: ArrayBuffer | null = null;
   private text!: Uint16Array;
+  private pieces!: Uint32Array;
   private views!: CoreViews;
   readonly weightBits: number;
 
@@ -96,6 +102,7 @@ export class WasmCore {
     const sentCap = (cap >>> 1) + 16;
     this.buffer = buf;
     this.text = new Uint16Array(buf, ex.textPtr(), cap);
+    this.pieces = new Uint32Array(buf, ex.viewPtr(), sentCap * 2);
     this.views = {
       sentences: new Uint32Array(buf, ex.sentPtr(), sentCap * SENT_WORDS32),
       sentFeatures: new Float32Array(buf, ex.sentFeatPtr(), sentCap * SENT_FEATURES),
@@ -120,10 +127,19 @@ export class WasmCore {
     return n;
   }
 
-  /** Tokenize and score `s`; returns the number of sentences and the views of the result. */
-  analyze(s: string, lang: number, emit = false): { sentences: number; views: CoreViews } {
+  /**
+   * Tokenize and score `s`; returns the number of sentences and the views of the result. The
+   * document score reads `view` (presentation.ts), or `s` itself when it is null.
+   */
+  analyze(s: string, lang: number, emit = false, view: ProseView | null = null): { sentences: number; views: CoreViews } {
     const n = this.put(s);
-    const sentences = this.ex.analyze(n, lang, emit ? 1 : 0);
+    let pieces = WHOLE_TEXT;
+    if (view) {
+      // A piece lies inside one non-empty line: the core's room for them (half the text) suffices.
+      this.pieces.set(view.ranges);
+      pieces = view.ranges.length / 2;
+    }
+    const sentences = this.ex.analyze(n, lang, emit ? 1 : 0, pieces, view?.close ? 1 : 0);
     this.refresh();
     return { sentences, views: this.views };
   }
