@@ -4,7 +4,7 @@
  * whether it did). Another CPU may round a libm function differently in the last bit, so what must
  * hold is: every number of model.json and of the document-type header within 1e-6 (relative), and
  * at most 0.1% of the int8 weight codes one step apart. A stale or hand-edited model differs in far
- * more. Takes about 2.5 min; skips without the shared data.
+ * more. Takes about 3.5 min on 2 cores (the held-out fits use both); skips without the shared data.
  */
 import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
