@@ -55,10 +55,9 @@ log(`featurized ${docs.length} texts and excerpts of ${rows.length} rows (vocab 
 
 const heldOut = await heldOutLogits(docs, {
   sparse: SPARSE_OPTIONS,
-  helper: helper ?? undefined,
+  helper,
   onFamily: (family, done, total) => log(`held out ${family} (${done}/${total})`),
 });
-helper?.close();
 
 const trainDocs = docs.filter(lexicalTrainable);
 setTrainingWeights(trainDocs);

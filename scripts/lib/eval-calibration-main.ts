@@ -38,10 +38,9 @@ async function records(): Promise<CalibrationRecord[]> {
   log(`featurized ${prepared.docs.length} texts and excerpts`);
   const engine = await loadEngine();
   const scores = await heldOutScores(prepared, MODEL, {
-    helper: helper ?? undefined,
+    helper,
     onFamily: (family, done, total) => log(`held out ${family} (${done}/${total})`),
   });
-  helper?.close();
   return scores.map(({ doc, ...s }) => ({
     ...s,
     docType: s.excerpt ? null : detectDocType(engine.docTypes, doc!.row.text, engine.analyze(doc!.row.text, doc!.row.lang)).type,

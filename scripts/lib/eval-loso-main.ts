@@ -15,10 +15,9 @@ const helper = startHeldOutHelper({});
 const prepared = await prepare();
 log(`featurized ${prepared.docs.length} texts and excerpts`);
 const scores = await heldOutScores(prepared, MODEL, {
-  helper: helper ?? undefined,
+  helper,
   onFamily: (family, done, total) => log(`held out ${family} (${done}/${total})`),
 });
-helper?.close();
 console.log('## Detection, each source family held out\n');
 console.log(losoReport(scores).markdown);
 console.log('\n## Document type, each source held out\n');

@@ -16,12 +16,13 @@ export interface HeldOutHelper {
   ready: Promise<void>;
   /** The held-out logits of `family` (loso.ts fitWithout), fitted in the helper. */
   fit(family: string, sparse: SparseOptions): Promise<Float64Array>;
+  /** Ends the thread (heldOutLogits does, once its fits are in: the helper holds a copy of the data). */
   close(): void;
 }
 
-/** A helper thread on the data `bun run train` reads with `data`; null on a single core, where it would only compete. */
-export function startHeldOutHelper(data: DataOptions): HeldOutHelper | null {
-  if (navigator.hardwareConcurrency < 2) return null;
+/** A helper thread on the data `bun run train` reads with `data`; none on a single core, where it would only compete. */
+export function startHeldOutHelper(data: DataOptions): HeldOutHelper | undefined {
+  if (navigator.hardwareConcurrency < 2) return undefined;
   const worker = new Worker(new URL('./loso-worker.ts', import.meta.url).href);
   const waiting = new Map<string, { resolve: (l: Float64Array) => void; reject: (e: Error) => void }>();
   let markReady!: () => void;

@@ -15,7 +15,7 @@ export interface HeldOutOptions {
   sparse: SparseOptions;
   /** Called after each family, for progress lines. */
   onFamily?: (family: string, done: number, total: number) => void;
-  /** A second thread with the same documents (loso-helper.ts) that fits some of the families. */
+  /** A second thread with the same documents (loso-helper.ts) that fits some of the families; closed when they are in. */
   helper?: HeldOutHelper;
 }
 
@@ -75,6 +75,6 @@ export async function heldOutLogits(docs: Doc[], o: HeldOutOptions): Promise<Flo
     record(family, fitWithout(docs, family, o.sparse));
     await Bun.sleep(0); // let the helper's answers in, and it take its next families
   }
-  await Promise.all(helped);
+  await Promise.all(helped).finally(() => helper?.close());
   return out;
 }
