@@ -14,6 +14,7 @@
 // (U+2028, U+2029, U+0085: presentation.ts splits lines at \r and \n only), a line-start mark kept
 // in the view (or one the view would read at its own start), or look-alike letters read another
 // way once the pieces alone are counted.
+import { Ch } from './chars';
 import { viewPtr, tokInfo } from './layout';
 import { Kind, Info } from './token';
 
@@ -23,6 +24,29 @@ export namespace Pending {
   export const STRONG: u32 = 1;
   export const WEAK: u32 = 2;
   export const NEVER: u32 = 3;
+  /** What nextPending answers when the sentence closes before the token. */
+  export const CLOSE: u32 = 4;
+}
+
+/**
+ * A sentence end mark is `pending` when a token arrives on the same line: CLOSE when the sentence
+ * ends before it, else what stays pending. `space`: a space since the mark; `closing`: the token is
+ * a closing character (a quote, a bracket) that keeps the mark pending. The text's sentences
+ * (tokenize.ts arrive) and the view's (viewArrive) follow this one rule.
+ */
+export function nextPending(pending: u32, space: bool, closing: bool, lowerWord: bool, num: bool): u32 {
+  if (!space) return closing ? pending : Pending.NONE;
+  if (pending == Pending.STRONG) return Pending.CLOSE;
+  if (pending == Pending.WEAK) return lowerWord || num ? pending : Pending.CLOSE;
+  return pending;
+}
+
+/**
+ * The pending end after a closing mark, given `before` (pending before it) and the last end mark
+ * `last`: '"Stop!" he shouted.': a quote closing on ! or ? may be followed by a dialogue tag.
+ */
+export function pendingAfterClosingMark(before: u32, quote: bool, last: u32): u32 {
+  return before == Pending.STRONG && quote && (last == Ch.BANG || last == Ch.QMARK) ? Pending.WEAK : before;
 }
 
 /** Piece count meaning "no view": the text is the view (nothing taken away). */
@@ -132,11 +156,8 @@ export function viewArrive(t: u32, start: u32, end: u32, info: u32, closes: bool
   }
   lastPiece = <i32>at;
   if (sentOpen && pending != Pending.NONE) {
-    let close = false;
-    if (!space) { if (!closes) pending = Pending.NONE; }
-    else if (pending == Pending.STRONG) close = true;
-    else if (pending == Pending.WEAK) close = !(lowerWord || kind == Kind.NUM);
-    if (close) { sentOpen = false; pending = Pending.NONE; }
+    pending = nextPending(pending, space, closes, lowerWord, kind == Kind.NUM);
+    if (pending == Pending.CLOSE) { sentOpen = false; pending = Pending.NONE; }
   }
   if (!sentOpen && opens) {
     sentOpen = true;
@@ -168,9 +189,9 @@ export function viewTerminal(code: u32, strength: u32, strong: bool, cjk: bool, 
  * A closing mark `quote` (a quote, or another closing character when false) of the view arrived
  * while `before` was pending: a quote closing on ! or ? may be followed by a dialogue tag.
  */
-export function viewClosingMark(before: u32, quote: bool, bang: u32, question: u32): void {
+export function viewClosingMark(before: u32, quote: bool): void {
   if (before == Pending.NONE || pending == Pending.NONE) return;
-  pending = before == Pending.STRONG && quote && (lastTerminal == bang || lastTerminal == question) ? Pending.WEAK : before;
+  pending = pendingAfterClosingMark(before, quote, lastTerminal);
 }
 
 /** The token `t` is in the view. */

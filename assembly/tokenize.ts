@@ -10,7 +10,7 @@ import {
 } from './layout';
 import { Kind, Info, SentFlag, Doc, SR, PR } from './token';
 import {
-  Pending, viewWhole, viewBegin, viewArrive, viewNewline, viewTerminal, viewClosingMark, viewStopWords, viewPending, viewPrev,
+  Pending, nextPending, pendingAfterClosingMark, viewWhole, viewBegin, viewArrive, viewNewline, viewTerminal, viewClosingMark, viewStopWords, viewPending, viewPrev,
   viewPrevPrev, viewIsText, viewPieces, pieceStart, pieceEnd, viewFirstStart, viewFirstEnd, markViewUnread, inView, viewStarted,
 } from './prose';
 
@@ -186,9 +186,9 @@ function arrive(start: u32, end: u32, hash: u32, shape: u32, info: u32, closing:
     if (newlines >= 2) close = true;
     else if (newlines == 1) close = !lowerWord;
     else if (pending != Pending.NONE) {
-      if (!sawSpace) { if (!closing) pending = Pending.NONE; }
-      else if (pending == Pending.STRONG) close = true;
-      else if (pending == Pending.WEAK) close = !(lowerWord || kind == Kind.NUM);
+      const next = nextPending(pending, sawSpace, closing, lowerWord, kind == Kind.NUM);
+      if (next == Pending.CLOSE) close = true;
+      else pending = next;
     }
     if (close) closeSentence();
   }
@@ -472,11 +472,8 @@ export function tokenize(n: u32, pieces: u32, close: bool): u32 {
     const keepView = viewWhole ? Pending.NONE : viewPending();
     arrive(i, i + n1, mix32(p + PUNCT_SALT), p, Kind.PUNCT, isClosingChar(c), true);
     const quote = p == Ch.DQUOTE || p == Ch.APOS;
-    if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) {
-      // '"Stop!" he shouted.': a quote closing on ! or ? may be followed by a dialogue tag.
-      pending = keep == Pending.STRONG && quote && (lastTerminal == Ch.BANG || lastTerminal == Ch.QMARK) ? Pending.WEAK : keep;
-    }
-    if (!viewWhole && isClosingChar(c) && inView(nTok - 1)) viewClosingMark(keepView, quote, Ch.BANG, Ch.QMARK);
+    if (keep != Pending.NONE && pending != Pending.NONE && isClosingChar(c)) pending = pendingAfterClosingMark(keep, quote, lastTerminal);
+    if (!viewWhole && isClosingChar(c) && inView(nTok - 1)) viewClosingMark(keepView, quote);
     i += n1;
   }
   closeSentence();
