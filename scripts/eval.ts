@@ -9,7 +9,8 @@
  * bun run eval --loso: retrains one lexical model per left-out source family and reports every
  * source as never seen (scripts/lib/eval-loso.ts); about 5 minutes on 2 cores.
  * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
- * bun run eval --calibration [--dump FILE]: calibration profiles on each held-out family (scripts/lib/eval-calibration-main.ts).
+ * bun run eval --calibration [--dump FILE]: calibration profiles on each held-out family (scripts/lib/eval-calibration-main.ts);
+ * with --adapt [--logits FILE], profiles that also learn from AI examples (scripts/lib/eval-adapt.ts).
  */
 import { parseArgs } from 'node:util';
 import { createDetector } from '../src/detector';
@@ -30,6 +31,8 @@ const { values: opt, positionals } = parseArgs({
     loso: { type: 'boolean', default: false },
     mixed: { type: 'boolean', default: false },
     calibration: { type: 'boolean', default: false },
+    adapt: { type: 'boolean', default: false },
+    logits: { type: 'string' },
     dump: { type: 'string' },
     by: { type: 'string' },
   },

@@ -19,7 +19,7 @@ import { detectDocType, serializeDocTypeModel } from '../src/detector/score/doct
 import { losoReport, nestedFlags } from './lib/eval-loso';
 import { boundReport, checkBounds, measuredErrors } from './lib/measured-error';
 import { hasData, dataDir, registerOf, UNTRAINED_FAMILIES } from './lib/data';
-import { sparseLogit, trainSparse } from './lib/lr';
+import { sparseLogit, trainSparse } from '../src/detector/learn/lr';
 import { lexicalTrainable, prepare, trainable } from './lib/pipeline';
 import { heldOutLogits } from './lib/loso';
 import { startHeldOutHelper } from './lib/loso-helper';

@@ -9,7 +9,7 @@ import { LENGTH_BUCKETS, lengthBucket, type CellCalibration } from '../../src/de
 import { sigmoid } from '../../src/detector/score/logistic';
 import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { Doc } from './featurize';
-import { fitPlatt } from './lr';
+import { fitPlatt } from '../../src/detector/learn/lr';
 import { auroc, round6 } from './metrics';
 
 /** One held-out score with what calibration needs to know about its text. */

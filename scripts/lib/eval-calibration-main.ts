@@ -3,6 +3,11 @@
  * calibration-profile tables of docs/calibration.md. FILE is what `bun run train --dry --dump FILE`
  * wrote (every held-out score with its text's facts: one training run, ~10-40 minutes); without it,
  * the held-out scores are computed here the way `eval --loso` does (one model per left-out family).
+ *
+ * `bun run eval --calibration --adapt [--logits FILE]` (scripts/lib/eval-adapt.ts): site adaptation on the
+ * families with both labels. It needs each text's evidence, so it featurizes the data and computes the
+ * held-out logits itself (about 5 minutes on 2 cores); `--logits FILE` keeps those logits between runs
+ * (written when FILE does not exist, read when it does: they depend only on the data and the settings).
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -15,7 +20,13 @@ import { startHeldOutHelper } from './loso-helper';
 import { prepare } from './pipeline';
 
 const { values: opt } = parseArgs({
-  options: { calibration: { type: 'boolean' }, dump: { type: 'string' }, by: { type: 'string', default: 'family' } },
+  options: {
+    calibration: { type: 'boolean' },
+    dump: { type: 'string' },
+    by: { type: 'string', default: 'family' },
+    adapt: { type: 'boolean' },
+    logits: { type: 'string' },
+  },
   strict: false,
 });
 const by = opt.by === 'domain' ? 'domain' : 'family';
@@ -47,6 +58,16 @@ async function records(): Promise<CalibrationRecord[]> {
     register: registerOf(doc!.row),
     domain: doc!.row.domain,
   }));
+}
+
+if (opt.adapt) {
+  const { adaptRecords } = await import('./eval-adapt-records');
+  const { adaptReport, evaluateAdaptation, ADAPT_SPLITS } = await import('./eval-adapt');
+  const recs = await adaptRecords(typeof opt.logits === 'string' ? opt.logits : null, log);
+  log(`${recs.length} held-out whole texts with their evidence`);
+  console.log(adaptReport(evaluateAdaptation(recs, MODEL, ADAPT_SPLITS), ADAPT_SPLITS));
+  log('done');
+  process.exit(0);
 }
 
 const all = await records();

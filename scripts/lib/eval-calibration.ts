@@ -10,7 +10,9 @@
  * floor (the choice docs/calibration.md explains).
  */
 import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
-import { applyProfile, buildProfile, type CalibrationProfile } from '../../src/detector/decide/profile';
+import { applyProfile, type CalibrationProfile } from '../../src/detector/decide/profile';
+import { buildProfile } from '../../src/detector/learn/profile';
+import { shuffled } from '../../src/detector/learn/stats';
 import type { DocType } from '../../src/detector/score/doctype';
 import { sigmoid } from '../../src/detector/score/logistic';
 import type { ModelFile } from '../../src/detector/score/model';
@@ -64,24 +66,6 @@ export interface FamilyResult {
   applied: Tally;
   /** The profile's own in-sample bound at each mode, averaged (null thresholds: the global one applied). */
   nullModes: Record<Sensitivity, number>;
-}
-
-/** A seeded shuffle (mulberry32), so that every run prints the same tables. */
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /** The decision of a held-out score: the threshold logit given, even odds of its cell (unless `floor` is off), a conclusive cell. */

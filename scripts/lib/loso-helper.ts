@@ -5,7 +5,7 @@
  * given. Started before this thread's own prepare() so that both featurize at once.
  */
 import type { DataOptions } from './data';
-import type { SparseOptions } from './lr';
+import type { SparseOptions } from '../../src/detector/learn/lr';
 
 /** What the helper thread answers. */
 export type HelperMessage = { ready: true } | { family: string; logits: Float64Array } | { error: string };

@@ -2,7 +2,7 @@
 import type { DataOptions } from './data';
 import type { HelperMessage } from './loso-helper';
 import { fitWithout } from './loso';
-import type { SparseOptions } from './lr';
+import type { SparseOptions } from '../../src/detector/learn/lr';
 import { prepare, type Prepared } from './pipeline';
 
 declare const self: Worker;

@@ -6,7 +6,7 @@
  */
 import type { Doc } from './featurize';
 import type { HeldOutHelper } from './loso-helper';
-import { sparseLogit, trainSparse, type SparseOptions } from './lr';
+import { sparseLogit, trainSparse, type SparseOptions } from '../../src/detector/learn/lr';
 import { lexicalTrainable } from './pipeline';
 import { setTrainingWeights } from './weights';
 

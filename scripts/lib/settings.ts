@@ -2,7 +2,7 @@
  * Training settings, chosen by leave-one-source-out (model card, "What was tried"); `bun run train`
  * and `bun run eval --loso` share them so the numbers the card reports are the model's own.
  */
-import type { SparseOptions } from './lr';
+import type { SparseOptions } from '../../src/detector/learn/lr';
 
 export const SEED = 1234;
 /** 2^22 hashed buckets: fewer collisions than 2^20 gave +0.003 dev AUROC (en); 4 MB of companded int8 weights. */

@@ -1,9 +1,11 @@
 /**
- * The `calibrate` subcommand (issue 34): a calibration profile from an operator's own known-human
- * texts, offline. Reads JSON lines `{"text": ...}` on stdin and/or TXT/MD/DOCX/PDF files and folders
- * given as arguments (the extraction limits of `detect` and the API), scores each text once and keeps
- * its score only (never a word of it: nothing is written but the profile), then writes the profile
- * (--out) and prints one JSON summary. Exits 1 with a message when a language has too few usable texts.
+ * The `calibrate` subcommand (issues 34 and 38): a calibration profile from an operator's own
+ * known-human texts and, optionally, its own AI examples, offline. Reads JSON lines `{"text": ...,
+ * "label"?: "human" | "ai"}` on stdin and/or TXT/MD/DOCX/PDF files and folders given as arguments
+ * (human) or after `--ai` (AI examples), with the extraction limits of `detect` and the API; scores each
+ * distinct text once and keeps its score only (never a word of it: nothing is written but the profile),
+ * then writes the profile (--out) and prints one JSON summary. Exits 1 with a message when a language has
+ * too few usable texts, or a line's label is neither "human" nor "ai" (naming the line).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
@@ -11,13 +13,17 @@ import { parseArgs } from 'node:util';
 import { CodedError } from '../contract/errors';
 import { loadConfig } from '../config';
 import {
-  buildProfile,
   type CalibrationProfile,
-  type LangProfileSample,
+  MIN_AI_TEXTS,
   MIN_PROFILE_TEXTS,
   MIN_PROFILE_WORDS,
+  type ProfileInput,
+  type ProfileWarning,
+  profileWarnings,
   publicProfile,
 } from '../detector/decide/profile';
+import { DistinctTexts } from '../detector/learn/distinct';
+import { buildProfile } from '../detector/learn/profile';
 import type { Detector } from '../detector/types';
 import { ExtractError } from '../extract';
 import type { ExtractPool } from '../extract/pool';
@@ -30,11 +36,13 @@ import { lineChunks } from './detect-jsonl';
 
 /** Usage text of `calibrate`. */
 export const CALIBRATE_USAGE = `Usage:
-  calibrate --out PROFILE.json [--name NAME] [FILE|FOLDER|-]...
-  calibrate --key-id KEY_ID --name NAME [FILE|FOLDER|-]...   store the profile for an API key (the configured database)
+  calibrate --out PROFILE.json [--name NAME] [--ai FILE|FOLDER]... [FILE|FOLDER|-]...
+  calibrate --key-id KEY_ID --name NAME [--ai FILE|FOLDER]... [FILE|FOLDER|-]...   store the profile for an API key (the configured database)
 Known-human texts: JSON lines {"text": ...} on stdin (with no argument, or "-"), and TXT/MD/DOCX/PDF
-files or folders (read recursively). Each language needs ${MIN_PROFILE_TEXTS}+ texts of ${MIN_PROFILE_WORDS}+ words.
-Prints one JSON summary: texts per language, thresholds and the measured error per mode (docs/calibration.md).`;
+files or folders (read recursively). AI examples: lines {"text": ..., "label": "ai"} on stdin, and the
+files or folders after --ai (repeatable). Each language needs ${MIN_PROFILE_TEXTS}+ human texts of ${MIN_PROFILE_WORDS}+ words;
+with ${MIN_AI_TEXTS}+ AI examples it is also adapted to them (docs/calibration.md, "Adapting to your generators").
+Prints one JSON summary: texts per language, thresholds, what adapting learned and the measured error per mode.`;
 
 /** File names a folder is searched for (a file named on the command line is always tried). */
 export const CALIBRATE_EXTENSIONS: ReadonlySet<string> = new Set(['.txt', '.md', '.markdown', '.docx', '.pdf']);
@@ -58,15 +66,19 @@ export interface CalibrateCliDeps {
   now?: () => Date;
 }
 
-/** What was read, by outcome. */
+/** What was read, by outcome (human texts and AI examples each have one). */
 interface Tally {
   read: number;
   usable: number;
   /** Under MIN_PROFILE_WORDS words: not used. */
   tooShort: number;
+  /** The same as an earlier text (after normalisation, learn/distinct.ts): not used twice. */
+  duplicates: number;
   /** Unreadable, unextractable or malformed inputs (each named on stderr). */
   failed: number;
 }
+
+const tally = (): Tally => ({ read: 0, usable: 0, tooShort: 0, duplicates: 0, failed: 0 });
 
 /** The summary `calibrate` prints. */
 export interface CalibrateSummary {
@@ -75,8 +87,15 @@ export interface CalibrateSummary {
   name: string;
   modelVersion: string;
   createdAt: string;
+  /** The known-human texts read. */
   inputs: Tally;
+  /** The AI examples read. */
+  aiInputs: Tally;
   languages: ReturnType<typeof publicProfile>['languages'];
+  /** What the profile does not cover (profileWarnings): modes without a bar, languages given AI examples but not adapted. */
+  warnings: ProfileWarning[];
+  /** One line per language on what adapting did: "on your 120 AI examples, this profile catches 84% at balanced; the model alone 59%". */
+  adaptation: string[];
 }
 
 function parseCalibrateArgs(argv: string[]) {
@@ -88,6 +107,7 @@ function parseCalibrateArgs(argv: string[]) {
       out: { type: 'string' },
       name: { type: 'string' },
       'key-id': { type: 'string' },
+      ai: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -148,29 +168,34 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const name = values.name ?? basename(values.out!, extname(values.out!));
   const fromStdin = positionals.length === 0 || positionals.includes('-');
   const detector = deps.detector ?? (await (await import('../detector')).createDetector());
-  const samples: LangProfileSample[] = [];
-  const tally: Tally = { read: 0, usable: 0, tooShort: 0, failed: 0 };
-  // Each text is scored and dropped: only its score is kept.
-  const take = (text: string, where: string) => {
-    tally.read++;
+  const sides = { human: { samples: [] as ProfileInput[], tally: tally() }, ai: { samples: [] as ProfileInput[], tally: tally() } };
+  const distinct = new DistinctTexts();
+  // Each text is scored and dropped: only its score (and, until the profile is fitted, its evidence) is kept.
+  const take = (text: string, where: string, side: 'human' | 'ai') => {
+    const t = sides[side].tally;
+    t.read++;
     const words = detector.countWords(text);
     if (words < MIN_PROFILE_WORDS) {
-      tally.tooShort++;
+      t.tooShort++;
       return;
     }
     try {
       checkScorable(text, words);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      tally.failed++;
+      t.failed++;
       err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
+      return;
+    }
+    if (!distinct.add(text)) {
+      t.duplicates++;
       return;
     }
     const s = detector.profileSample(text);
     if (s) {
-      samples.push(s);
-      tally.usable++;
-    } else tally.tooShort++;
+      sides[side].samples.push(s);
+      t.usable++;
+    } else t.tooShort++;
   };
   if (fromStdin) {
     let line = 0;
@@ -178,26 +203,35 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
       for (const raw of lines) {
         line++;
         if (raw.trim() === '') continue;
-        const text = jsonText(raw);
-        if (text === null) {
-          tally.read++;
-          tally.failed++;
+        const read = jsonLine(raw);
+        if (read === null) {
+          sides.human.tally.read++;
+          sides.human.tally.failed++;
           err(`stdin:${line}\terror\ttext_required\tnot a JSON object with a string "text"`);
-        } else take(text, `stdin:${line}`);
+        } else if (read.label === undefined) {
+          // A labelled AI line must never be read as a human text: a label we do not know stops the command.
+          err(
+            `calibrate: stdin:${line}: "label" is ${JSON.stringify(read.badLabel)}; a line is "human" (or has no label) or "ai"; nothing was written`,
+          );
+          return 1;
+        } else take(read.text, `stdin:${line}`, read.label);
       }
     }
   }
-  const files = inputFiles(positionals.filter((p) => p !== '-'));
+  const files = [
+    ...inputFiles(positionals.filter((p) => p !== '-')).map((path) => ({ path, side: 'human' as const })),
+    ...inputFiles(values.ai ?? []).map((path) => ({ path, side: 'ai' as const })),
+  ];
   if (files.length) {
     // PDF/DOCX through the server's worker pool: the limits, timeout and heap ceiling of `detect` and the API.
     const pool = deps.pool ?? extractPoolFor(loadConfig());
     try {
-      for (const path of files) {
+      for (const { path, side } of files) {
         try {
-          take((await pool.extract(await Bun.file(path).bytes(), basename(path))).text, path);
+          take((await pool.extract(await Bun.file(path).bytes(), basename(path))).text, path, side);
         } catch (error) {
-          tally.read++;
-          tally.failed++;
+          sides[side].tally.read++;
+          sides[side].tally.failed++;
           if (error instanceof ExtractError) err(`${path}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
           else err(`${path}\terror\tunreadable\t${(error as Error).message}`);
         }
@@ -209,42 +243,88 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const version = deps.modelVersion ?? modelVersion();
   let profile: CalibrationProfile;
   try {
-    profile = buildProfile(samples, {
-      name,
-      modelVersion: version,
-      createdAt: (deps.now?.() ?? new Date()).toISOString(),
-      probabilityAt: detector.probabilityAt?.bind(detector),
-    });
+    profile = buildProfile(
+      sides.human.samples,
+      {
+        name,
+        modelVersion: version,
+        createdAt: (deps.now?.() ?? new Date()).toISOString(),
+        probabilityAt: detector.probabilityAt?.bind(detector),
+        conclusiveAt: detector.conclusiveAt?.bind(detector),
+        duplicates: { human: sides.human.tally.duplicates, ai: sides.ai.tally.duplicates },
+      },
+      sides.ai.samples,
+    );
   } catch (error) {
     if (!(error instanceof CodedError)) throw error;
-    err(`calibrate: ${tooSmallMessage(error, tally)}`);
+    err(`calibrate: ${tooSmallMessage(error, sides.human.tally)}`);
     return 1;
   }
   let id: string | null = null;
   if (keyId !== undefined) id = (await deps.saveForKey!(profile, keyId)).id;
   else await Bun.write(values.out!, `${JSON.stringify(profile)}\n`);
+  const { languages } = publicProfile(profile);
   const summary: CalibrateSummary = {
     out: values.out ?? null,
     id,
     name,
     modelVersion: version,
     createdAt: profile.createdAt,
-    inputs: tally,
-    languages: publicProfile(profile).languages,
+    inputs: sides.human.tally,
+    aiInputs: sides.ai.tally,
+    languages,
+    warnings: profileWarnings(profile),
+    adaptation: adaptationLines(profile),
   };
   await write(`${JSON.stringify(summary, null, 2)}\n`);
   return 0;
 }
 
-/** The string `text` of a JSON line, or null. */
-function jsonText(raw: string): string | null {
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** Per language, what adapting did, in the words the playground uses (docs/calibration.md). */
+export function adaptationLines(profile: CalibrationProfile): string[] {
+  const out: string[] = [];
+  for (const [lang, l] of Object.entries(profile.languages)) {
+    if (!l) continue;
+    const a = l.adaptation;
+    if (a) {
+      const m = a.modes.balanced;
+      out.push(
+        `${lang}: adapted; on your ${a.aiTexts} AI examples, this profile catches ${percent(m.catchRate)} at balanced; the model alone ${percent(m.modelCatchRate)} (cross-validated)`,
+      );
+      continue;
+    }
+    const why = l.notAdapted;
+    if (!why || why.reason === 'no_ai_texts') out.push(`${lang}: calibration-only (no AI examples)`);
+    else if (why.reason === 'too_few_ai_texts')
+      out.push(`${lang}: calibration-only: ${why.aiTexts} AI examples, at least ${why.minAiTexts} needed to adapt`);
+    else if (why.reason === 'not_separable') {
+      out.push(
+        `${lang}: calibration-only: your ${why.aiTexts} AI examples cannot be told from your human texts (AUROC ${why.auroc?.adapted}); not applied`,
+      );
+    } else
+      out.push(
+        `${lang}: calibration-only: adapting ranked your ${why.aiTexts} AI examples no better than the model alone (AUROC ${why.auroc?.adapted} vs ${why.auroc?.model}); not applied`,
+      );
+  }
+  return out;
+}
+
+/** A JSON line's text and label ("human" when absent); null when it has no string `text`; label undefined (with `badLabel`) for a label other than "human" or "ai". */
+function jsonLine(raw: string): { text: string; label: 'human' | 'ai' | undefined; badLabel?: unknown } | null {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
-    const text = value !== null && typeof value === 'object' ? (value as { text?: unknown }).text : undefined;
-    return typeof text === 'string' ? text : null;
+    value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
   } catch {
     return null;
   }
+  if (value === null || typeof value !== 'object') return null;
+  const { text, label } = value as { text?: unknown; label?: unknown };
+  if (typeof text !== 'string') return null;
+  if (label === undefined || label === 'human') return { text, label: 'human' };
+  if (label === 'ai') return { text, label: 'ai' };
+  return { text, label: undefined, badLabel: label };
 }
 
 /** What the operator reads when no profile could be made. */

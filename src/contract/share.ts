@@ -15,3 +15,8 @@ export function roundShare(share: number): number {
 export function aiSharePercent(share: number): number {
   return Math.round(Math.round(share * 1000) / 10);
 }
+
+/** Error rates and bounds are stated to 6 decimals (model files, profiles, answers): enough for any threshold, and diffs stay readable. */
+export function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}

@@ -11,12 +11,17 @@ import {
   type LabelLang,
   type ModelLang,
   modelLang,
+  SENSITIVITIES,
   type Sensitivity,
 } from '../contract';
 import { modelVersion as committedModelVersion } from '../model-version';
 import { decide, type Decision, type ProfileContext } from './decide';
-import { buildProfile, type CalibrationProfile, type LangProfileSample, MIN_PROFILE_WORDS, type ProfileMeta } from './decide/profile';
+import { decisionReading, evidenceOf } from './decide/adaptation';
+import { mixedPassage } from './decide/mixed';
+import { type CalibrationProfile, isAdapted, MIN_PROFILE_WORDS, type ProfileInput, type ProfileMeta } from './decide/profile';
+import { cellOf } from './decide/verdict';
 import { explain, type Explanation } from './explain';
+import { buildProfile } from './learn/profile';
 import { detectDocType } from './score/doctype';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
@@ -24,8 +29,8 @@ import { calibratedProbability } from './score/probability';
 import type { Analysis, AnalyzeOptions, Detector } from './types';
 
 export type { Decision, ProfileContext } from './decide';
+export { buildProfile, profileSteps } from './learn/profile';
 export {
-  buildProfile,
   type CalibrationProfile,
   isStale,
   type LangProfileSample,
@@ -35,6 +40,7 @@ export {
   PROFILE_FORMAT,
   PROFILE_REASONS,
   type ProfileErrorCode,
+  type ProfileInput,
   type ProfileMeta,
   type ProfileReason,
   type ProfileUse,
@@ -48,8 +54,11 @@ export type { Analysis, AnalyzeOptions, Detector } from './types';
 /** The Detector with its stages exposed, each taking the previous stage's typed result. */
 export interface DetectorPipeline extends Detector {
   readonly engine: Engine;
-  /** Stage 1: normalise, run the wasm core, calibrated probability, segments. Does not depend on the mode. */
-  score(text: string): EngineResult;
+  /**
+   * Stage 1: normalise, run the wasm core, calibrated probability, segments. Does not depend on the mode.
+   * `evidence`: also emit the n-grams a profile's adaptation reads (decide/adaptation.ts evidenceOf).
+   */
+  score(text: string, options?: { evidence?: boolean }): EngineResult;
   /** Stage 2: verdict (mixed passages included) and document type for a mode, with a calibration profile's threshold where it applies. */
   decide(text: string, scored: EngineResult, mode: Sensitivity, withProfile?: ProfileContext | null): Decision;
   /** Stage 3: dimensions, annotations and bullets from the score and the decision, in a label language. */
@@ -64,28 +73,33 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
   const runningVersion = () => options.modelVersion ?? committedModelVersion();
   const stages = {
     engine,
-    score: (text: string) => engine.analyze(text),
+    score: (text: string, o: { evidence?: boolean } = {}) => engine.analyze(text, undefined, o.evidence ?? false),
     decide: (text: string, scored: EngineResult, mode: Sensitivity, withProfile: ProfileContext | null = null) =>
       decide(engine.model, engine.docTypes, text, scored, mode, withProfile),
     explain: (text: string, scored: EngineResult, decision: Decision, lang: LabelLang) =>
       explain(engine.model, text, scored, decision, lang),
   };
+  const conclusiveAt = (lang: ModelLang, words: number, mode: Sensitivity) => cellOf(engine.model, lang, words).conclusive[mode];
   return {
     ...stages,
     countWords,
     analyze(text: string, options: AnalyzeOptions = {}): Analysis {
       const t0 = performance.now();
       const sensitivity = options.sensitivity ?? DEFAULT_SENSITIVITY;
-      const r = stages.score(text);
+      // An adapted profile reads the text's n-grams: have the core emit them (the score is the same).
+      const r = stages.score(text, { evidence: isAdapted(options.profile) });
       const withProfile = options.profile ? { profile: options.profile, modelVersion: options.modelVersion ?? runningVersion() } : null;
-      const e = stages.explain(text, r, stages.decide(text, r, sensitivity, withProfile), options.labelLang ?? DEFAULT_LABEL_LANG);
+      const decision = stages.decide(text, r, sensitivity, withProfile);
+      const e = stages.explain(text, r, decision, options.labelLang ?? DEFAULT_LABEL_LANG);
+      // The score, passages and sentence scores the verdict was decided on (the adapted ones when adapted).
+      const read = decisionReading(r, decision);
       return {
-        score: r.score,
-        probability: r.probability,
+        score: read.score,
+        probability: read.probability,
         language: r.language,
         sensitivity,
         ...e,
-        sentenceScores: r.sentenceScores.map(({ start, end, words, probability }) => ({
+        sentenceScores: read.sentenceScores.map(({ start, end, words, probability }) => ({
           start,
           end,
           words,
@@ -95,43 +109,57 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
         msCost: performance.now() - t0,
       };
     },
-    profileSample(text: string): LangProfileSample | null {
+    profileSample(text: string): ProfileInput | null {
       if (countWords(text) < MIN_PROFILE_WORDS) return null;
-      const r = stages.score(text);
+      const r = stages.score(text, { evidence: true });
+      const lang = modelLang(r.language);
+      const mixed = SENSITIVITIES.filter((mode) => mixedPassage(engine.model, r, mode) !== null);
       return {
-        lang: modelLang(r.language),
+        lang,
         logit: r.lexicalLogit,
         probability: r.probability,
         words: r.scoredWords,
         docType: detectDocType(engine.docTypes, text, r).type,
+        ...(mixed.length ? { mixed } : {}),
+        evidence: evidenceOf(r)!,
       };
     },
+    conclusiveAt,
     probabilityAt: (lang: ModelLang, logit: number, words: number) => calibratedProbability(engine.model, lang, logit, words),
   };
 }
 
 /**
- * Texts in, profile out: profileSample() on each text, then buildProfile(), the two steps the CLI's
- * `calibrate` and POST /v1/calibrations also run (in their own loops: tallies of skipped files, time
- * slices). Texts under MIN_PROFILE_WORDS words are skipped; throws buildProfile()'s
- * CodedErrors. `meta.modelVersion` defaults to the committed model's.
+ * Texts in, profile out: profileSample() on each human text and AI example, then buildProfile(), the
+ * steps the CLI's `calibrate` and POST /v1/calibrations also run (in their own loops: tallies of skipped
+ * files, duplicates, time slices). Texts under MIN_PROFILE_WORDS words are skipped; throws
+ * buildProfile()'s CodedErrors. `meta.modelVersion` defaults to the committed model's.
  */
 export function makeProfile(
-  detector: Pick<Detector, 'profileSample' | 'probabilityAt'>,
+  detector: Pick<Detector, 'profileSample' | 'probabilityAt' | 'conclusiveAt'>,
   texts: Iterable<string>,
   meta: Omit<ProfileMeta, 'modelVersion' | 'createdAt'> & Partial<Pick<ProfileMeta, 'modelVersion' | 'createdAt'>>,
+  aiTexts: Iterable<string> = [],
 ): CalibrationProfile {
-  const samples: LangProfileSample[] = [];
-  for (const text of texts) {
-    const s = detector.profileSample(text);
-    if (s) samples.push(s);
-  }
-  return buildProfile(samples, {
-    probabilityAt: detector.probabilityAt?.bind(detector),
-    ...meta,
-    modelVersion: meta.modelVersion ?? committedModelVersion(),
-    createdAt: meta.createdAt ?? new Date().toISOString(),
-  });
+  const sample = (all: Iterable<string>) => {
+    const out: ProfileInput[] = [];
+    for (const text of all) {
+      const s = detector.profileSample(text);
+      if (s) out.push(s);
+    }
+    return out;
+  };
+  return buildProfile(
+    sample(texts),
+    {
+      probabilityAt: detector.probabilityAt?.bind(detector),
+      conclusiveAt: detector.conclusiveAt?.bind(detector),
+      ...meta,
+      modelVersion: meta.modelVersion ?? committedModelVersion(),
+      createdAt: meta.createdAt ?? new Date().toISOString(),
+    },
+    sample(aiTexts),
+  );
 }
 
 /** Create the detector from the committed model (loads the wasm core once), or around a given engine. */

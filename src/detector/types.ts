@@ -1,9 +1,9 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
 import type { LabelLang, ModelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
-import type { CalibrationProfile, LangProfileSample, ProfileUse } from './decide/profile';
+import type { CalibrationProfile, ProfileInput, ProfileUse } from './decide/profile';
 
-export type { CalibrationProfile, LangProfileSample, ProfileUse } from './decide/profile';
+export type { CalibrationProfile, LangProfileSample, ProfileInput, ProfileUse } from './decide/profile';
 
 /** A half-open span [start, end) in UTF-16 code units of the text exactly as submitted. */
 export interface Span {
@@ -82,9 +82,9 @@ export interface SentenceScore extends Span {
 
 /** Everything the HTTP response and the CLI need about one text. */
 export interface Analysis {
-  /** 0-100, calibrated: does not depend on the sensitivity mode. */
+  /** 0-100, calibrated: does not depend on the sensitivity mode. With an adapted profile applied, the adapted score (`calibration.modelScore` is the model's). */
   score: number;
-  /** Calibrated probability that the text is AI-generated. */
+  /** Calibrated probability that the text is AI-generated (the adapted one when `score` is). */
   probability: number;
   verdictKey: VerdictKey;
   verdict: string;
@@ -135,13 +135,16 @@ export interface Detector {
   countWords(text: string): number;
   analyze(text: string, options?: AnalyzeOptions): Analysis;
   /**
-   * A known-human text's score for a calibration profile (its logit, probability, scored words,
-   * document type and model language), or null under MIN_PROFILE_WORDS words. Keeps nothing of the text.
+   * A text's score for a calibration profile (its logit, probability, scored words, document type,
+   * the modes at which it reads `mixed`, its model language) and, never to be kept, the evidence an
+   * adaptation reads (its distinct n-gram indexes and style measures); null under MIN_PROFILE_WORDS words.
    */
-  profileSample(text: string): LangProfileSample | null;
+  profileSample(text: string): ProfileInput | null;
   /**
    * The calibrated probability of a `words`-word text of `lang` whose logit is `logit`: states a
    * profile's thresholds on the score scale. Optional: a stand-in detector (tests) may leave it out.
    */
   probabilityAt?(lang: ModelLang, logit: number, words: number): number;
+  /** Whether the model gives AI verdicts at `mode` to `words`-word texts of `lang` (a conclusive cell): a profile's flagged counts. Optional like probabilityAt. */
+  conclusiveAt?(lang: ModelLang, words: number, mode: Sensitivity): boolean;
 }

@@ -194,7 +194,7 @@ function verdictKeyOf(value: unknown): VerdictKey | undefined {
 function calibrationOf(value: unknown): CalibrationUse | undefined {
   const v = value as Partial<CalibrationUse> | null | undefined;
   return v && typeof v.name === 'string' && typeof v.applied === 'boolean'
-    ? { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null }
+    ? { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null, adapted: v.adapted === true }
     : undefined;
 }
 

@@ -15,10 +15,13 @@ const SERVER_ONLY: readonly string[] = ['elysia', '@elysiajs/', 'src/store/', 's
 const NEVER: Record<string, readonly string[]> = {
   'src/detector/': SERVER_ONLY,
   // The spine runs one way: score -> decide -> explain; no stage reaches back, none imports the entry.
-  'src/detector/score/': ['src/detector/decide/', 'src/detector/explain/', 'src/detector/index.ts'],
-  // Raw wasm slots stay in score/: decide and explain read named counts (score/counts.ts).
-  'src/detector/decide/': ['src/detector/explain/', 'src/detector/index.ts', 'src/detector/score/layout.ts'],
-  'src/detector/explain/': ['src/detector/index.ts', 'src/detector/score/layout.ts'],
+  'src/detector/score/': ['src/detector/decide/', 'src/detector/explain/', 'src/detector/learn/', 'src/detector/index.ts'],
+  // Raw wasm slots stay in score/: decide and explain read named counts (score/counts.ts). Applying a
+  // profile (decide/) never reaches into making one (learn/): the profile is data between them.
+  'src/detector/decide/': ['src/detector/explain/', 'src/detector/learn/', 'src/detector/index.ts', 'src/detector/score/layout.ts'],
+  'src/detector/explain/': ['src/detector/learn/', 'src/detector/index.ts', 'src/detector/score/layout.ts'],
+  // Making a profile (fitting, the threshold rule) reads scores and the profile's format, never explanations.
+  'src/detector/learn/': ['src/detector/explain/', 'src/detector/index.ts', 'src/detector/score/layout.ts'],
   'src/contract/': [...SERVER_ONLY, 'src/detector/', 'src/i18n/', 'src/extract/'],
   'src/extract/': [...SERVER_ONLY, 'src/detector/'],
   'src/i18n/': [...SERVER_ONLY, 'src/detector/'],

@@ -207,6 +207,7 @@ describe('batch mode: client disconnect', () => {
       index,
       fileName: `f${index}.txt`,
       file: new File([PROSE], 'x'),
+      field: 'files[]',
       ok: true,
       format: 'txt',
       text: PROSE,

@@ -5,18 +5,17 @@
  */
 import { beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { CodedError, MODE_FPR, SENSITIVITIES } from '../../src/contract';
+import { CodedError, MODE_FPR, round6, SENSITIVITIES } from '../../src/contract';
 import { type DetectorPipeline, detectorFor, makeProfile } from '../../src/detector';
 import {
-  allowedFlags,
   applyProfile,
-  buildProfile,
   type CalibrationProfile,
   type LangProfileSample,
   MIN_PROFILE_TEXTS,
-  modeThreshold,
   publicProfile,
 } from '../../src/detector/decide/profile';
+import { allowedFlags, modeThreshold } from '../../src/detector/decide/threshold-rule';
+import { buildProfile } from '../../src/detector/learn/profile';
 import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { DOC_TYPES, type DocType } from '../../src/detector/score/doctype';
 import { sharedEngine } from './fixture';
@@ -68,13 +67,13 @@ describe('the threshold rule', () => {
     expect(aggressive.thresholdLogit!).toBeGreaterThan(91);
     expect(aggressive.thresholdLogit!).toBeLessThan(91.001);
     expect(aggressive.rate).toBe(0.09);
-    expect(aggressive.upperBound).toBeCloseTo(binomialUpperBound(9, 100), 12);
+    expect(aggressive.upperBound).toBeCloseTo(binomialUpperBound(9, 100), 6);
     expect(aggressive.upperBound).toBeCloseTo(0.1518, 3);
     const conservative = modeThreshold(logits, 0.01);
     expect(conservative).toMatchObject({ flagged: 0, texts: 100, rate: 0 });
     expect(conservative.thresholdLogit!).toBeGreaterThan(100);
     // 0 of 100 is not "0%": at most 3.0% with 95% confidence.
-    expect(conservative.upperBound).toBeCloseTo(1 - 0.05 ** (1 / 100), 12);
+    expect(conservative.upperBound).toBeCloseTo(1 - 0.05 ** (1 / 100), 6);
   });
 
   it('sets no threshold where n cannot keep the promise, and quotes the best bound the texts allow', () => {
@@ -82,7 +81,7 @@ describe('the threshold rule', () => {
       Array.from({ length: 60 }, (_, i) => i),
       0.01,
     );
-    expect(m).toEqual({ thresholdLogit: null, flagged: 0, texts: 60, rate: 0, upperBound: binomialUpperBound(0, 60) });
+    expect(m).toEqual({ thresholdLogit: null, flagged: 0, texts: 60, rate: 0, upperBound: round6(binomialUpperBound(0, 60)) });
     expect(m.upperBound).toBeGreaterThan(0.04);
   });
 
@@ -159,7 +158,7 @@ describe('buildProfile', () => {
       META,
     );
     const en = p.languages.en!;
-    expect(p).toMatchObject({ format: 1, name: 'site', modelVersion: 'v-test', createdAt: META.createdAt });
+    expect(p).toMatchObject({ format: 2, name: 'site', modelVersion: 'v-test', createdAt: META.createdAt });
     expect(p.languages.es).toBeUndefined();
     expect(en.texts).toBe(130);
     expect(en.samples.map((s) => s.logit)).toEqual([...en.samples.map((s) => s.logit)].sort((a, b) => a - b));
@@ -215,17 +214,18 @@ describe('applyProfile', () => {
 
   it('uses the profile where it covers the text, with its own measured error', () => {
     const a = applyProfile(profile, target, 'v-test');
-    expect(a.use).toEqual({ id: null, name: 'site', applied: true, reason: null });
+    expect(a.use).toEqual({ id: null, name: 'site', applied: true, reason: null, adapted: false });
     expect(a.thresholdLogit).toBe(own);
     expect(own).toBeLessThan(-1);
-    expect(a.measured).toMatchObject({ flagged: 8, texts: 300, upperBound: binomialUpperBound(8, 300) });
+    expect(a.measured).toMatchObject({ flagged: 8, texts: 300, upperBound: round6(binomialUpperBound(8, 300)) });
   });
 
   it('holds texts it does not cover to the stricter bar, and says why', () => {
     expect(applyProfile(profile, { ...target, docType: 'social_post' }, 'v-test')).toEqual({
-      use: { id: null, name: 'site', applied: false, reason: 'doc_type_not_covered' },
+      use: { id: null, name: 'site', applied: false, reason: 'doc_type_not_covered', adapted: false },
       thresholdLogit: 2.9,
       measured: null,
+      adapted: null,
     });
     const long = applyProfile(profile, { ...target, words: 320 }, 'v-test');
     expect([long.use.reason, long.thresholdLogit]).toEqual(['length_not_covered', 2.9]);
@@ -238,9 +238,10 @@ describe('applyProfile', () => {
 
   it('falls back to the global threshold when stale or too small for the mode', () => {
     expect(applyProfile(profile, target, 'v-other')).toEqual({
-      use: { id: null, name: 'site', applied: false, reason: 'model_changed' },
+      use: { id: null, name: 'site', applied: false, reason: 'model_changed', adapted: false },
       thresholdLogit: 2.9,
       measured: null,
+      adapted: null,
     });
     const small = buildProfile(samples(60, -6, -1), META);
     const c = applyProfile(small, { ...target, mode: 'conservative', globalLogit: 3.8 }, 'v-test');
@@ -288,9 +289,9 @@ describe('a detection with a profile', () => {
     const lenient = detector.analyze(between, { sensitivity: 'conservative', profile: covering(-8, -2) });
     expect([lenient.score, lenient.probability]).toEqual([plain.score, plain.probability]);
     expect(lenient.verdictKey).toBe('likely_ai');
-    expect(lenient.calibration).toEqual({ id: null, name: 'site', applied: true, reason: null });
-    expect(lenient.measuredError).toMatchObject({ source: 'calibration', humanTexts: 600, humanFlaggedRate: 5 / 600 });
-    expect(lenient.measuredError.upperBound).toBeCloseTo(binomialUpperBound(5, 600), 12);
+    expect(lenient.calibration).toEqual({ id: null, name: 'site', applied: true, reason: null, adapted: false });
+    expect(lenient.measuredError).toMatchObject({ source: 'calibration', humanTexts: 600, humanFlaggedRate: round6(5 / 600) });
+    expect(lenient.measuredError.upperBound).toBe(round6(binomialUpperBound(5, 600)));
     expect(lenient.measuredError.text).toBe('In your 600 calibration texts, this mode flagged 0.8%; for texts like them, at most 1.7%.');
     expect(detector.analyze(between, { sensitivity: 'conservative', profile: covering(-8, -2), labelLang: 'es' }).measuredError.text).toBe(
       'En sus 600 textos de calibración, este modo marcó el 0,8\u00a0%; en textos como ellos, como mucho el 1,7\u00a0%.',
@@ -303,7 +304,7 @@ describe('a detection with a profile', () => {
   it('answers as without a profile when the model changed, and says so', () => {
     const plain = detector.analyze(AI_EN, { sensitivity: 'aggressive' });
     const stale = detector.analyze(AI_EN, { sensitivity: 'aggressive', profile: covering(20, 30), modelVersion: 'v-new' });
-    expect(stale.calibration).toEqual({ id: null, name: 'site', applied: false, reason: 'model_changed' });
+    expect(stale.calibration).toEqual({ id: null, name: 'site', applied: false, reason: 'model_changed', adapted: false });
     expect({ ...stale, msCost: 0, calibration: null }).toEqual({ ...plain, msCost: 0, calibration: null });
     expect(plain.measuredError.source).toBe('model');
     // The same strict profile, current: the AI text stays under its bar.

@@ -23,7 +23,8 @@ import { dataDir, hasData, loadRows, splitFiles, type Row } from '../../scripts/
 import { sharedEngine } from '../engine/fixture';
 import { AI_EN, AI_ES, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
 import { EXAMPLES } from './examples';
-import { buildProfile, type CalibrationProfile } from '../../src/detector/decide/profile';
+import type { CalibrationProfile } from '../../src/detector/decide/profile';
+import { buildProfile } from '../../src/detector/learn/profile';
 import { DOC_TYPES } from '../../src/detector/score/doctype';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);

@@ -140,7 +140,13 @@ describe('calibration profiles through the server (SQLite)', () => {
     const other = await api('/v1/detect', { json: { text: spanish, calibration: profileId } });
     expect(other.status).toBe(200);
     expect(other.json.language).toBe('es');
-    expect(other.json.calibration).toEqual({ id: profileId, name: 'Diary notes', applied: false, reason: 'language_not_covered' });
+    expect(other.json.calibration).toEqual({
+      id: profileId,
+      name: 'Diary notes',
+      applied: false,
+      reason: 'language_not_covered',
+      adapted: false,
+    });
     expect(other.json.measuredError.source).toBe('model');
   });
 
@@ -231,7 +237,13 @@ describe('calibration profiles through the server (SQLite)', () => {
     expect((await api(`/v1/calibrations/${staleId}`)).json).toMatchObject({ id: staleId, stale: true, modelVersion: 'old-model' });
     const detected = await api('/v1/detect', { json: { text: humanTexts(1, 11)[0], calibration: staleId } });
     expect(detected.status).toBe(200);
-    expect(detected.json.calibration).toEqual({ id: staleId, name: 'Diary notes', applied: false, reason: 'model_changed' });
+    expect(detected.json.calibration).toEqual({
+      id: staleId,
+      name: 'Diary notes',
+      applied: false,
+      reason: 'model_changed',
+      adapted: false,
+    });
     expect(detected.json.measuredError.source).toBe('model');
   });
 

@@ -175,7 +175,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground Calibration tab in chromium (issue 3
       await page.selectOption('#sensitivity', 'aggressive');
       const { res, body } = await analyze(page, text);
       expect(res.request().postDataJSON()).toEqual({ text, sensitivity: 'aggressive', calibration: profile.id });
-      expect(body.calibration).toEqual({ id: profile.id, name: PROFILE_NAME, applied: true, reason: null });
+      expect(body.calibration).toEqual({ id: profile.id, name: PROFILE_NAME, applied: true, reason: null, adapted: false });
       expect(body.verdictKey).toBe(expected.verdictKey);
       expect(await page.isVisible('#calibration-line')).toBe(true);
       expect(await page.textContent('#calibration-line')).toBe(

@@ -105,7 +105,7 @@ describe('page helpers', () => {
         verdictKey: 'human',
         flagged: 0,
         docType: 'Essay',
-        calibration: { id: 'cal_x', name: 'Staff', applied: false, reason: 'doc_type_not_covered' },
+        calibration: { id: 'cal_x', name: 'Staff', applied: false, reason: 'doc_type_not_covered', adapted: false },
       },
     ]);
     expect(csv.split('\r\n')).toEqual([
@@ -118,7 +118,7 @@ describe('page helpers', () => {
   });
 
   it('says every reason a calibration profile was not applied, in both languages, with the document type where it matters', () => {
-    const use = { id: 'cal_x', name: 'Staff', applied: false };
+    const use = { id: 'cal_x', name: 'Staff', applied: false, adapted: false };
     for (const lang of ['en', 'es'] as const) {
       const lines = PROFILE_REASONS.map((reason) => calibrationLine({ ...use, reason }, 'Essay', lang));
       // One distinct sentence per reason (a new reason without words would fall back to the generic one).

@@ -6,13 +6,14 @@
 import { isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
-import { changedLetters, type EngineResult } from '../score/engine';
+import { changedLetters, type EngineResult, MIN_PROSE_WORDS, proseWordCount } from '../score/engine';
 import type { ModelFile } from '../score/model';
 import type { Segment } from '../score/segments';
+import { adaptedProbability, evidenceOf } from './adaptation';
 import { measuredError, type MeasuredError } from './measured-error';
 import { mixedPassage } from './mixed';
 import { applyProfile, type CalibrationProfile, type ProfileUse } from './profile';
-import { aiThreshold, aiThresholdAt, cellOf, conclusiveFrom, decideVerdict, EVEN_ODDS } from './verdict';
+import { aiThreshold, aiThresholdAt, cellOf, conclusiveFrom, EVEN_ODDS, verdictFor } from './verdict';
 
 /**
  * A passage the decoder reads as AI this strongly (segment score out of 100), over at least this many
@@ -25,11 +26,18 @@ export const STRONG_PASSAGE_WORDS = 100;
 export interface Decision {
   mode: Sensitivity;
   verdictKey: VerdictKey;
+  /**
+   * The probability the verdict was decided on: the model's (EngineResult.probability), or a profile's
+   * adapted one (then `adapted` holds it): what the answer's `score` shows.
+   */
+  probability: number;
+  /** A profile's adaptation decided: its logit and probability (null: the model's score decided). */
+  adapted: { logit: number; probability: number } | null;
   /** The AI passage that makes the text `mixed` (the most AI-like one), or null. */
   mixedPassage: Segment | null;
   /** The (language, length) calibration cell of the text. */
   cell: CellCalibration;
-  /** The smallest probability called AI in that cell at this mode. */
+  /** The smallest probability called AI at this mode: the cell's, or the profile's bar (on the adapted score when adapted). */
   aiThreshold: number;
   /** The score leans AI but the cell cannot give an AI verdict at this mode (too short to keep the mode's promise). */
   short: boolean;
@@ -80,30 +88,52 @@ export function decide(
   const cell = cellOf(model, r.language, r.scoredWords);
   const docType = detectDocType(docTypes, text, r).type;
   const ml = modelLang(r.language);
+  // A text with too little prose to judge keeps the model's capped reading (engine.ts UNJUDGED_PROBABILITY): never adapted.
+  const judged = proseWordCount(r.sentences) >= MIN_PROSE_WORDS;
   const applied = withProfile
     ? applyProfile(
         withProfile.profile,
-        { lang: ml, docType, words: r.scoredWords, mode, globalLogit: model.thresholdLogits[ml][mode] },
+        {
+          lang: ml,
+          docType,
+          words: r.scoredWords,
+          mode,
+          globalLogit: model.thresholdLogits[ml][mode],
+          modelLogit: r.lexicalLogit,
+          evidence: judged ? evidenceOf(r) : null,
+        },
         withProfile.modelVersion,
       )
     : null;
+  const adapted = applied?.adapted ?? null;
+  const probability = adapted ? adapted.probability : r.probability;
+  const threshold = adapted
+    ? Math.max(adaptedProbability(applied!.thresholdLogit), EVEN_ODDS)
+    : applied
+      ? aiThresholdAt(cell, applied.thresholdLogit)
+      : aiThreshold(cell, mode);
   const passage = mixedPassage(model, r, mode);
-  let verdictKey: VerdictKey = passage
-    ? 'mixed'
-    : decideVerdict(model, r.probability, r.language, r.scoredWords, mode, applied?.thresholdLogit);
+  let verdictKey: VerdictKey = passage ? 'mixed' : verdictFor(probability, threshold, cell.conclusive[mode]);
   const obfuscated = changedLetters(r) > 0;
   const strong = strongAiPassage(r);
   // Changed letters mean the reading cannot be trusted to clear the text: never plainly human. Nor
   // can a text with a long passage that reads strongly as AI be called human as a whole.
   if (isHumanVerdict(verdictKey) && (obfuscated || strong)) verdictKey = 'inconclusive';
-  const short = !cell.conclusive[mode] && r.probability >= EVEN_ODDS;
+  const short = !cell.conclusive[mode] && probability >= EVEN_ODDS;
   const measured = applied?.measured;
+  const calibration: ProfileUse | null = applied
+    ? adapted
+      ? { ...applied.use, adaptedScore: Math.round(probability * 100), modelScore: r.score }
+      : applied.use
+    : null;
   return {
     mode,
     verdictKey,
+    probability,
+    adapted,
     mixedPassage: passage,
     cell,
-    aiThreshold: applied ? aiThresholdAt(cell, applied.thresholdLogit) : aiThreshold(cell, mode),
+    aiThreshold: threshold,
     short,
     shortBy: short ? { otherMode: SENSITIVITIES.some((m) => cell.conclusive[m]), from: conclusiveFrom(model, r.language, mode) } : null,
     strongAiPassage: strong,
@@ -115,10 +145,11 @@ export function decide(
           texts: measured.texts,
           upperBound: measured.upperBound,
           source: 'calibration',
-          docType: null,
+          // The profile applies only to the document types it covers: the text's is one of them.
+          docType,
           words: measured.words,
         }
       : measuredError(model, r.language, docType, r.scoredWords, mode),
-    calibration: applied?.use ?? null,
+    calibration,
   };
 }

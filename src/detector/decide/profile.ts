@@ -1,85 +1,78 @@
 /**
- * Calibration profiles (issue 34): the scores the model gave one population's known-human texts, per
- * language (never a text), the thresholds they imply for each mode, and the error measured on them.
- * A detection that names a profile decides with its thresholds where the profile covers the text
- * (language, document type, length) and with the stricter of the profile's and the global threshold
- * elsewhere; the score itself is never moved.
+ * Calibration profiles (issues 34 and 38): the scores the model gave one population's known-human
+ * texts, per language (never a text), the thresholds they imply for each mode, the error measured on
+ * them, and, where the operator also gave AI examples of the language, an adaptation learned from both
+ * (./adaptation.ts). A detection that names a profile decides with its thresholds (and its adapted
+ * score) where the profile covers the text (language, document type, length) and with the stricter of
+ * the profile's and the global threshold on the model's own score elsewhere.
  *
  * THE SEAM (agreed before the work was split; change it only in one commit that updates every caller):
  * - `CalibrationProfile` is the one format: what `bun run calibrate --out` writes, what the store keeps
- *   (as JSON), what `detect --calibration FILE` reads and what the API returns (less `samples`).
- * - `buildProfile()` turns scored human texts into a profile; `applyProfile()` gives the decision stage
- *   the threshold to use and what to tell the caller. Both are pure: no I/O, no store, no text.
+ *   (as JSON), what `detect --calibration FILE` reads and what the API returns (less `samples`,
+ *   `aiSamples` and the adaptation's `fit`).
+ * - Making one is src/detector/learn/profile.ts (buildProfile, profileSteps: the threshold rule of
+ *   ./threshold-rule.ts and the adaptation's fit); applying one is `applyProfile()` here. Both are pure:
+ *   no I/O, no store, no text.
  * - The model's `modelVersion` is passed in by the caller (src/model-version.ts), never read here.
- * - Callers (issue 34's API, store and CLI work) use exactly these, implemented by the detector work:
- *     detector.profileSample(text): ProfileSample & { lang: ModelLang } | null   (null: under 20 words)
- *     buildProfile(samples, { name, modelVersion, createdAt }): CalibrationProfile
- *         samples: profileSample()'s non-null answers (an array), or the same grouped by language;
+ * - Callers (the API, the store and the CLI) use exactly these:
+ *     detector.profileSample(text): ProfileInput | null   (null: under 20 words; the evidence an
+ *         adaptation reads rides along and is dropped once the profile is made)
+ *     buildProfile(human, meta, ai = []) / profileSteps(...) (src/detector/learn/profile.ts)
  *         throws a CodedError (codes and statuses in PROFILE_ERROR_STATUS) `calibration_too_small`
- *         (422, params { language, count, min }) when a language with texts has fewer than
+ *         (422, params { language, count, min }) when a language with human texts has fewer than
  *         MIN_PROFILE_TEXTS usable ones, `calibration_empty` (422, params { min, minWords }) with none
- *     makeProfile(detector, texts, meta) (src/detector/index.ts): both steps in one call, for tests and
- *         scripts; the CLI and the API run the same two steps in their own loops (tallies, time slices)
+ *     makeProfile(detector, texts, meta, aiTexts?) (src/detector/index.ts): both steps in one call
  *     detector.analyze(text, { sensitivity, labelLang, profile?: CalibrationProfile })
  *         -> Analysis with `calibration: ProfileUse | null` and, when applied, a `measuredError`
- *            from the profile's own texts (MeasuredErrorView gains `upperBound`, a share 0-1, for
- *            both sources, and `source: 'model' | 'calibration'`)
- *     publicProfile(profile): the profile less `samples` (what the API returns)
+ *            from the profile's own texts (`source: 'calibration'`); when adapted, `score` is the
+ *            adapted score and `calibration.modelScore` the model's
+ *     publicProfile(profile): the profile as the API shows it
  */
 import { CodedError, MIN_WORDS, MODE_FPR, MODEL_LANGS, type ModelLang, SENSITIVITIES, type Sensitivity } from '../../contract';
 import { binomialUpperBound } from '../score/bounds';
 import { LENGTH_BUCKETS, lengthBucket } from '../score/calibration';
 import { DOC_TYPES, type DocType } from '../score/doctype';
+import {
+  ADAPTATION_STYLE,
+  type Adaptation,
+  type AdaptationEvidence,
+  adaptedLogit,
+  adaptedProbability,
+  NOT_ADAPTED_REASONS,
+  type NotAdapted,
+} from './adaptation';
+import { allowedFlags, justAbove, type ProfileModeThreshold, type ProfileSample, type RuleText, ruleThreshold } from './threshold-rule';
 
-/** The format of a profile file and stored profile; a reader refuses any other. */
-export const PROFILE_FORMAT = 1;
+export type { ProfileModeThreshold, ProfileSample } from './threshold-rule';
 
-/** What the profile keeps of one known-human text: its score and its kind, never its words. */
-export interface ProfileSample {
-  /** The decision variable the global thresholds are set on (the model's logit for the text). */
-  logit: number;
-  /** The calibrated probability (0-1) the model gave the text. */
-  probability: number;
-  /** Scored words (EngineResult.scoredWords): the length bucket. */
-  words: number;
-  docType: DocType;
-}
-
-/** One mode's threshold in one language of a profile, and what it did to the profile's own texts. */
-export interface ProfileModeThreshold {
-  /** Logit from which this mode calls a covered text AI, or null: too few texts to keep the promise (the global threshold applies). */
-  thresholdLogit: number | null;
-  /** The calibration texts at or above the threshold, of `texts`. */
-  flagged: number;
-  texts: number;
-  /** flagged / texts. */
-  rate: number;
-  /** One-sided 95% upper bound on the share of the population's human texts this threshold flags. */
-  upperBound: number;
-  /**
-   * The threshold on the 0-100 score scale for a text in the middle of the covered length (the score
-   * depends on length: exact at that length, close elsewhere), never below even odds (50); null with
-   * no threshold. Absent when the profile was made without the model's calibration (offline tests).
-   */
-  thresholdScore?: number | null;
-}
+/** The format a profile is written in; a reader takes it and the formats in READABLE_FORMATS, and refuses any other. */
+export const PROFILE_FORMAT = 2;
+/** Format 1 (issue 34): no adaptation, no duplicates count; read as a calibration-only profile. */
+export const READABLE_FORMATS: readonly number[] = [1, 2];
 
 /** One language of a profile. */
 export interface ProfileLanguage {
-  /** Usable texts (MIN_PROFILE_WORDS+ words) the thresholds were set on. */
+  /** Usable distinct human texts (MIN_PROFILE_WORDS+ words) the thresholds were set on. */
   texts: number;
   /** Document types with enough texts to be covered; a text of another type gets `applied: false`. */
   docTypes: DocType[];
   /** Covered length range of scored words (`max` null: no upper bound); outside it, `applied: false`. */
   words: { min: number; max: number | null };
+  /** Per mode, the bar on the model's own score (the calibration-only rule) and what it flags. */
   modes: Record<Sensitivity, ProfileModeThreshold>;
-  /** The scores (no text), sorted by logit: kept so thresholds can be recomputed under a new rule. */
+  /** What the AI examples taught (./adaptation.ts), or null: see `notAdapted`. */
+  adaptation: Adaptation | null;
+  /** Why the language was not adapted (null when it was). */
+  notAdapted: NotAdapted | null;
+  /** The human texts' scores (no text), sorted by logit: kept so thresholds can be recomputed under a new rule. */
   samples: ProfileSample[];
+  /** The AI examples' scores (no text), when the language was given any. */
+  aiSamples?: ProfileSample[];
 }
 
 /** A calibration profile, as written to a file and kept in the store. */
 export interface CalibrationProfile {
-  format: typeof PROFILE_FORMAT;
+  format: number;
   /** The store's id (absent in a file made offline). */
   id?: string;
   name: string;
@@ -87,6 +80,8 @@ export interface CalibrationProfile {
   modelVersion: string;
   createdAt: string;
   languages: Partial<Record<ModelLang, ProfileLanguage>>;
+  /** Texts left out as exact duplicates (after normalisation) of another text of the set: they are not evidence twice. */
+  duplicates?: { human: number; ai: number };
 }
 
 /**
@@ -109,6 +104,11 @@ export interface ProfileUse {
   name: string;
   applied: boolean;
   reason: ProfileReason | null;
+  /** The verdict was decided on the profile's adapted score (the profile applied and its language is adapted). */
+  adapted: boolean;
+  /** When adapted: the adapted score (the answer's `score`) and the model's own, 0-100. */
+  adaptedScore?: number;
+  modelScore?: number;
 }
 
 /** A language needs this many usable texts before a profile is made for it. */
@@ -128,85 +128,62 @@ export const MIN_COVERED_SHARE = 0.05;
 export const PROFILE_ERROR_STATUS = { calibration_too_small: 422, calibration_empty: 422, calibration_invalid: 400 } as const;
 export type ProfileErrorCode = keyof typeof PROFILE_ERROR_STATUS;
 
-/** A scored known-human text with the model language it was scored in: what profileSample() answers. */
+/** A scored text with the model language it was scored in: what a profile is made of. */
 export type LangProfileSample = ProfileSample & { lang: ModelLang };
 
+/** What detector.profileSample() answers: the sample, and (never kept) the evidence an adaptation reads. */
+export type ProfileInput = LangProfileSample & { evidence?: AdaptationEvidence };
+
+/** What the model says of a text's length that the threshold rule needs (the detector's model; absent in offline tests). */
+export interface ModelFacts {
+  /** The model's calibrated probability of a `words`-word text of `lang` at `logit` (Detector.probabilityAt): each mode's `thresholdScore`. */
+  probabilityAt?: (lang: ModelLang, logit: number, words: number) => number;
+  /** Whether the model gives AI verdicts at `mode` to texts of this length (its cell is conclusive; default: yes). */
+  conclusiveAt?: (lang: ModelLang, words: number, mode: Sensitivity) => boolean;
+}
+
 /** What a profile is made with besides the scores. */
-export interface ProfileMeta {
+export interface ProfileMeta extends ModelFacts {
   name: string;
   /** The running model's version (src/model-version.ts), which scored the samples. */
   modelVersion: string;
   /** ISO 8601 instant. */
   createdAt: string;
   id?: string;
-  /** The model's calibrated probability of a `words`-word text of `lang` at `logit` (Detector.probabilityAt): gives each mode its `thresholdScore`. */
-  probabilityAt?: (lang: ModelLang, logit: number, words: number) => number;
+  /** Duplicates the caller left out (learn/distinct.ts). */
+  duplicates?: { human: number; ai: number };
 }
 
 /** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */
-const EVEN_ODDS_SCORE = 50;
+export const EVEN_ODDS_SCORE = 50;
 
 /** The middle (geometric) of a covered length range: where a threshold's score is stated. */
-function middleWords(words: ProfileLanguage['words']): number {
+export function middleWords(words: ProfileLanguage['words']): number {
   return words.max === null ? words.min * 1.4 : Math.sqrt(Math.max(words.min, 1) * Math.max(words.max, 1));
 }
 
-/** Each mode's threshold on the score scale, at the middle of the covered length. */
-function withThresholdScores(
-  language: ProfileLanguage,
-  lang: ModelLang,
-  probabilityAt: NonNullable<ProfileMeta['probabilityAt']>,
-): ProfileLanguage {
-  const words = middleWords(language.words);
-  const modes = {} as Record<Sensitivity, ProfileModeThreshold>;
-  for (const mode of SENSITIVITIES) {
-    const m = language.modes[mode];
-    const thresholdScore =
-      m.thresholdLogit === null ? null : Math.max(EVEN_ODDS_SCORE, Math.round(100 * probabilityAt(lang, m.thresholdLogit, words)));
-    modes[mode] = { ...m, thresholdScore };
-  }
-  return { ...language, modes };
+/** A threshold logit on the score scale (never under even odds), or null with none. */
+export function thresholdScore(thresholdLogit: number | null, probability: (logit: number) => number): number | null {
+  return thresholdLogit === null ? null : Math.max(EVEN_ODDS_SCORE, Math.round(100 * probability(thresholdLogit)));
 }
 
 /**
- * How many of `n` calibration texts a mode with promise `fpr` may leave at or above its threshold:
- * the largest k with (k + 1) / (n + 1) <= fpr, or -1 when even k = 0 cannot keep it (n + 1 < 1 / fpr).
- *
- * THE RULE (docs/calibration.md): the threshold sits just above the (k+1)-th highest logit of the
- * n human texts, so exactly k of them are flagged. For a new human text of the same population, the
- * chance it lands above the threshold is (k + 1) / (n + 1) on average over the calibration sets
- * (the split-conformal guarantee; exact for any continuous score), i.e. at most the mode's promise,
- * and with 95% confidence at most binomialUpperBound(k, n) (the Beta(k + 1, n - k) quantile that the
- * exact Clopper-Pearson bound of k of n equals), the `upperBound` every mode states.
+ * How the rule reads each text at `mode`: on the model's logit (`adapted` false: a calibration-only bar,
+ * even odds by the model's calibration) or on its cross-fitted adapted logit (even odds at logit 0).
  */
-export function allowedFlags(n: number, fpr: number): number {
-  return Math.floor(fpr * (n + 1) + 1e-9) - 1;
-}
-
-/** Just above a logit: the threshold leaves this text (and any equal to it) unflagged. */
-const justAbove = (logit: number) => logit + Math.max(1e-9, Math.abs(logit) * 1e-12);
-
-/** One mode's threshold over logits sorted ascending, by the rule of allowedFlags(). */
-export function modeThreshold(sortedLogits: readonly number[], fpr: number): ProfileModeThreshold {
-  const n = sortedLogits.length;
-  const k = allowedFlags(n, fpr);
-  // Too few texts for this promise: no threshold, and the bound of the best the texts could do (none flagged).
-  if (k < 0 || n === 0) return { thresholdLogit: null, flagged: 0, texts: n, rate: 0, upperBound: binomialUpperBound(0, n) };
-  const thresholdLogit = justAbove(sortedLogits[n - k - 1]);
-  const flagged = n - lowerBound(sortedLogits, thresholdLogit);
-  return { thresholdLogit, flagged, texts: n, rate: flagged / n, upperBound: binomialUpperBound(flagged, n) };
-}
-
-/** Index of the first value >= x in an ascending array. */
-function lowerBound(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+export function ruleTexts(
+  samples: readonly ProfileSample[],
+  lang: ModelLang,
+  mode: Sensitivity,
+  facts: ModelFacts,
+  adapted: boolean,
+): RuleText[] {
+  return samples.map((s) => {
+    const logit = adapted ? s.adaptedLogit! : s.logit;
+    const probability = adapted ? adaptedProbability(logit) : s.probability;
+    const conclusive = facts.conclusiveAt?.(lang, s.words, mode) ?? true;
+    return { logit, always: s.mixed?.includes(mode) ?? false, never: probability < 0.5 || !conclusive };
+  });
 }
 
 /** The document types with enough texts (MIN_COVERED_TEXTS and MIN_COVERED_SHARE), in DOC_TYPES order. */
@@ -241,90 +218,59 @@ function coveredWords(samples: readonly ProfileSample[]): { min: number; max: nu
   return { min: LENGTH_BUCKETS[first], max: last + 1 < LENGTH_BUCKETS.length ? LENGTH_BUCKETS[last + 1] - 1 : null };
 }
 
-/** One language of a profile from its samples (at least one). */
-export function profileLanguage(samples: readonly ProfileSample[]): ProfileLanguage {
+/** The part of a language that depends only on its human texts: coverage and the calibration-only bars. */
+export function calibrationOnlyLanguage(
+  samples: readonly ProfileSample[],
+  lang: ModelLang,
+  facts: ModelFacts = {},
+): Pick<ProfileLanguage, 'texts' | 'docTypes' | 'words' | 'modes' | 'samples'> {
   const sorted = [...samples].sort((a, b) => a.logit - b.logit);
-  const logits = sorted.map((s) => s.logit);
+  // No bucket with enough texts (a small profile spread over lengths): it covers no length, so it applies nowhere.
+  const words = coveredWords(sorted) ?? { min: 0, max: 0 };
+  const middle = middleWords(words);
   const modes = {} as Record<Sensitivity, ProfileModeThreshold>;
-  for (const mode of SENSITIVITIES) modes[mode] = modeThreshold(logits, MODE_FPR[mode]);
+  for (const mode of SENSITIVITIES) {
+    const m = ruleThreshold(ruleTexts(sorted, lang, mode, facts, false), MODE_FPR[mode]);
+    const { probabilityAt } = facts;
+    modes[mode] = probabilityAt ? { ...m, thresholdScore: thresholdScore(m.thresholdLogit, (z) => probabilityAt(lang, z, middle)) } : m;
+  }
+  return { texts: sorted.length, docTypes: coveredDocTypes(sorted), words, modes, samples: sorted.map(keptSample) };
+}
+
+/** What a profile keeps of a sample: its numbers and kind, in a fixed key order. */
+export function keptSample(s: ProfileSample): ProfileSample {
+  const { logit, probability, words, docType, mixed, adaptedLogit } = s;
   return {
-    texts: sorted.length,
-    docTypes: coveredDocTypes(sorted),
-    // No bucket with enough texts (a small profile spread over lengths): it covers no length, so it applies nowhere.
-    words: coveredWords(sorted) ?? { min: 0, max: 0 },
-    modes,
-    samples: sorted.map(({ logit, probability, words, docType }) => ({ logit, probability, words, docType })),
+    logit,
+    probability,
+    words,
+    docType,
+    ...(mixed?.length ? { mixed } : {}),
+    ...(adaptedLogit === undefined ? {} : { adaptedLogit }),
   };
 }
 
-/** The samples grouped by language. */
-function byLanguage(
-  samples: readonly LangProfileSample[] | Partial<Record<ModelLang, readonly ProfileSample[]>>,
-): Partial<Record<ModelLang, readonly ProfileSample[]>> {
-  if (!Array.isArray(samples)) return samples as Partial<Record<ModelLang, readonly ProfileSample[]>>;
-  const out: Partial<Record<ModelLang, ProfileSample[]>> = {};
-  for (const s of samples as readonly LangProfileSample[]) (out[s.lang] ??= []).push(s);
-  return out;
-}
-
-/**
- * A profile from scored known-human texts (profileSample()'s non-null answers, or the same grouped
- * by language). Pure. Throws `calibration_empty` with no sample, `calibration_too_small` when a
- * language has some but fewer than MIN_PROFILE_TEXTS (the first such language in MODEL_LANGS order).
- */
-export function buildProfile(
-  samples: readonly LangProfileSample[] | Partial<Record<ModelLang, readonly ProfileSample[]>>,
-  meta: ProfileMeta,
-): CalibrationProfile {
-  const grouped = byLanguage(samples);
-  const present = MODEL_LANGS.filter((l) => (grouped[l]?.length ?? 0) > 0);
-  if (!present.length) {
-    throw new CodedError('calibration_empty', PROFILE_ERROR_STATUS.calibration_empty, `no usable text (${MIN_PROFILE_WORDS}+ words)`, {
-      min: MIN_PROFILE_TEXTS,
-      minWords: MIN_PROFILE_WORDS,
-    });
-  }
-  for (const lang of present) {
-    const count = grouped[lang]!.length;
-    if (count < MIN_PROFILE_TEXTS) {
-      throw new CodedError(
-        'calibration_too_small',
-        PROFILE_ERROR_STATUS.calibration_too_small,
-        `${lang}: ${count} usable texts, at least ${MIN_PROFILE_TEXTS} needed`,
-        { language: lang, count, min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS },
-      );
-    }
-  }
-  const languages: CalibrationProfile['languages'] = {};
-  for (const lang of present) {
-    const language = profileLanguage(grouped[lang]!);
-    languages[lang] = meta.probabilityAt ? withThresholdScores(language, lang, meta.probabilityAt) : language;
-  }
-  return {
-    format: PROFILE_FORMAT,
-    ...(meta.id === undefined ? {} : { id: meta.id }),
-    name: meta.name,
-    modelVersion: meta.modelVersion,
-    createdAt: meta.createdAt,
-    languages,
-  };
-}
-
-/** A profile as the API shows it: every language less its `samples`. */
-export type PublicProfile = Omit<CalibrationProfile, 'languages'> & {
-  languages: Partial<Record<ModelLang, Omit<ProfileLanguage, 'samples'>>>;
+/** A profile as the API shows it: every language less its samples, and its adaptation less the fit. */
+export type PublicLanguage = Omit<ProfileLanguage, 'samples' | 'aiSamples' | 'adaptation'> & {
+  adaptation: Omit<Adaptation, 'fit'> | null;
 };
+export type PublicProfile = Omit<CalibrationProfile, 'languages'> & { languages: Partial<Record<ModelLang, PublicLanguage>> };
 
-/** The profile less its samples (what the API returns). */
+/** The profile less its samples and fits (what the API returns). */
 export function publicProfile(profile: CalibrationProfile): PublicProfile {
   const languages: PublicProfile['languages'] = {};
   for (const lang of MODEL_LANGS) {
     const l = profile.languages[lang];
     if (!l) continue;
-    const { samples: _, ...rest } = l;
-    languages[lang] = rest;
+    const { samples: _, aiSamples: __, adaptation, ...rest } = l;
+    languages[lang] = { ...rest, adaptation: adaptation ? withoutFit(adaptation) : null };
   }
   return { ...profile, languages };
+}
+
+function withoutFit(a: Adaptation): Omit<Adaptation, 'fit'> {
+  const { fit: _, ...rest } = a;
+  return rest;
 }
 
 /** Whether a profile was made with another model than the running one: its thresholds no longer hold. */
@@ -341,37 +287,46 @@ export interface ProfileTarget {
   mode: Sensitivity;
   /** The model's own threshold logit for the language and mode. */
   globalLogit: number;
+  /** The model's logit for the text (EngineResult.lexicalLogit): what an adaptation starts from. */
+  modelLogit?: number;
+  /** The text's n-grams and style (evidenceOf), for an adapted profile; absent or null: the profile is applied unadapted. */
+  evidence?: AdaptationEvidence | null;
 }
 
 /** What a profile does to one text at one mode. */
 export interface ProfileApplication {
   use: ProfileUse;
-  /** The threshold logit the verdict uses: the profile's where it applies, else the stricter of the two (or the global one). */
+  /** The threshold logit the verdict uses: the profile's where it applies (on the adapted logit when `adapted`), else the stricter of the two (or the global one) on the model's. */
   thresholdLogit: number;
-  /** The profile's mode figures when it applies (its measured error), else null: the model's measured error stands. */
+  /** The profile's mode figures when it applies (its measured error: cross-fitted when adapted), else null: the model's measured error stands. */
   measured: (ProfileModeThreshold & { words: ProfileLanguage['words'] }) | null;
+  /** The adapted logit and probability the verdict is decided on, or null: the model's score decides. */
+  adapted: { logit: number; probability: number } | null;
 }
 
 /**
  * The threshold a profile gives one text (pure): the profile's own where it covers the text's
- * language, document type and length with a threshold for the mode; the stricter (higher) of the
- * profile's and the global one where it does not cover the type or length (a profile of essays
- * never lowers the bar for tweets); with too few texts for the mode (`too_few_texts`), the stricter
- * of the global one and just above the profile's highest text (the texts cannot set a lower bar,
- * but they do show a global bar their own human writing reaches); the global one when the profile is
- * stale (`model_changed`) or has no texts of the language.
+ * language, document type and length with a threshold for the mode (on the adapted score where the
+ * language is adapted and the text's evidence was read); the stricter (higher) of the profile's
+ * calibration-only bar and the global one, on the model's score, where it does not cover the type or
+ * length (a profile of essays never lowers the bar for tweets, nor adapts them); with too few texts
+ * for the mode (`too_few_texts`), the stricter of the global one and just above the profile's highest
+ * text (the texts cannot set a lower bar, but they do show a global bar their own human writing
+ * reaches); the global one when the profile is stale (`model_changed`) or has no texts of the language.
  */
 export function applyProfile(profile: CalibrationProfile, target: ProfileTarget, runningModelVersion: string): ProfileApplication {
-  const use = (applied: boolean, reason: ProfileReason | null): ProfileUse => ({
+  const use = (applied: boolean, reason: ProfileReason | null, adapted = false): ProfileUse => ({
     id: profile.id ?? null,
     name: profile.name,
     applied,
     reason,
+    adapted,
   });
   const global = (reason: ProfileReason): ProfileApplication => ({
     use: use(false, reason),
     thresholdLogit: target.globalLogit,
     measured: null,
+    adapted: null,
   });
   if (isStale(profile, runningModelVersion)) return global('model_changed');
   const lang = profile.languages[target.lang];
@@ -381,16 +336,33 @@ export function applyProfile(profile: CalibrationProfile, target: ProfileTarget,
     // Too few texts to set this mode's bar, but enough to see when the global bar flags the
     // population's own human texts: the stricter of the global bar and just above the highest of them.
     const highest = lang.samples.length ? justAbove(lang.samples[lang.samples.length - 1].logit) : target.globalLogit;
-    return { use: use(false, 'too_few_texts'), thresholdLogit: Math.max(target.globalLogit, highest), measured: null };
+    return { use: use(false, 'too_few_texts'), thresholdLogit: Math.max(target.globalLogit, highest), measured: null, adapted: null };
   }
   const stricter = (reason: ProfileReason): ProfileApplication => ({
     use: use(false, reason),
     thresholdLogit: Math.max(m.thresholdLogit!, target.globalLogit),
     measured: null,
+    adapted: null,
   });
   if (!lang.docTypes.includes(target.docType)) return stricter('doc_type_not_covered');
   if (target.words < lang.words.min || (lang.words.max !== null && target.words > lang.words.max)) return stricter('length_not_covered');
-  return { use: use(true, null), thresholdLogit: m.thresholdLogit, measured: { ...m, words: lang.words } };
+  const a = lang.adaptation;
+  const am = a?.modes[target.mode];
+  if (a && am && am.thresholdLogit !== null && target.evidence && target.modelLogit !== undefined) {
+    const logit = adaptedLogit(a.fit, target.modelLogit, target.evidence);
+    return {
+      use: use(true, null, true),
+      thresholdLogit: am.thresholdLogit,
+      measured: { ...am, words: lang.words },
+      adapted: { logit, probability: adaptedProbability(logit) },
+    };
+  }
+  return { use: use(true, null), thresholdLogit: m.thresholdLogit, measured: { ...m, words: lang.words }, adapted: null };
+}
+
+/** Whether any language of a profile is adapted: detections naming it emit the evidence an adaptation reads. */
+export function isAdapted(profile: CalibrationProfile | null | undefined): boolean {
+  return !!profile && MODEL_LANGS.some((l) => profile.languages[l]?.adaptation);
 }
 
 /** A profile read back (a file, a stored row) that is not one: `calibration_invalid`, with what is wrong. */
@@ -403,18 +375,134 @@ function invalid(why: string): CodedError {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const isShare = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
+const isDocType = (v: unknown): v is DocType => (DOC_TYPES as readonly unknown[]).includes(v);
+/** Stated figures are rounded to 6 decimals: a recomputed one may differ by this much. */
+const SLACK = 2e-6;
 
 /**
- * Checks a parsed JSON value is a profile of PROFILE_FORMAT (what `calibrate --out` writes and the
- * store keeps) and returns it typed; throws `calibration_invalid` naming the first thing wrong.
+ * A mode's figures as stored, checked against each other and the texts they were set on: a profile
+ * whose figures contradict each other (999 of 60 flagged with rate 0, a bound of 0, more flagged than
+ * the rule allows) is not applied (issue 40 item 8).
+ */
+function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mixed: number): void {
+  if (
+    !isObject(m) ||
+    !(m.thresholdLogit === null || Number.isFinite(m.thresholdLogit)) ||
+    !isCount(m.flagged) ||
+    !isCount(m.texts) ||
+    !isShare(m.rate) ||
+    !isShare(m.upperBound) ||
+    !(m.thresholdScore === undefined || m.thresholdScore === null || isCount(m.thresholdScore))
+  ) {
+    throw invalid(`${at} is not a mode threshold`);
+  }
+  if (m.texts !== texts) throw invalid(`${at}.texts is ${m.texts}, the language has ${texts}`);
+  if (m.flagged > texts) throw invalid(`${at}.flagged is more than its texts`);
+  if (Math.abs(m.rate - m.flagged / Math.max(1, texts)) > SLACK) throw invalid(`${at}.rate is not flagged / texts`);
+  if (Math.abs(m.upperBound - binomialUpperBound(m.flagged, texts)) > SLACK)
+    throw invalid(`${at}.upperBound is not the bound of flagged of texts`);
+  const k = allowedFlags(texts, MODE_FPR[mode]);
+  if ((m.thresholdLogit === null) !== k < 0) throw invalid(`${at}.thresholdLogit does not follow the rule for ${texts} texts`);
+  // The rule flags at most k, unless more texts than that are mixed (flagged whatever the bar).
+  if (m.flagged > Math.max(k, mixed)) throw invalid(`${at}.flagged is more than the rule allows for ${texts} texts`);
+}
+
+/** How many samples are mixed at `mode`. */
+const mixedAt = (samples: readonly ProfileSample[], mode: Sensitivity) => samples.filter((s) => s.mixed?.includes(mode)).length;
+
+function checkSamples(list: unknown, at: string, adapted: boolean): asserts list is ProfileSample[] {
+  if (!Array.isArray(list)) throw invalid(`${at} is not a list`);
+  for (const x of list) {
+    if (
+      !isObject(x) ||
+      !Number.isFinite(x.logit) ||
+      !isShare(x.probability) ||
+      !isCount(x.words) ||
+      !isDocType(x.docType) ||
+      !(x.mixed === undefined || (Array.isArray(x.mixed) && x.mixed.every((m) => (SENSITIVITIES as readonly unknown[]).includes(m)))) ||
+      !(x.adaptedLogit === undefined || Number.isFinite(x.adaptedLogit)) ||
+      (adapted && x.adaptedLogit === undefined)
+    ) {
+      throw invalid(`${at} holds something other than scores`);
+    }
+  }
+}
+
+/** The adaptation of a language as stored, checked (shapes, sizes, the fit's numbers). */
+function checkAdaptation(a: unknown, at: string, samples: readonly ProfileSample[], aiTexts: number): void {
+  const texts = samples.length;
+  if (!isObject(a) || !isCount(a.aiTexts) || !isCount(a.features) || !isObject(a.auroc) || !isObject(a.docTypes) || !isObject(a.modes)) {
+    throw invalid(`${at} is not an adaptation`);
+  }
+  if (a.aiTexts !== aiTexts) throw invalid(`${at}.aiTexts is ${a.aiTexts}, the language keeps ${aiTexts} AI samples`);
+  if (!isShare(a.auroc.adapted) || !isShare(a.auroc.model)) throw invalid(`${at}.auroc is not a pair of AUROCs`);
+  if (!Object.entries(a.docTypes).every(([t, n]) => isDocType(t) && isCount(n))) throw invalid(`${at}.docTypes is not counts by type`);
+  for (const mode of SENSITIVITIES) {
+    const m = a.modes[mode];
+    checkMode(m, `${at}.modes.${mode}`, texts, mode, mixedAt(samples, mode));
+    const c = m as Record<string, unknown>;
+    for (const [n, r] of [
+      ['caught', 'catchRate'],
+      ['modelCaught', 'modelCatchRate'],
+    ] as const) {
+      if (
+        !isCount(c[n]) ||
+        (c[n] as number) > aiTexts ||
+        !isShare(c[r]) ||
+        Math.abs((c[r] as number) - (c[n] as number) / Math.max(1, aiTexts)) > SLACK
+      ) {
+        throw invalid(`${at}.modes.${mode}.${n} does not count the AI examples`);
+      }
+    }
+  }
+  const fit = a.fit;
+  if (!isObject(fit) || !Array.isArray(fit.grams) || !Array.isArray(fit.weights) || !isObject(fit.style))
+    throw invalid(`${at}.fit is not a fit`);
+  const { grams, weights, style } = fit;
+  if (grams.length !== weights.length || grams.length !== a.features)
+    throw invalid(`${at}.fit has ${grams.length} n-grams for ${a.features} features`);
+  if (!grams.every((g, i) => Number.isInteger(g) && g >= 0 && g <= 0xffffffff && (i === 0 || g > (grams[i - 1] as number)))) {
+    throw invalid(`${at}.fit.grams is not ascending indexes`);
+  }
+  if (!weights.every(Number.isFinite) || !Number.isFinite(fit.logitWeight) || !Number.isFinite(fit.bias))
+    throw invalid(`${at}.fit holds a number that is not finite`);
+  const n = ADAPTATION_STYLE.length;
+  for (const key of ['mean', 'scale', 'weights'] as const) {
+    const v = style[key];
+    if (!Array.isArray(v) || v.length !== n || !v.every(Number.isFinite)) throw invalid(`${at}.fit.style.${key} is not ${n} numbers`);
+  }
+  if (!(style.scale as number[]).every((v) => v > 0)) throw invalid(`${at}.fit.style.scale holds a scale that is not positive`);
+}
+
+function checkNotAdapted(v: unknown, at: string): void {
+  if (v === null) return;
+  if (
+    !isObject(v) ||
+    !(NOT_ADAPTED_REASONS as readonly unknown[]).includes(v.reason) ||
+    !isCount(v.aiTexts) ||
+    !isCount(v.minAiTexts) ||
+    !(v.auroc === null || (isObject(v.auroc) && isShare(v.auroc.adapted) && isShare(v.auroc.model)))
+  ) {
+    throw invalid(`${at} is not a reason with its counts`);
+  }
+}
+
+/**
+ * Checks a parsed JSON value is a profile of a readable format (what `calibrate --out` writes and the
+ * store keeps), that its figures agree with each other and with its samples, and returns it typed (a
+ * format-1 profile read as calibration-only); throws `calibration_invalid` naming the first thing wrong.
  */
 export function parseProfile(value: unknown): CalibrationProfile {
   if (!isObject(value)) throw invalid('not a JSON object');
-  if (value.format !== PROFILE_FORMAT) throw invalid(`format ${JSON.stringify(value.format)}, expected ${PROFILE_FORMAT}`);
+  if (!READABLE_FORMATS.includes(value.format as number))
+    throw invalid(`format ${JSON.stringify(value.format)}, expected ${PROFILE_FORMAT}`);
   for (const field of ['name', 'modelVersion', 'createdAt'] as const) {
     if (typeof value[field] !== 'string') throw invalid(`${field} is not a string`);
   }
   if (value.id !== undefined && typeof value.id !== 'string') throw invalid('id is not a string');
+  if (value.duplicates !== undefined && !(isObject(value.duplicates) && isCount(value.duplicates.human) && isCount(value.duplicates.ai))) {
+    throw invalid('duplicates is not a count of human and AI texts');
+  }
   if (!isObject(value.languages)) throw invalid('languages is not an object');
   const langs = Object.keys(value.languages);
   if (!langs.length) throw invalid('no language');
@@ -423,38 +511,82 @@ export function parseProfile(value: unknown): CalibrationProfile {
     const l = value.languages[lang];
     const at = `languages.${lang}`;
     if (!isObject(l) || !isCount(l.texts)) throw invalid(`${at}.texts is not a count`);
-    if (!Array.isArray(l.docTypes) || !l.docTypes.every((t) => (DOC_TYPES as readonly unknown[]).includes(t))) {
-      throw invalid(`${at}.docTypes is not a list of document types`);
-    }
+    if (!Array.isArray(l.docTypes) || !l.docTypes.every(isDocType)) throw invalid(`${at}.docTypes is not a list of document types`);
     if (!isObject(l.words) || !isCount(l.words.min) || !(l.words.max === null || isCount(l.words.max)))
       throw invalid(`${at}.words is not a range`);
+    if (l.texts < MIN_PROFILE_TEXTS) throw invalid(`${at}.texts is ${l.texts}, under the ${MIN_PROFILE_TEXTS} a language needs`);
+    const adapted = isObject(l.adaptation);
+    const samples: unknown = l.samples;
+    checkSamples(samples, `${at}.samples`, adapted);
+    if (samples.length !== l.texts) throw invalid(`${at}.texts is ${l.texts}, the language keeps ${samples.length} samples`);
+    if (!samples.every((s, i) => i === 0 || s.logit >= samples[i - 1].logit)) throw invalid(`${at}.samples are not sorted by logit`);
     if (!isObject(l.modes)) throw invalid(`${at}.modes is not an object`);
-    for (const mode of SENSITIVITIES) {
-      const m = l.modes[mode];
-      if (
-        !isObject(m) ||
-        !(m.thresholdLogit === null || Number.isFinite(m.thresholdLogit)) ||
-        !isCount(m.flagged) ||
-        !isCount(m.texts) ||
-        !isShare(m.rate) ||
-        !isShare(m.upperBound) ||
-        !(m.thresholdScore === undefined || m.thresholdScore === null || isCount(m.thresholdScore))
-      ) {
-        throw invalid(`${at}.modes.${mode} is not a mode threshold`);
-      }
-    }
-    if (!Array.isArray(l.samples)) throw invalid(`${at}.samples is not a list`);
-    for (const x of l.samples) {
-      if (
-        !isObject(x) ||
-        !Number.isFinite(x.logit) ||
-        !isShare(x.probability) ||
-        !isCount(x.words) ||
-        !(DOC_TYPES as readonly unknown[]).includes(x.docType)
-      ) {
-        throw invalid(`${at}.samples holds something other than scores`);
-      }
+    for (const mode of SENSITIVITIES) checkMode(l.modes[mode], `${at}.modes.${mode}`, l.texts, mode, mixedAt(samples, mode));
+    if (l.aiSamples !== undefined) checkSamples(l.aiSamples, `${at}.aiSamples`, adapted);
+    if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
+    else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
+    checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
+    if (adapted === (l.notAdapted !== undefined && l.notAdapted !== null)) {
+      if (value.format !== 1) throw invalid(`${at} must have exactly one of adaptation and notAdapted`);
     }
   }
-  return value as unknown as CalibrationProfile;
+  return withDefaults(value as unknown as CalibrationProfile);
 }
+
+/** A profile of format 1 (or a summary stored before issue 38) read as calibration-only: no adaptation, the reason `no_ai_texts`. */
+export function withDefaults<P extends { languages: Partial<Record<ModelLang, object>> }>(profile: P): P {
+  const languages: Record<string, object> = {};
+  for (const [lang, l] of Object.entries(profile.languages)) {
+    const given = l as { adaptation?: unknown; notAdapted?: unknown };
+    languages[lang] = {
+      ...l,
+      adaptation: given.adaptation ?? null,
+      notAdapted: given.adaptation ? null : (given.notAdapted ?? notAdapted('no_ai_texts', 0, null)),
+    };
+  }
+  return { ...profile, languages };
+}
+
+/** Something a person making a profile should know: a mode it sets no bar for, or a language it did not adapt. */
+export type ProfileWarning =
+  | { code: 'mode_not_covered'; language: ModelLang; mode: Sensitivity; texts: number; needed: number }
+  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number };
+
+/** The fewest texts with which a mode's promise can set a bar (allowedFlags >= 0): 99 / 33 / 9. */
+export function textsNeeded(mode: Sensitivity): number {
+  let n = 1;
+  while (allowedFlags(n, MODE_FPR[mode]) < 0) n++;
+  return n;
+}
+
+/**
+ * The warnings of a profile (issue 39 item 3): each mode of each language without a bar of its own
+ * (`mode_not_covered`: detections there use the model's bar, `too_few_texts`), and each language given AI
+ * examples but not adapted (`not_adapted`, with the reason). A profile made without AI examples is not
+ * warned about them: calibration-only is what was asked for.
+ */
+export function profileWarnings(profile: {
+  languages: Partial<Record<ModelLang, Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted'>>>;
+}): ProfileWarning[] {
+  const out: ProfileWarning[] = [];
+  for (const language of MODEL_LANGS) {
+    const l = profile.languages[language];
+    if (!l) continue;
+    for (const mode of SENSITIVITIES) {
+      if (l.modes[mode].thresholdLogit === null)
+        out.push({ code: 'mode_not_covered', language, mode, texts: l.texts, needed: textsNeeded(mode) });
+    }
+    const why = l.notAdapted;
+    if (why && why.reason !== 'no_ai_texts')
+      out.push({ code: 'not_adapted', language, reason: why.reason, aiTexts: why.aiTexts, needed: why.minAiTexts });
+  }
+  return out;
+}
+
+/** A NotAdapted record. */
+export function notAdapted(reason: NotAdapted['reason'], aiTexts: number, auroc: NotAdapted['auroc']): NotAdapted {
+  return { reason, aiTexts, minAiTexts: MIN_AI_TEXTS, auroc };
+}
+
+/** A language needs this many distinct AI examples (20+ words) to be adapted. */
+export const MIN_AI_TEXTS = 50;

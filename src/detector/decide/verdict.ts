@@ -57,7 +57,16 @@ export function decideVerdict(
 ): VerdictKey {
   const cell = cellOf(model, lang, words);
   const threshold = thresholdLogit === undefined ? aiThreshold(cell, mode) : aiThresholdAt(cell, thresholdLogit);
-  if (probability >= threshold && cell.conclusive[mode]) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
+  return verdictFor(probability, threshold, cell.conclusive[mode]);
+}
+
+/**
+ * The rule itself, for a probability and the smallest probability called AI (never below even odds),
+ * in a cell that may (`conclusive`) or may not give AI verdicts at the mode: the model's score with a
+ * cell's threshold, or a profile's adapted score with its bar.
+ */
+export function verdictFor(probability: number, threshold: number, conclusive: boolean): VerdictKey {
+  if (probability >= threshold && conclusive) return probability >= AI_FLOOR ? 'ai' : 'likely_ai';
   if (probability >= EVEN_ODDS) return 'inconclusive';
   if (probability >= HUMAN_BELOW) return 'likely_human';
   return 'human';

@@ -13,6 +13,8 @@ export interface UploadedFile {
   index: number;
   fileName: string;
   file: File;
+  /** The part name it came in (one of the reader's `fields`). */
+  field: string;
 }
 
 /** A parsed batch request. */
@@ -31,6 +33,8 @@ export interface BatchForm {
 export interface FormLimits {
   maxFiles: number;
   maxBatchBytes: number;
+  /** Part names read as files (default FILE_FIELDS); every file counts towards maxFiles. */
+  fields?: ReadonlySet<string>;
 }
 
 function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
@@ -61,13 +65,15 @@ export async function readUploadedFiles(request: Request, limits: FormLimits): P
     throw new ApiError('invalid_request', { detail: 'the multipart/form-data body could not be parsed' });
   }
   const files: UploadedFile[] = [];
+  const fields = limits.fields ?? FILE_FIELDS;
   for (const [name, value] of form.entries() as Iterable<[string, unknown]>) {
-    if (!FILE_FIELDS.has(name)) continue;
+    if (!fields.has(name)) continue;
     if (!(value instanceof File)) throw new ApiError('invalid_request', { detail: `every "${name}" part must be a file` });
     // Bun leaves `name` undefined for `filename=""` (a browser's empty file input) and a lone `"`.
-    files.push({ index: files.length, fileName: safeFileName(value.name ?? '', `file-${files.length + 1}`), file: value });
+    files.push({ index: files.length, fileName: safeFileName(value.name ?? '', `file-${files.length + 1}`), file: value, field: name });
   }
-  if (files.length === 0) throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
+  if (!files.some((f) => FILE_FIELDS.has(f.field)))
+    throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
   if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });
   return { form, files };
 }

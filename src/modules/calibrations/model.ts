@@ -6,6 +6,8 @@
  */
 import { t, type Static } from 'elysia';
 import { MODEL_LANGS, SENSITIVITIES, type ModelLang } from '../../contract';
+import { NOT_ADAPTED_REASONS } from '../../detector/decide/adaptation';
+import { MIN_AI_TEXTS } from '../../detector/decide/profile';
 import { DOC_TYPES } from '../../detector/score/doctype';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
 
@@ -32,6 +34,12 @@ export const CreateCalibrationSchema = t.Object(
       maxItems: MAX_CALIBRATION_TEXTS,
       description: `Known-human texts of one population (at most ${MAX_CALIBRATION_TEXTS}). Texts under 20 words are skipped, not charged. Scored, then dropped: never stored or logged.`,
     }),
+    aiTexts: t.Optional(
+      t.Array(t.String(), {
+        maxItems: MAX_CALIBRATION_TEXTS,
+        description: `Optional AI examples of the same population (at most ${MAX_CALIBRATION_TEXTS}): texts you had the models your writers use write for your own prompts. A language with ${MIN_AI_TEXTS}+ of them is adapted: the profile also learns from them (docs/calibration.md, "Adapting to your generators"); the bars are still set on the human texts. Charged like the human texts; never stored or logged.`,
+      }),
+    ),
   },
   { description: 'A calibration set (Content-Type: application/json).' },
 );
@@ -42,8 +50,13 @@ export const CalibrationFormSchema = t.Object(
     name: NameSchema,
     'files[]': t.Array(t.String({ format: 'binary' }), {
       maxItems: MAX_CALIBRATION_TEXTS,
-      description: `Known-human files, one text each: TXT, MD, DOCX or PDF (the part may also be named \`files\`), at most ${MAX_CALIBRATION_TEXTS}. Read like a batch's files, then dropped.`,
+      description: `Known-human files, one text each: TXT, MD, DOCX or PDF (the part may also be named \`files\`), at most ${MAX_CALIBRATION_TEXTS} files in all. Read like a batch's files, then dropped.`,
     }),
+    'aiFiles[]': t.Optional(
+      t.Array(t.String({ format: 'binary' }), {
+        description: `Optional AI examples as files, one text each (the part may also be named \`aiFiles\`), like \`aiTexts\` in JSON; they count towards the ${MAX_CALIBRATION_TEXTS} files.`,
+      }),
+    ),
   },
   { description: 'A calibration set as files (Content-Type: multipart/form-data).' },
 );
@@ -75,6 +88,91 @@ const ModeSchema = t.Object(
   { description: "One mode's threshold in one language, and what it did to the profile's own texts." },
 );
 
+const AucSchema = t.Object(
+  {
+    adapted: t.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'Cross-validated AUROC of your AI examples against your human texts, adapted.',
+    }),
+    model: t.Number({ minimum: 0, maximum: 1, description: 'The same for the model alone.' }),
+  },
+  { description: 'How well the scores tell your AI examples from your human texts (1: always; 0.5: chance).' },
+);
+
+const AdaptedModeSchema = t.Composite([
+  ModeSchema,
+  t.Object({
+    caught: Int({
+      minimum: 0,
+      description: 'Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated).',
+    }),
+    catchRate: t.Number({ minimum: 0, maximum: 1, description: 'caught / aiTexts.' }),
+    modelCaught: Int({
+      minimum: 0,
+      description: "The same examples caught by the model's own score with this profile's calibration-only bar (`modes`).",
+    }),
+    modelCatchRate: t.Number({ minimum: 0, maximum: 1, description: 'modelCaught / aiTexts.' }),
+  }),
+]);
+
+const AdaptationSchema = t.Object(
+  {
+    aiTexts: Int({ minimum: 0, description: 'Distinct AI examples of this language (20+ words) the adaptation learned from.' }),
+    docTypes: t.Record(StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]]), Int({ minimum: 0 }), {
+      description: 'How many of the AI examples the document-type classifier puts in each type.',
+    }),
+    auroc: AucSchema,
+    features: Int({ minimum: 0, description: 'Word patterns (n-grams seen in 5+ of your texts) that carry a weight.' }),
+    modes: t.Object(
+      Object.fromEntries(SENSITIVITIES.map((mode) => [mode, AdaptedModeSchema])) as Record<
+        (typeof SENSITIVITIES)[number],
+        typeof AdaptedModeSchema
+      >,
+      {
+        description:
+          "Per sensitivity: the bar on the adapted score (set on your human texts' cross-fitted scores), what it flags of them, and what it catches of your AI examples beside the model alone.",
+      },
+    ),
+  },
+  {
+    description:
+      'What the profile learned from your AI examples. A covered text of this language is decided on its adapted score (`calibration.adapted: true`).',
+  },
+);
+
+const NotAdaptedSchema = t.Object(
+  {
+    reason: StringEnum(NOT_ADAPTED_REASONS),
+    aiTexts: Int({ minimum: 0, description: 'Distinct AI examples of this language given.' }),
+    minAiTexts: Int({ minimum: 1, description: 'The AI examples a language needs to be adapted.' }),
+    auroc: t.Union([AucSchema, t.Null()], { description: 'When a fit was tried: how it separated your examples; else null.' }),
+  },
+  {
+    description:
+      '`no_ai_texts`: none given; `too_few_ai_texts`: fewer than `minAiTexts`; `not_separable`: the examples cannot be told from the human texts (cross-validated AUROC under 0.6); `no_gain`: adapting ranked them no better than the model alone. The language uses the calibration-only bars.',
+  },
+);
+
+const WarningSchema = t.Object(
+  {
+    code: StringEnum(['mode_not_covered', 'not_adapted'] as const),
+    language: StringEnum(MODEL_LANGS),
+    mode: t.Optional(StringEnum(SENSITIVITIES)),
+    texts: t.Optional(Int({ minimum: 0, description: 'mode_not_covered: the usable human texts of the language.' })),
+    needed: Int({
+      minimum: 1,
+      description: 'The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted).',
+    }),
+    reason: t.Optional(StringEnum(NOT_ADAPTED_REASONS)),
+    aiTexts: t.Optional(Int({ minimum: 0 })),
+  },
+  {
+    description:
+      "`mode_not_covered`: too few texts for this mode's promise: detections at it use the model's own bar (`applied: false, reason: too_few_texts`); `not_adapted`: AI examples were given but the language is calibration-only (`reason`).",
+  },
+);
+
 const LanguageSchema = t.Object(
   {
     texts: Int({ minimum: 0, description: 'Usable texts (20+ words) of this language the thresholds were set on.' }),
@@ -91,9 +189,13 @@ const LanguageSchema = t.Object(
     modes: t.Object(
       Object.fromEntries(SENSITIVITIES.map((mode) => [mode, ModeSchema])) as Record<(typeof SENSITIVITIES)[number], typeof ModeSchema>,
       {
-        description: 'Per sensitivity: the threshold and the error measured on the texts.',
+        description: "Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts.",
       },
     ),
+    adaptation: t.Union([AdaptationSchema, t.Null()], {
+      description: 'What the AI examples taught, or null: the language is calibration-only (see `notAdapted`).',
+    }),
+    notAdapted: t.Union([NotAdaptedSchema, t.Null()], { description: 'Why the language was not adapted; null when it was.' }),
   },
   { description: 'One language of the profile.' },
 );
@@ -118,6 +220,19 @@ export const CalibrationSchema = t.Object(
       Object.fromEntries(MODEL_LANGS.map((lang) => [lang, OptionalLanguage])) as Record<ModelLang, typeof OptionalLanguage>,
       { description: 'Per model language with enough texts (at least 50 usable ones).' },
     ),
+    duplicates: t.Object(
+      {
+        human: Int({ minimum: 0 }),
+        ai: Int({ minimum: 0 }),
+      },
+      {
+        description:
+          'Texts left out as duplicates (the same after Unicode NFKC normalisation and collapsing whitespace) of another text of the set: one text counts once. Not scored, not charged.',
+      },
+    ),
+    warnings: t.Array(WarningSchema, {
+      description: 'What the profile does not cover that you may have expected it to (empty when nothing).',
+    }),
     skipped: t.Optional(
       Int({
         minimum: 0,

@@ -1,31 +1,38 @@
 /**
- * Calibration profiles through the API (issue 34): make one from a key's known-human texts, list,
- * read and delete the key's profiles, and find one for a detection.
+ * Calibration profiles through the API (issues 34 and 38): make one from a key's known-human texts and,
+ * optionally, its own AI examples, list, read and delete the key's profiles, and find one for a detection.
  *
- * Making a profile is charged like a detection of the same texts: the words of the usable texts (20+
- * words), one call, through the same held charge as a batch (quota/holds.ts), so a profile that
- * cannot be made (too few texts, the time budget, a store failure, a client that hung up) is given
- * back whole. The texts live only in this request's memory: they are scored one by one
- * (detector.profileSample) and dropped; the store receives the profile (scores, counts,
- * thresholds), never a text, and nothing here logs one.
+ * Making a profile is charged like a detection of the same texts: the words of the usable distinct
+ * texts (20+ words; human texts and AI examples alike; an exact duplicate, after normalisation, is not
+ * scored and not charged), one call, through the same held charge as a batch (quota/holds.ts), so a
+ * profile that cannot be made (too few texts, the time budget, a store failure, a client that hung up)
+ * is given back whole. The texts live only in this request's memory: they are scored one by one
+ * (detector.profileSample) and dropped, with the evidence an adaptation reads once the profile is
+ * fitted; the store receives the profile (scores, counts, thresholds, the adaptation's weights of
+ * n-grams seen in 5+ texts), never a text, and nothing here logs one. Scoring and fitting run in
+ * slices of SLICE_MS, so other requests are served meanwhile.
  */
 import type { Config } from '../../config';
 import { CodedError } from '../../contract';
 import {
-  buildProfile,
   isStale,
   MIN_PROFILE_TEXTS,
   MIN_PROFILE_WORDS,
   type PROFILE_ERROR_STATUS,
+  type ProfileInput,
+  profileWarnings,
   publicProfile,
+  withDefaults,
 } from '../../detector/decide/profile';
+import { DistinctTexts } from '../../detector/learn/distinct';
+import { profileSteps } from '../../detector/learn/profile';
 import type { CalibrationProfile, Detector } from '../../detector/types';
 import type { ExtractPool } from '../../extract/pool';
 import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { Logger } from '../../http/logger';
 import type { ApiKey, CalibrationRecord, CalibrationStore, QuotaStore } from '../../store/types';
-import { readUploadedFiles, textField } from '../batch/form';
+import { FILE_FIELDS, readUploadedFiles, textField } from '../batch/form';
 import type { ExhaustedFiles } from '../batch/exhausted';
 import { ClientGoneError, OverQuotaError, planBatch } from '../batch/plan';
 import { extractLimitsOf } from '../batch/pool';
@@ -66,14 +73,17 @@ export function checkCalibrationId(id: string): void {
 
 /** The API's view of a stored profile: its summary, and whether the running model still matches it. */
 export function calibrationView(record: CalibrationRecord, modelVersion: string): CalibrationView {
-  const summary = JSON.parse(record.summary) as Pick<CalibrationView, 'languages'>;
+  // A summary stored before issue 38 has no adaptation fields: read as calibration-only.
+  const summary = withDefaults(JSON.parse(record.summary) as Pick<CalibrationView, 'languages' | 'duplicates'>);
   return {
     id: record.id,
     name: record.name,
     modelVersion: record.modelVersion,
     createdAt: new Date(record.createdAt).toISOString(),
     stale: isStale(record, modelVersion),
+    duplicates: summary.duplicates ?? { human: 0, ai: 0 },
     languages: summary.languages,
+    warnings: profileWarnings(summary),
   };
 }
 
@@ -126,28 +136,37 @@ function nameOf(value: unknown): string {
   return name;
 }
 
-/** Makes a profile from a JSON body `{ name, texts }` (already parsed). */
+/** Makes a profile from a JSON body `{ name, texts, aiTexts? }` (already parsed). */
 export async function calibrateJson(
   deps: CalibrationDeps,
   key: ApiKey,
   body: unknown,
   signals: CalibrationSignals,
 ): Promise<CalibrationOutcome> {
-  const texts = (body as { texts?: unknown } | null)?.texts;
-  if (Array.isArray(texts) && texts.length > MAX_CALIBRATION_TEXTS) {
-    throw new ApiError('too_many_texts', { limit: MAX_CALIBRATION_TEXTS, count: texts.length });
+  for (const field of ['texts', 'aiTexts'] as const) {
+    const list = (body as Record<string, unknown> | null)?.[field];
+    if (Array.isArray(list) && list.length > MAX_CALIBRATION_TEXTS) {
+      throw new ApiError('too_many_texts', { limit: MAX_CALIBRATION_TEXTS, count: list.length });
+    }
   }
   const name = nameOf((body as { name?: unknown } | null)?.name);
   if (!checkCreateCalibration.Check(body)) {
-    throw new ApiError('invalid_request', { detail: 'the body must be {"name": "...", "texts": ["...", ...]} with every text a string' });
+    throw new ApiError('invalid_request', {
+      detail: 'the body must be {"name": "...", "texts": ["...", ...], "aiTexts"?: ["...", ...]} with every text a string',
+    });
   }
-  return calibrate(deps, key, name, body.texts, 0, signals);
+  return calibrate(deps, key, name, { human: body.texts, ai: body.aiTexts ?? [] }, 0, signals);
 }
 
+/** Part names of the AI examples of a multipart calibration (`aiFiles[]`, or `aiFiles`). */
+export const AI_FILE_FIELDS: ReadonlySet<string> = new Set(['aiFiles[]', 'aiFiles']);
+const CALIBRATION_FILE_FIELDS: ReadonlySet<string> = new Set([...FILE_FIELDS, ...AI_FILE_FIELDS]);
+
 /**
- * Makes a profile from a multipart body: `name` and `files[]` (TXT, MD, DOCX, PDF), read within the
- * batch limits except the file count (MAX_CALIBRATION_TEXTS: a profile needs 50+ texts a language).
- * Files that cannot be read or are under 20 words are skipped and not charged.
+ * Makes a profile from a multipart body: `name`, `files[]` (known-human) and optional `aiFiles[]` (AI
+ * examples), TXT, MD, DOCX or PDF, read within the batch limits except the file count
+ * (MAX_CALIBRATION_TEXTS in all: a profile needs 50+ texts a language). Files that cannot be read or
+ * are under 20 words are skipped and not charged.
  */
 export async function calibrateForm(
   deps: CalibrationDeps,
@@ -157,7 +176,11 @@ export async function calibrateForm(
   signals: CalibrationSignals,
 ): Promise<CalibrationOutcome> {
   const { config } = deps;
-  const { form, files } = await readUploadedFiles(request, { maxFiles: MAX_CALIBRATION_TEXTS, maxBatchBytes: config.maxBatchBytes });
+  const { form, files } = await readUploadedFiles(request, {
+    maxFiles: MAX_CALIBRATION_TEXTS,
+    maxBatchBytes: config.maxBatchBytes,
+    fields: CALIBRATION_FILE_FIELDS,
+  });
   const name = nameOf(textField(form, 'name'));
   const owner = { key: String(key.id), request: `cal-${crypto.randomUUID()}` };
   const gate = await deps.exhausted.gate(owner.key);
@@ -171,13 +194,17 @@ export async function calibrateForm(
     throw error;
   }
   if (signals.budget.aborted) throw timeout(config);
-  const texts: string[] = [];
-  for (const file of plan) {
-    if (!file.ok) continue;
-    texts.push(file.text);
+  const texts: CalibrationTexts = { human: [], ai: [] };
+  let unread = 0;
+  plan.forEach((file, i) => {
+    if (!file.ok) {
+      unread++;
+      return;
+    }
+    (AI_FILE_FIELDS.has(files[i].field) ? texts.ai : texts.human).push(file.text);
     file.text = '';
-  }
-  return calibrate(deps, key, name, texts, plan.length - texts.length, signals);
+  });
+  return calibrate(deps, key, name, texts, unread, signals);
 }
 
 function budgetSeconds(config: Config): number {
@@ -220,62 +247,109 @@ export async function storeProfile(calibrations: CalibrationStore, keyId: number
   return record;
 }
 
+/** The texts of a calibration request: known-human texts and AI examples. */
+interface CalibrationTexts {
+  human: string[];
+  ai: string[];
+}
+
+/** Scoring and fitting in slices: other requests get a turn every SLICE_MS, and the work stops on the request's signals. */
+class Slicer {
+  private start = performance.now();
+  constructor(
+    private readonly signals: CalibrationSignals,
+    private readonly config: Config,
+  ) {}
+
+  /** After a piece of work: a turn for other requests when the slice is used up; throws when the client left or the budget ran out. */
+  async tick(): Promise<void> {
+    if (performance.now() - this.start > SLICE_MS) {
+      await nextTurn();
+      this.start = performance.now();
+    }
+    if (this.signals.client.aborted) throw new ApiError('client_closed');
+    if (this.signals.budget.aborted) throw timeout(this.config);
+  }
+}
+
 /**
- * Charges the usable texts' words under a hold, scores them one by one (yielding every SLICE_MS),
- * builds the profile and stores it; anything failing after the charge gives it back whole.
+ * Charges the usable distinct texts' words under a hold, scores them one by one and fits the profile
+ * (in slices), stores it; anything failing after the charge gives it back whole.
  */
 async function calibrate(
   deps: CalibrationDeps,
   key: ApiKey,
   name: string,
-  texts: string[],
+  texts: CalibrationTexts,
   skippedBefore: number,
   signals: CalibrationSignals,
 ): Promise<CalibrationOutcome> {
   const { detector } = deps;
-  const usable: string[] = [];
+  const distinct = new DistinctTexts();
+  const duplicates = { human: 0, ai: 0 };
+  const usable: CalibrationTexts = { human: [], ai: [] };
   let words = 0;
-  for (const text of texts) {
-    const count = detector.countWords(text);
-    // A text a detection would refuse (too many sentences: costly to score) is skipped, as the CLI does.
-    if (count < MIN_PROFILE_WORDS || excessSentences(text)) continue;
-    usable.push(text);
-    words += count;
+  let skipped = skippedBefore;
+  for (const side of ['human', 'ai'] as const) {
+    for (const text of texts[side]) {
+      const count = detector.countWords(text);
+      // A text a detection would refuse (too many sentences: costly to score) is skipped, as the CLI does.
+      if (count < MIN_PROFILE_WORDS || excessSentences(text)) {
+        skipped++;
+        continue;
+      }
+      // The same text again is not more evidence: neither scored nor charged.
+      if (!distinct.add(text)) {
+        duplicates[side]++;
+        continue;
+      }
+      usable[side].push(text);
+      words += count;
+    }
+    // The request's own arrays are emptied too: nothing keeps a text longer than its scoring.
+    texts[side].length = 0;
   }
-  const skipped = skippedBefore + texts.length - usable.length;
-  // The request's own array is emptied too: nothing keeps a text longer than its scoring.
-  texts.length = 0;
-  if (usable.length === 0) throw new ApiError('calibration_empty', { min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
+  if (usable.human.length === 0) throw new ApiError('calibration_empty', { min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
   if (signals.client.aborted) throw new ApiError('client_closed');
   const now = Date.now();
   const charge = await deps.holds.charge(key, words, { now });
   if (!charge.ok) throw quotaError(charge.code, charge.state, words);
   const { hold } = charge;
   try {
-    const samples = [];
-    let sliceStart = performance.now();
-    for (let i = 0; i < usable.length; i++) {
-      const sample = detector.profileSample(usable[i]);
-      usable[i] = '';
-      if (sample) samples.push(sample);
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await nextTurn();
-        sliceStart = performance.now();
+    const slicer = new Slicer(signals, deps.config);
+    const samples: { human: ProfileInput[]; ai: ProfileInput[] } = { human: [], ai: [] };
+    for (const side of ['human', 'ai'] as const) {
+      const list = usable[side];
+      for (let i = 0; i < list.length; i++) {
+        const sample = detector.profileSample(list[i]);
+        list[i] = '';
+        if (sample) samples[side].push(sample);
+        await slicer.tick();
       }
-      if (signals.client.aborted) throw new ApiError('client_closed');
-      if (signals.budget.aborted) throw timeout(deps.config);
     }
     const id = newCalibrationId();
-    const createdAt = new Date(now).toISOString();
-    let profile: CalibrationProfile;
-    try {
-      profile = buildProfile(samples, {
+    const steps = profileSteps(
+      samples.human,
+      {
         id,
         name,
         modelVersion: deps.modelVersion,
-        createdAt,
-        probabilityAt: deps.detector.probabilityAt?.bind(deps.detector),
-      });
+        createdAt: new Date(now).toISOString(),
+        probabilityAt: detector.probabilityAt?.bind(detector),
+        conclusiveAt: detector.conclusiveAt?.bind(detector),
+        duplicates,
+      },
+      samples.ai,
+    );
+    let profile: CalibrationProfile;
+    try {
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          profile = step.value;
+          break;
+        }
+        await slicer.tick();
+      }
     } catch (error) {
       throw profileError(error);
     }

@@ -1,0 +1,238 @@
+/**
+ * Fitting a profile's adaptation (issue 38; what is fitted and how it is applied: ../decide/adaptation.ts).
+ * From one language's human texts (label 0) and the operator's AI examples (label 1): a logistic
+ * regression over the n-grams seen in MIN_FEATURE_TEXTS+ of those texts, their style measures and the
+ * model's logit (lr.ts sparseSteps, L2, AdaGrad, seeded), fitted on ADAPTATION_FOLDS folds so that
+ * every text gets a score from a fit that never saw it (scikit-learn's cross_val_predict), then the
+ * fold fits averaged into the one applied to new texts. A Platt scaling of the cross-fitted scores
+ * (both labels weighed equally) puts the adapted logit at even odds and is folded into the fit.
+ */
+import {
+  ADAPTATION_STYLE,
+  type AdaptationEvidence,
+  type AdaptationFit,
+  MIN_FEATURE_TEXTS,
+  type NotAdaptedReason,
+} from '../decide/adaptation';
+import { fitPlatt, type SparseDoc, sparseSteps } from './lr';
+import { auroc, shuffled } from './stats';
+
+/** Folds of the cross-fit: each text is scored by a fit trained on the other four fifths. */
+export const ADAPTATION_FOLDS = 5;
+/** The seed of the folds and of each fold's shuffles: the same texts in the same order give the same profile. */
+export const ADAPTATION_SEED = 3_800;
+/**
+ * AdaGrad settings, chosen on held-out source families (`bun run eval --calibration --adapt`,
+ * docs/calibration.md "Adapting to your generators"): 8 passes, step 0.3, L2 1e-4.
+ */
+export const ADAPTATION_OPTIONS = { epochs: 8, lr: 0.3, l2: 1e-4 } as const;
+/** Under this cross-validated AUROC the AI examples cannot be told from the human texts: not applied. */
+export const MIN_SEPARATION_AUROC = 0.6;
+/** Most weighted n-grams (the most frequent first): bounds a profile's size (~20 bytes each as JSON). */
+export const MAX_ADAPTATION_GRAMS = 60_000;
+/** Documents between two yields of the fit (the API serves other requests between slices). */
+const YIELD_EVERY = 2_000;
+
+/** A text the fit reads: the model's logit, the evidence, the label. */
+export interface FitText {
+  logit: number;
+  evidence: AdaptationEvidence;
+}
+
+/** What the cross-fit found. */
+export interface AdaptationResult {
+  /** The fit to apply, or null with `reason`. */
+  fit: AdaptationFit | null;
+  reason: NotAdaptedReason | null;
+  /** Each text's adapted logit from a fit that never saw it (after the Platt scaling), in input order. */
+  humanLogits: Float64Array;
+  aiLogits: Float64Array;
+  auroc: { adapted: number; model: number };
+}
+
+/** The weighted n-grams: those in MIN_FEATURE_TEXTS+ texts, the MAX_ADAPTATION_GRAMS most frequent, ascending. */
+export function selectGrams(texts: readonly FitText[]): Uint32Array {
+  const df = new Map<number, number>();
+  for (const t of texts) for (const g of t.evidence.grams) df.set(g, (df.get(g) ?? 0) + 1);
+  const kept = [...df].filter(([, n]) => n >= MIN_FEATURE_TEXTS);
+  if (kept.length > MAX_ADAPTATION_GRAMS) kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]).length = MAX_ADAPTATION_GRAMS;
+  return Uint32Array.from(kept.map(([g]) => g)).sort();
+}
+
+/** The mean and scale of each style measure over the texts (NaN values left out; a constant measure gets scale 1). */
+function styleScaling(texts: readonly FitText[]): { mean: number[]; scale: number[] } {
+  const mean: number[] = [];
+  const scale: number[] = [];
+  for (let k = 0; k < ADAPTATION_STYLE.length; k++) {
+    const xs = texts.map((t) => t.evidence.style[k]).filter(Number.isFinite);
+    const m = xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0;
+    const sd = xs.length ? Math.sqrt(xs.reduce((a, v) => a + (v - m) * (v - m), 0) / xs.length) : 0;
+    mean.push(m);
+    scale.push(sd > 1e-12 ? sd : 1);
+  }
+  return { mean, scale };
+}
+
+/** Binary search of `g` in the ascending `grams`; -1 when absent. */
+function indexOf(grams: Uint32Array, g: number): number {
+  let lo = 0;
+  let hi = grams.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (grams[mid] < g) lo = mid + 1;
+    else if (grams[mid] > g) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** The training documents: kept n-grams as compact indexes, the model's logit as offset, standardised style. */
+function documents(texts: readonly FitText[], labels: readonly (0 | 1)[], grams: Uint32Array, style: { mean: number[]; scale: number[] }) {
+  const counts = [0, 0];
+  for (const y of labels) counts[y]++;
+  return texts.map((t, i): SparseDoc => {
+    const feats: number[] = [];
+    for (const g of t.evidence.grams) {
+      const j = indexOf(grams, g);
+      if (j >= 0) feats.push(j);
+    }
+    const dense = Float64Array.from(ADAPTATION_STYLE, (_, k) => {
+      const v = t.evidence.style[k];
+      return Number.isFinite(v) ? (v - style.mean[k]) / style.scale[k] : 0;
+    });
+    const y = labels[i];
+    // Both labels weigh the same in all: the fit's even odds are the profile's, whatever its mix.
+    return {
+      feats: Uint32Array.from(feats),
+      grams: t.evidence.grams.length,
+      offset: t.logit,
+      dense,
+      y,
+      weight: labels.length / (2 * counts[y]),
+      lang: 0,
+    };
+  });
+}
+
+/** A fitted fold in compact indexes. */
+interface FoldFit {
+  w: Float32Array;
+  bias: number;
+  offsetWeight: number;
+  dense: Float64Array;
+}
+
+/** The raw (pre-Platt) logit of a document under a fold fit. */
+function foldLogit(f: FoldFit, d: SparseDoc): number {
+  let z = 0;
+  for (const j of d.feats) z += f.w[j];
+  let logit = (d.feats.length ? z / Math.sqrt(d.grams!) : 0) + f.bias + f.offsetWeight * d.offset!;
+  for (let k = 0; k < f.dense.length; k++) logit += f.dense[k] * d.dense![k];
+  return logit;
+}
+
+/** Each text's fold: humans and AI examples each shuffled (seeded) and dealt round-robin, so every fold has both labels. */
+function foldsOf(labels: readonly (0 | 1)[]): Int32Array {
+  const fold = new Int32Array(labels.length);
+  for (const y of [0, 1] as const) {
+    const members = labels.flatMap((l, i) => (l === y ? [i] : []));
+    shuffled(members, ADAPTATION_SEED + y).forEach((i, r) => {
+      fold[i] = r % ADAPTATION_FOLDS;
+    });
+  }
+  return fold;
+}
+
+/**
+ * The cross-fitted adaptation of one language. A generator: it yields between slices of the fit
+ * (lr.ts runToEnd runs it in one go). Needs both labels (the caller checks MIN_AI_TEXTS).
+ */
+export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText[]): Generator<void, AdaptationResult> {
+  const texts = [...human, ...ai];
+  const labels: (0 | 1)[] = texts.map((_, i) => (i < human.length ? 0 : 1));
+  const grams = selectGrams(texts);
+  const style = styleScaling(texts);
+  const docs = documents(texts, labels, grams, style);
+  const fold = foldsOf(labels);
+  let bits = 4;
+  while (1 << bits < grams.length) bits++;
+  const raw = new Float64Array(texts.length);
+  const fits: FoldFit[] = [];
+  for (let k = 0; k < ADAPTATION_FOLDS; k++) {
+    const train = docs.filter((_, i) => fold[i] !== k);
+    const model = yield* sparseSteps(train, {
+      ...ADAPTATION_OPTIONS,
+      bits,
+      seed: ADAPTATION_SEED + 10 + k,
+      denseInputs: ADAPTATION_STYLE.length,
+      yieldEvery: YIELD_EVERY,
+    });
+    const f = { w: model.w, bias: model.bias[0], offsetWeight: model.offsetWeight, dense: model.dense };
+    fits.push(f);
+    docs.forEach((d, i) => {
+      if (fold[i] === k) raw[i] = foldLogit(f, d);
+    });
+    yield;
+  }
+  // Even odds on the profile's own texts: a Platt scaling of the cross-fitted scores, both labels weighed equally.
+  const { a, b } = fitPlatt(
+    [...raw],
+    labels,
+    docs.map((d) => d.weight),
+  );
+  const scaled = raw.map((z) => a * z + b);
+  const humanLogits = scaled.slice(0, human.length);
+  const aiLogits = scaled.slice(human.length);
+  const separation = {
+    adapted: auroc([...aiLogits], [...humanLogits]),
+    model: auroc(
+      ai.map((t) => t.logit),
+      human.map((t) => t.logit),
+    ),
+  };
+  const reason: NotAdaptedReason | null =
+    separation.adapted < MIN_SEPARATION_AUROC ? 'not_separable' : separation.adapted <= separation.model ? 'no_gain' : null;
+  return {
+    fit: reason ? null : averaged(fits, grams, style, a, b),
+    reason,
+    humanLogits,
+    aiLogits,
+    auroc: { adapted: round4(separation.adapted), model: round4(separation.model) },
+  };
+}
+
+const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
+/** Six significant digits: a profile stays readable and small; the applied logit moves by under 1e-5. */
+const significant = (v: number) => Number(v.toPrecision(6));
+
+/** The fold fits averaged, with the Platt scaling (a, b) folded in: the fit applied to new texts. */
+function averaged(
+  fits: readonly FoldFit[],
+  grams: Uint32Array,
+  style: { mean: number[]; scale: number[] },
+  a: number,
+  b: number,
+): AdaptationFit {
+  const n = fits.length;
+  const mean = (pick: (f: FoldFit) => number) => fits.reduce((s, f) => s + pick(f), 0) / n;
+  const keptGrams: number[] = [];
+  const weights: number[] = [];
+  grams.forEach((g, j) => {
+    const w = significant(a * mean((f) => f.w[j]));
+    if (w !== 0) {
+      keptGrams.push(g);
+      weights.push(w);
+    }
+  });
+  return {
+    grams: keptGrams,
+    weights,
+    style: {
+      mean: style.mean.map(significant),
+      scale: style.scale.map(significant),
+      weights: ADAPTATION_STYLE.map((_, k) => significant(a * mean((f) => f.dense[k]))),
+    },
+    logitWeight: significant(a * mean((f) => f.offsetWeight)),
+    bias: significant(a * mean((f) => f.bias) + b),
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Making a calibration profile (issues 34 and 38): from an operator's scored human texts, and any AI
+ * examples, per language, the calibration-only bars (../decide/threshold-rule.ts), and where the
+ * language has MIN_AI_TEXTS examples, the adaptation (./adaptation.ts) with its bars set on the human
+ * texts' cross-fitted adapted logits. Pure (no I/O, no store, no text); the format and its use are
+ * ../decide/profile.ts. A generator, so that the API can serve other requests between slices of the fit.
+ */
+import { CodedError, MODE_FPR, MODEL_LANGS, type ModelLang, round6, SENSITIVITIES, type Sensitivity } from '../../contract';
+import type { Adaptation, AdaptationMode } from '../decide/adaptation';
+import { adaptedProbability } from '../decide/adaptation';
+import {
+  type CalibrationProfile,
+  calibrationOnlyLanguage,
+  keptSample,
+  type LangProfileSample,
+  MIN_AI_TEXTS,
+  MIN_PROFILE_TEXTS,
+  MIN_PROFILE_WORDS,
+  notAdapted,
+  PROFILE_ERROR_STATUS,
+  PROFILE_FORMAT,
+  type ProfileInput,
+  type ProfileLanguage,
+  type ProfileMeta,
+  type ProfileModeThreshold,
+  type ProfileSample,
+  ruleTexts,
+  thresholdScore,
+} from '../decide/profile';
+import { ruleThreshold } from '../decide/threshold-rule';
+import { adaptationSteps, type FitText } from './adaptation';
+import { runToEnd } from './lr';
+
+/** The inputs grouped by language. */
+function byLanguage<T extends LangProfileSample>(samples: readonly T[]): Partial<Record<ModelLang, T[]>> {
+  const out: Partial<Record<ModelLang, T[]>> = {};
+  for (const s of samples) (out[s.lang] ??= []).push(s);
+  return out;
+}
+
+/** The texts a mode's bar flags, as a detection would decide (threshold-rule.ts), of `samples` read on the model's or the adapted logit. */
+function caughtAt(
+  samples: readonly ProfileSample[],
+  lang: ModelLang,
+  mode: Sensitivity,
+  meta: ProfileMeta,
+  adapted: boolean,
+  bar: number | null,
+): number {
+  if (bar === null) return 0;
+  return ruleTexts(samples, lang, mode, meta, adapted).filter((t) => t.always || (!t.never && t.logit >= bar)).length;
+}
+
+/** The evidence of an input, which an adaptation needs (detector.profileSample() gives it). */
+function fitText(s: ProfileInput): FitText {
+  if (!s.evidence) throw new Error('an AI example or a human text of an adapted language was scored without its evidence');
+  return { logit: s.logit, evidence: s.evidence };
+}
+
+/** One language: the calibration-only part, then the adaptation where its AI examples allow one. */
+function* languageSteps(
+  lang: ModelLang,
+  human: readonly ProfileInput[],
+  ai: readonly ProfileInput[],
+  meta: ProfileMeta,
+): Generator<void, ProfileLanguage> {
+  const base = calibrationOnlyLanguage(human, lang, meta);
+  if (ai.length < MIN_AI_TEXTS) {
+    return { ...base, adaptation: null, notAdapted: notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null) };
+  }
+  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
+  if (!result.fit) return { ...base, adaptation: null, notAdapted: notAdapted(result.reason!, ai.length, result.auroc) };
+  const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
+  const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
+  const modes = {} as Record<Sensitivity, AdaptationMode>;
+  for (const mode of SENSITIVITIES) {
+    const m: ProfileModeThreshold = ruleThreshold(ruleTexts(humanSamples, lang, mode, meta, true), MODE_FPR[mode]);
+    const caught = caughtAt(aiSamples, lang, mode, meta, true, m.thresholdLogit);
+    const modelCaught = caughtAt(aiSamples, lang, mode, meta, false, base.modes[mode].thresholdLogit);
+    modes[mode] = {
+      ...m,
+      thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability),
+      caught,
+      catchRate: round6(caught / ai.length),
+      modelCaught,
+      modelCatchRate: round6(modelCaught / ai.length),
+    };
+  }
+  const docTypes: Adaptation['docTypes'] = {};
+  for (const s of ai) docTypes[s.docType] = (docTypes[s.docType] ?? 0) + 1;
+  const adaptation: Adaptation = {
+    aiTexts: ai.length,
+    docTypes,
+    auroc: result.auroc,
+    features: result.fit.grams.length,
+    modes,
+    fit: result.fit,
+  };
+  return { ...base, samples: humanSamples, aiSamples, adaptation, notAdapted: null };
+}
+
+/**
+ * A profile from scored known-human texts and, optionally, AI examples (detector.profileSample()'s
+ * non-null answers). Throws `calibration_empty` with no human sample, `calibration_too_small` when a
+ * language has some but fewer than MIN_PROFILE_TEXTS (the first such language in MODEL_LANGS order).
+ * AI examples of a language without human texts are not used (nothing to set a bar on).
+ */
+export function* profileSteps(
+  human: readonly ProfileInput[],
+  meta: ProfileMeta,
+  ai: readonly ProfileInput[] = [],
+): Generator<void, CalibrationProfile> {
+  const grouped = byLanguage(human);
+  const aiGrouped = byLanguage(ai);
+  const present = MODEL_LANGS.filter((l) => (grouped[l]?.length ?? 0) > 0);
+  if (!present.length) {
+    throw new CodedError('calibration_empty', PROFILE_ERROR_STATUS.calibration_empty, `no usable text (${MIN_PROFILE_WORDS}+ words)`, {
+      min: MIN_PROFILE_TEXTS,
+      minWords: MIN_PROFILE_WORDS,
+    });
+  }
+  for (const lang of present) {
+    const count = grouped[lang]!.length;
+    if (count < MIN_PROFILE_TEXTS) {
+      throw new CodedError(
+        'calibration_too_small',
+        PROFILE_ERROR_STATUS.calibration_too_small,
+        `${lang}: ${count} usable texts, at least ${MIN_PROFILE_TEXTS} needed`,
+        { language: lang, count, min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS },
+      );
+    }
+  }
+  const languages: CalibrationProfile['languages'] = {};
+  for (const lang of present) languages[lang] = yield* languageSteps(lang, grouped[lang]!, aiGrouped[lang] ?? [], meta);
+  return {
+    format: PROFILE_FORMAT,
+    ...(meta.id === undefined ? {} : { id: meta.id }),
+    name: meta.name,
+    modelVersion: meta.modelVersion,
+    createdAt: meta.createdAt,
+    duplicates: meta.duplicates ?? { human: 0, ai: 0 },
+    languages,
+  };
+}
+
+/** profileSteps() in one call (the CLI, scripts and tests: nothing else to serve meanwhile). */
+export function buildProfile(human: readonly ProfileInput[], meta: ProfileMeta, ai: readonly ProfileInput[] = []): CalibrationProfile {
+  return runToEnd(profileSteps(human, meta, ai));
+}
