@@ -46,7 +46,7 @@ export const en = {
     calibration_timeout:
       'The texts took longer than {seconds} s to read and score. Send fewer or shorter texts, or have an operator run `bun run calibrate` on the archive.',
     calibration_too_small:
-      'Too few usable texts in language "{language}": {count} of at least {min} (20 words or more each). Add texts, or leave that language out.',
+      'Too few usable texts in {language}: {count} of at least {min} (20 words or more each). Add texts, or leave that language out.',
     calibration_empty: 'No usable text: a calibration needs at least {min} texts of {minWords} words or more in a language.',
   },
   /** Messages of one case of an error code (`params.variant`, see errorMessage): the code stays the same. */

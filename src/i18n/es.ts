@@ -52,7 +52,7 @@ export const es: Catalogue = {
     calibration_timeout:
       'Leer y puntuar los textos llevó más de {seconds} s. Envía menos textos o más cortos, o pide a un operador que ejecute `bun run calibrate` sobre el archivo.',
     calibration_too_small:
-      'Muy pocos textos utilizables en el idioma "{language}": {count} de al menos {min} (de 20 palabras o más cada uno). Añade textos o deja fuera ese idioma.',
+      'Muy pocos textos utilizables en {language}: {count} de al menos {min} (de 20 palabras o más cada uno). Añade textos o deja fuera ese idioma.',
     calibration_empty: 'Ningún texto utilizable: una calibración necesita al menos {min} textos de {minWords} palabras o más en un idioma.',
   },
   errorVariants: {

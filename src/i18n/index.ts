@@ -37,6 +37,15 @@ function template(lang: LabelLang, path: string): string {
   return found;
 }
 
+/**
+ * An error's `language` param is a language code ("en"); its message names the language in words
+ * ("English", "inglés"), as a person reads it (issue 39: the playground said `language "en"`).
+ */
+function withLanguageName(lang: LabelLang, params: Params): Params {
+  const code = params.language;
+  return typeof code === 'string' && Object.hasOwn(en.languages, code) ? { ...params, language: t(lang, `languages.${code}`) } : params;
+}
+
 /** The error code whose message depends on `params.kind`. */
 const EXTRACT_LIMIT = 'extract_limit';
 
@@ -46,7 +55,8 @@ const EXTRACT_LIMIT = 'extract_limit';
  * Another code may say more about one case with `params.variant`: `errorVariants.<code>_<variant>`
  * (the code, which clients branch on, stays the same).
  */
-export function errorMessage(lang: LabelLang, code: string, params: Params = {}): string {
+export function errorMessage(lang: LabelLang, code: string, rawParams: Params = {}): string {
+  const params = withLanguageName(lang, rawParams);
   const kind = params.kind;
   if (code === EXTRACT_LIMIT && typeof kind === 'string' && Object.hasOwn(en.extractLimits, kind)) {
     return t(lang, `extractLimits.${kind}`, params);

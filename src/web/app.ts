@@ -31,7 +31,13 @@ let chosenFiles: File[] = [];
 let refusedFiles: File[] = [];
 let batchRows: BatchRow[] = [];
 /** The Calibration tab and the profile the detections name (calibration-tab.ts). */
-const calibration = wireCalibration({ key: () => keyInput.value.trim(), lang: () => lang, onChoice: () => markStale() });
+const calibration = wireCalibration({
+  key: () => keyInput.value.trim(),
+  lang: () => lang,
+  onChoice: () => markStale(),
+  // Making a profile charges its words: the words-left line says so at once (issue 39).
+  onCharged: () => void refreshUsage(),
+});
 let busy = false;
 
 function initialLang(): UiLang {
@@ -89,23 +95,34 @@ function chooseFiles(files: File[]): void {
   renderFileList();
 }
 
+/** The note of each reason a result no longer answers the page (markStale). */
+const STALE_NOTES: Record<string, StringKey | null> = {
+  '': null,
+  text: 'staleNote',
+  settings: 'staleSettingsNote',
+  'text-settings': 'staleTextSettingsNote',
+  lang: 'staleLangNote',
+};
+
 /**
- * Dims the result when it no longer answers what is on screen, and says why: the text, the
- * sensitivity or the calibration profile changed, or the page's language did (issue 32: the verdict,
- * the reasons and the measured error are the server's words, in the language they were asked in; asking again would
- * charge the words again, so the page says so instead of doing it behind the user's back).
+ * Dims the result when it no longer answers what is on screen, and says why: the text, or the
+ * settings (the sensitivity or the calibration profile; issue 39: a changed setting was said to be a
+ * changed text), or the page's language (issue 32: the verdict, the reasons and the measured error are
+ * the server's words, in the language they were asked in; asking again would charge the words again,
+ * so the page says so instead of doing it behind the user's back).
  */
 function markStale(): void {
-  const edited =
-    lastResult !== null &&
-    (textArea.value !== lastResult.text || sensitivity.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
+  const text = lastResult !== null && textArea.value !== lastResult.text;
+  const settings = lastResult !== null && (sensitivity.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
   const otherLang = lastResult !== null && lastResult.lang !== lang;
+  const reason = text && settings ? 'text-settings' : text ? 'text' : settings ? 'settings' : otherLang ? 'lang' : '';
   const note = $('stale-note');
-  $('result').classList.toggle('stale', edited || otherLang);
-  note.hidden = !(edited || otherLang);
-  note.dataset.reason = edited ? 'edited' : otherLang ? 'lang' : '';
+  $('result').classList.toggle('stale', reason !== '');
+  note.hidden = reason === '';
+  note.dataset.reason = reason;
+  const key = STALE_NOTES[reason];
   note.textContent =
-    otherLang && !edited ? tr(lang, 'staleLangNote', { language: tr(lang, `langName_${lastResult!.lang}`) }) : tr(lang, 'staleNote');
+    key === 'staleLangNote' ? tr(lang, key, { language: tr(lang, `langName_${lastResult!.lang}`) }) : key ? tr(lang, key) : '';
 }
 
 function renderFileList(): void {

@@ -4,7 +4,7 @@ import { detectFiles, readNdjson } from './api.ts';
 import { calibrationLine, calibrationNote, type CalibrationUse } from './calibration.ts';
 import { el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
-import { formatShare, paintVerdict } from './verdict.ts';
+import { paintVerdict, shareText } from './verdict.ts';
 
 /** One file's line in the results table. */
 export interface BatchRow {
@@ -142,7 +142,8 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
     tr_.appendChild(td);
     return;
   }
-  const share = cell(row.aiShare === undefined ? '' : formatShare(row.aiShare, lang), 'num', tr(lang, 'colAiShare'));
+  // The same rule as the text view: a share only beside an AI-side verdict (the CSV keeps the API's number).
+  const share = cell(shareText(row.verdictKey, row.aiShare, lang), 'num', tr(lang, 'colAiShare'));
   if (row.aiShare !== undefined) share.dataset.share = String(row.aiShare);
   const verdict = cell(undefined, undefined, tr(lang, 'colVerdict'));
   const badge = el('span');

@@ -27,6 +27,8 @@ export interface CalibrationContext {
   lang(): UiLang;
   /** Called when the chosen profile changes (the result on screen may no longer answer it). */
   onChoice(): void;
+  /** Called once a request to make a profile has ended, made or not: the key's words left may have changed. */
+  onCharged(): void;
 }
 
 /** The tab's handle for the page: the chosen profile's id, and the hooks of a key or language change. */
@@ -160,12 +162,19 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
       const profile = await createProfile(ctx.key(), lang, name, files);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
       created = { name: profile.name, skipped: profile.skipped ?? 0 };
+      // The form is emptied once it made its profile (issue 39: a second click made, and charged, a second
+      // profile of the same name from the same files); making another means choosing files again.
+      nameInput.value = '';
+      fileInput.value = '';
+      files = [];
+      refused = [];
     } catch (err) {
       showError(err);
     } finally {
       busy = false;
       createButton.disabled = false;
       draw();
+      ctx.onCharged();
     }
   }
 

@@ -139,6 +139,11 @@ function modeRow(mode: Sensitivity, m: PublicMode, lang: UiLang, showScore: bool
     el('td', 'num flagged', flagged),
     el('td', 'num bound', formatRate(m.upperBound, lang)),
   ];
+  // The column's name, shown before the value where the table is laid out as one block per mode (narrow screens).
+  const labels = [showScore ? 'colThreshold' : 'colThresholdLogit', 'colOwnFlagged', 'colUpperBound'] as const;
+  cells.forEach((td, i) => {
+    td.dataset.label = tr(lang, labels[i]);
+  });
   cells[1].dataset.flagged = String(m.flagged);
   cells[1].dataset.texts = String(m.texts);
   cells[2].dataset.bound = String(m.upperBound);

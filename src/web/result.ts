@@ -4,7 +4,7 @@ import type { DetectResult } from './api.ts';
 import { renderCalibrationLine } from './calibration.ts';
 import { byId, el } from './dom.ts';
 import { tr, type UiLang } from './strings.ts';
-import { formatShare, paintVerdict, showsPassages } from './verdict.ts';
+import { notMixedNote, paintVerdict, shareText, showsPassages } from './verdict.ts';
 
 /** Name of the CSS custom highlight that marks the passage of a clicked bullet. */
 export const PASSAGE_HIGHLIGHT = 'passage';
@@ -167,12 +167,15 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
+  const notMixed = notMixedNote(result, lang);
+  byId('mixed-note').textContent = notMixed ?? '';
+  byId('mixed-note').hidden = notMixed === null;
   // The measured error beside the verdict, in the server's words (it is asked in the page's language).
   // Left out without a verdict: "flagged 0% of 243 human texts" would reassure about a call not made.
   const measured = byId('measured-error');
   measured.textContent = result.measuredError.text;
   measured.hidden = result.verdictKey === 'inconclusive';
-  byId('ai-share').textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : '—';
+  byId('ai-share').textContent = shareText(result.verdictKey, result.aiShare, lang);
   byId('doc-type').textContent = result.docTypeLabel;
   renderCalibrationLine(byId('calibration-line'), result.calibration, result.docTypeLabel, lang);
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });

@@ -34,6 +34,10 @@ const en = {
   legendHeat: 'Shade: each sentence’s AI score',
   gaugeNoVerdict: 'AI score · no verdict',
   staleNote: 'The text has changed since this result: analyze it again to update it.',
+  staleSettingsNote: 'The sensitivity or the calibration profile has changed since this result: analyze the text again to update it.',
+  staleTextSettingsNote: 'The text and the settings have changed since this result: analyze the text again to update it.',
+  notMixed:
+    'Why not “Mixed”: {human} of the words are in passages that read as human, but “Mixed” also needs AI passages that hold {min} to {max} of the words, one of them AI-written on its own by the standard a whole text of its length is held to at this sensitivity, and a human passage of {words} or more words that reads as human on its own. This text does not meet all of these, so its verdict is the whole text’s.',
   filesRefused: 'Not added (only TXT, MD, DOCX and PDF files): {names}',
   plan_trial: 'trial',
   plan_free: 'free',
@@ -198,6 +202,11 @@ const es: Record<StringKey, string> = {
   legendHeat: 'Sombreado: la puntuación IA de cada frase',
   gaugeNoVerdict: 'Puntuación IA · sin veredicto',
   staleNote: 'El texto ha cambiado desde este resultado: vuelva a analizarlo para actualizarlo.',
+  staleSettingsNote:
+    'La sensibilidad o el perfil de calibración han cambiado desde este resultado: vuelva a analizar el texto para actualizarlo.',
+  staleTextSettingsNote: 'El texto y los ajustes han cambiado desde este resultado: vuelva a analizar el texto para actualizarlo.',
+  notMixed:
+    'Por qué no «Mixto»: el {human} de las palabras está en pasajes que parecen humanos, pero «Mixto» exige además que los pasajes de IA reúnan entre el {min} y el {max} de las palabras, que uno de ellos sea de IA por sí solo con el criterio que se aplica a un texto entero de su longitud en esta sensibilidad, y que haya un pasaje humano de {words} palabras o más que parezca humano por sí solo. Este texto no lo cumple todo, así que su veredicto es el del texto entero.',
   filesRefused: 'No se añadieron (solo archivos TXT, MD, DOCX y PDF): {names}',
   plan_trial: 'de prueba',
   plan_free: 'gratuito',

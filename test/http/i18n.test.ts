@@ -2,7 +2,7 @@ import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { en } from '../../src/i18n/en';
 import { es } from '../../src/i18n/es';
-import { negotiateLang, parseAcceptLanguage, t } from '../../src/i18n';
+import { errorMessage, negotiateLang, parseAcceptLanguage, t } from '../../src/i18n';
 import { ERROR_STATUS } from '../../src/http/errors';
 import { call, makeApp, words } from './helpers';
 
@@ -35,6 +35,14 @@ describe('catalogues', () => {
       'El texto es demasiado corto: se necesitan al menos 20 palabras y se han encontrado 3.',
     );
     expect(t('en', 'errors.nope')).toBe('errors.nope');
+  });
+
+  it('name a language in words where an error quotes its code (issue 39: `language "en"`)', () => {
+    const params = { language: 'en', count: 12, min: 50 };
+    expect(errorMessage('en', 'calibration_too_small', params)).toStartWith('Too few usable texts in English: 12 of at least 50 ');
+    expect(errorMessage('es', 'calibration_too_small', { ...params, language: 'es' })).toStartWith(
+      'Muy pocos textos utilizables en español: 12 de al menos 50 ',
+    );
   });
 });
 

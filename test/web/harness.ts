@@ -39,6 +39,8 @@ export interface TestServer {
   spentKey: string;
   /** The server's own detector, to check what the page shows against. */
   detector: Detector;
+  /** A new free-plan key with a whole month of words (a test that spends a month's share makes its own). */
+  newKey(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startServer(): Promise<TestServer> {
     key,
     spentKey: spent.key,
     detector,
+    newKey: async (name) => (await createKey(store.keys, { plan: 'free', name })).key,
     async stop() {
       await app.stop();
       await store.close();

@@ -34,6 +34,12 @@ export const AI_PARAGRAPH =
 export const MIXED = `${HUMAN_PARAGRAPH}\n\n${AI_PARAGRAPH}`;
 
 /**
+ * One casual human sentence (23 words) before the AI paragraph: the API reads it as a human passage
+ * but calls the text `ai`, not `mixed` (a human passage needs 30+ words: src/detector/decide/mixed.ts).
+ */
+export const AI_WITH_HUMAN_LINE = `Took me three hours, honestly, because the chain kept slipping off and I'd lost the little spring thing somewhere under the sofa.\n\n${AI_PARAGRAPH}`;
+
+/**
  * 22 words of a formal abstract's opening: it leans AI (score 78 with the model of 2026-11-26) but stays
  * under the threshold at every mode, so `inconclusive` (stock AI phrasing this short is called AI).
  */

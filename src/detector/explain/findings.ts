@@ -24,7 +24,11 @@ export interface Finding {
   sentences: ScoredSentence[];
   /** The passage it cites: one of `sentences`, or a paragraph/passage span when it speaks of one. */
   cite: { start: number; end: number } | null;
-  /** How strongly a sentence shows the signal (dimension findings: their example is the strongest sentence). */
+  /**
+   * How strongly a sentence shows the signal (its example is the strongest sentence; when an earlier
+   * bullet quotes that one, the next: bullets.ts); -Infinity for a sentence it must never quote.
+   * Without it, the finding may quote its other sentences in text order.
+   */
   rank?: (s: ScoredSentence) => number;
 }
 
@@ -85,8 +89,9 @@ export function humanFindings(r: EngineResult, text: string, cvThreshold: number
       .map((s) => s.words)
       .sort((a, b) => a - b);
     const median = lens[lens.length >> 1] ?? 0;
-    const cite = strongest(r.sentences, (s) => Math.abs(s.words - median));
-    out.push(finding('varied_rhythm', 'human', {}, Math.min(2, cv / cvThreshold - 1), r.sentences, cite));
+    const rank = (s: ScoredSentence) => Math.abs(s.words - median);
+    const cite = strongest(r.sentences, rank);
+    out.push({ ...finding('varied_rhythm', 'human', {}, Math.min(2, cv / cvThreshold - 1), r.sentences, cite), rank });
   }
   if (r.style.words >= MIN_WORDS_FOR_HUMAN_SIGNALS) {
     const voice = r.style.personalRate + r.style.contractionRate;
@@ -118,11 +123,13 @@ function countedFinding(
 ): Finding[] {
   const total = (s: ScoredSentence) => features.reduce((n, read) => n + read(s), 0);
   const sentences = r.sentences.filter((s) => total(s) > 0);
+  // A sentence that cannot show the signal is never quoted, even when a stronger one is quoted already.
+  const rank = (s: ScoredSentence) => (citable(s) ? total(s) : -Infinity);
   const cite = strongest(
     sentences.filter((s) => citable(s)),
     total,
   );
-  return cite ? [finding(id, 'human', {}, Math.min(2, strength), sentences, cite)] : [];
+  return cite ? [{ ...finding(id, 'human', {}, Math.min(2, strength), sentences, cite), rank }] : [];
 }
 
 /** A finding whose message key is its id. */

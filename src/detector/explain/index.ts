@@ -91,8 +91,8 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
   // Padding for a short text says what its length costs (no style measures), never that it is too short to call: the verdict may be called.
   const filler =
     words < MIN_STYLE_WORDS
-      ? finding('short_style', 'neutral', { words }, 0, [], r.sentences[0] ?? null)
-      : finding('no_style_signals', 'neutral', {}, 0, [], r.sentences[0] ?? null);
+      ? finding('short_style', 'neutral', { words }, 0, r.sentences, r.sentences[0] ?? null)
+      : finding('no_style_signals', 'neutral', {}, 0, r.sentences, r.sentences[0] ?? null);
   const enabled = dims.dimensions.filter((d) => d.enabled);
   return {
     verdictKey,

@@ -46,6 +46,9 @@ var en = {
   legendHeat: "Shade: each sentence’s AI score",
   gaugeNoVerdict: "AI score · no verdict",
   staleNote: "The text has changed since this result: analyze it again to update it.",
+  staleSettingsNote: "The sensitivity or the calibration profile has changed since this result: analyze the text again to update it.",
+  staleTextSettingsNote: "The text and the settings have changed since this result: analyze the text again to update it.",
+  notMixed: "Why not “Mixed”: {human} of the words are in passages that read as human, but “Mixed” also needs AI passages that hold {min} to {max} of the words, one of them AI-written on its own by the standard a whole text of its length is held to at this sensitivity, and a human passage of {words} or more words that reads as human on its own. This text does not meet all of these, so its verdict is the whole text’s.",
   filesRefused: "Not added (only TXT, MD, DOCX and PDF files): {names}",
   plan_trial: "trial",
   plan_free: "free",
@@ -200,6 +203,9 @@ var es = {
   legendHeat: "Sombreado: la puntuación IA de cada frase",
   gaugeNoVerdict: "Puntuación IA · sin veredicto",
   staleNote: "El texto ha cambiado desde este resultado: vuelva a analizarlo para actualizarlo.",
+  staleSettingsNote: "La sensibilidad o el perfil de calibración han cambiado desde este resultado: vuelva a analizar el texto para actualizarlo.",
+  staleTextSettingsNote: "El texto y los ajustes han cambiado desde este resultado: vuelva a analizar el texto para actualizarlo.",
+  notMixed: "Por qué no «Mixto»: el {human} de las palabras está en pasajes que parecen humanos, pero «Mixto» exige además que los pasajes de IA reúnan entre el {min} y el {max} de las palabras, que uno de ellos sea de IA por sí solo con el criterio que se aplica a un texto entero de su longitud en esta sensibilidad, y que haya un pasaje humano de {words} palabras o más que parezca humano por sí solo. Este texto no lo cumple todo, así que su veredicto es el del texto entero.",
   filesRefused: "No se añadieron (solo archivos TXT, MD, DOCX y PDF): {names}",
   plan_trial: "de prueba",
   plan_free: "gratuito",
@@ -610,6 +616,10 @@ function modeRow(mode, m, lang, showScore) {
     el("td", "num flagged", flagged),
     el("td", "num bound", formatRate(m.upperBound, lang))
   ];
+  const labels = [showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"];
+  cells.forEach((td, i) => {
+    td.dataset.label = tr(lang, labels[i]);
+  });
   cells[1].dataset.flagged = String(m.flagged);
   cells[1].dataset.texts = String(m.texts);
   cells[2].dataset.bound = String(m.upperBound);
@@ -693,6 +703,9 @@ function renderChoice(select, profiles, chosenId, lang) {
 }
 
 // src/web/verdict.ts
+var MIN_MIXED_SHARE = 0.1;
+var MAX_MIXED_SHARE = 0.9;
+var MIN_HUMAN_PASSAGE_WORDS = 30;
 function paintVerdict(target, key, label) {
   target.textContent = label;
   target.classList.add("verdict-badge");
@@ -702,10 +715,26 @@ function paintVerdict(target, key, label) {
     delete target.dataset.verdict;
 }
 function showsPassages(verdictKey) {
-  return isAiVerdict(verdictKey);
+  return verdictKey !== undefined && isAiVerdict(verdictKey);
 }
+var percent = (share, lang) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
 function formatShare(share, lang) {
-  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(aiSharePercent(share) / 100);
+  return percent(aiSharePercent(share) / 100, lang);
+}
+function shareText(verdictKey, share, lang) {
+  return share !== undefined && showsPassages(verdictKey) ? formatShare(share, lang) : "—";
+}
+function notMixedNote(answer, lang) {
+  if (answer.verdictKey !== "ai" && answer.verdictKey !== "likely_ai")
+    return null;
+  if (!answer.segments.some((s) => s.label === "human"))
+    return null;
+  return tr(lang, "notMixed", {
+    human: percent((100 - aiSharePercent(answer.aiShare)) / 100, lang),
+    min: percent(MIN_MIXED_SHARE, lang),
+    max: percent(MAX_MIXED_SHARE, lang),
+    words: MIN_HUMAN_PASSAGE_WORDS
+  });
 }
 
 // src/web/batch.ts
@@ -805,7 +834,7 @@ function paintRow(tr_, row, lang) {
     tr_.appendChild(td);
     return;
   }
-  const share = cell(row.aiShare === undefined ? "" : formatShare(row.aiShare, lang), "num", tr(lang, "colAiShare"));
+  const share = cell(shareText(row.verdictKey, row.aiShare, lang), "num", tr(lang, "colAiShare"));
   if (row.aiShare !== undefined)
     share.dataset.share = String(row.aiShare);
   const verdict = cell(undefined, undefined, tr(lang, "colVerdict"));
@@ -1060,12 +1089,17 @@ function wireCalibration(ctx) {
       const profile = await createProfile(ctx.key(), lang, name, files);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
       created = { name: profile.name, skipped: profile.skipped ?? 0 };
+      nameInput.value = "";
+      fileInput.value = "";
+      files = [];
+      refused = [];
     } catch (err) {
       showError(err);
     } finally {
       busy = false;
       createButton.disabled = false;
       draw();
+      ctx.onCharged();
     }
   }
   wireDrop(byId("calibration-drop"), fileInput, (chosen) => {
@@ -1351,10 +1385,13 @@ function renderResult(text, result, headers, lang, answerLang = lang) {
   renderGauge(result.score, result.verdictKey, lang);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
+  const notMixed = notMixedNote(result, lang);
+  byId("mixed-note").textContent = notMixed ?? "";
+  byId("mixed-note").hidden = notMixed === null;
   const measured = byId("measured-error");
   measured.textContent = result.measuredError.text;
   measured.hidden = result.verdictKey === "inconclusive";
-  byId("ai-share").textContent = showsPassages(result.verdictKey) ? formatShare(result.aiShare, lang) : "—";
+  byId("ai-share").textContent = shareText(result.verdictKey, result.aiShare, lang);
   byId("doc-type").textContent = result.docTypeLabel;
   renderCalibrationLine(byId("calibration-line"), result.calibration, result.docTypeLabel, lang);
   const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
@@ -1387,7 +1424,12 @@ var lastResult = null;
 var chosenFiles = [];
 var refusedFiles = [];
 var batchRows = [];
-var calibration = wireCalibration({ key: () => keyInput.value.trim(), lang: () => lang, onChoice: () => markStale() });
+var calibration = wireCalibration({
+  key: () => keyInput.value.trim(),
+  lang: () => lang,
+  onChoice: () => markStale(),
+  onCharged: () => void refreshUsage()
+});
 var busy = false;
 function initialLang() {
   const saved = localStorage.getItem(LANG_STORAGE);
@@ -1437,14 +1479,24 @@ function chooseFiles(files) {
   ({ taken: chosenFiles, refused: refusedFiles } = splitFiles(files));
   renderFileList();
 }
+var STALE_NOTES = {
+  "": null,
+  text: "staleNote",
+  settings: "staleSettingsNote",
+  "text-settings": "staleTextSettingsNote",
+  lang: "staleLangNote"
+};
 function markStale() {
-  const edited = lastResult !== null && (textArea.value !== lastResult.text || sensitivity2.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
+  const text = lastResult !== null && textArea.value !== lastResult.text;
+  const settings = lastResult !== null && (sensitivity2.value !== lastResult.sensitivity || calibration.chosen() !== lastResult.calibration);
   const otherLang = lastResult !== null && lastResult.lang !== lang;
+  const reason = text && settings ? "text-settings" : text ? "text" : settings ? "settings" : otherLang ? "lang" : "";
   const note = $("stale-note");
-  $("result").classList.toggle("stale", edited || otherLang);
-  note.hidden = !(edited || otherLang);
-  note.dataset.reason = edited ? "edited" : otherLang ? "lang" : "";
-  note.textContent = otherLang && !edited ? tr(lang, "staleLangNote", { language: tr(lang, `langName_${lastResult.lang}`) }) : tr(lang, "staleNote");
+  $("result").classList.toggle("stale", reason !== "");
+  note.hidden = reason === "";
+  note.dataset.reason = reason;
+  const key = STALE_NOTES[reason];
+  note.textContent = key === "staleLangNote" ? tr(lang, key, { language: tr(lang, `langName_${lastResult.lang}`) }) : key ? tr(lang, key) : "";
 }
 function renderFileList() {
   const list = $("file-list");
