@@ -117,6 +117,8 @@ export const en = {
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',
+    lexical_passage:
+      'The word patterns of the AI-written passage match AI-generated text (passage score {percent}/100), most strongly in this sentence.',
     low_burstiness: 'Sentences are all about the same length, a rhythm typical of AI text.',
     predictable_vocabulary: 'The vocabulary stays with common, predictable words.',
     stock_phrases: 'Phrases that AI models overuse appear in {count, plural, one {# sentence} other {# sentences}}.',

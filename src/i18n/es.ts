@@ -123,6 +123,8 @@ export const es: Catalogue = {
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',
     lexical_human:
       'Los patrones de palabras en conjunto coinciden con la escritura humana (puntuación {percent}/100), como en este pasaje.',
+    lexical_passage:
+      'Los patrones de palabras del pasaje escrito por IA coinciden con texto generado por IA (puntuación del pasaje {percent}/100), sobre todo en esta frase.',
     low_burstiness: 'Todas las frases tienen casi la misma longitud, un ritmo típico del texto de IA.',
     predictable_vocabulary: 'El vocabulario se limita a palabras comunes y predecibles.',
     stock_phrases: 'Aparecen giros que los modelos de IA usan en exceso en {count, plural, one {# frase} other {# frases}}.',
