@@ -10,7 +10,7 @@
  * thresholds), never a text, and nothing here logs one.
  */
 import type { Config } from '../../config';
-import { CodedError } from '../../contract';
+import { CodedError, type LabelLang } from '../../contract';
 import {
   buildProfile,
   isStale,
@@ -27,7 +27,8 @@ import type { Logger } from '../../http/logger';
 import type { ApiKey, CalibrationRecord, CalibrationStore, QuotaStore } from '../../store/types';
 import { readUploadedFiles, textField } from '../batch/form';
 import type { ExhaustedFiles } from '../batch/exhausted';
-import { ClientGoneError, OverQuotaError, planBatch } from '../batch/plan';
+import { errorLine, type FileRef } from '../batch/lines';
+import { ClientGoneError, type FileFailure, OverQuotaError, planBatch } from '../batch/plan';
 import { extractLimitsOf } from '../batch/pool';
 import { checkQuotaFirst, quotaError, type Holds, type QuotaState } from '../quota';
 import {
@@ -38,6 +39,7 @@ import {
   MAX_CALIBRATIONS_PER_KEY,
   type CalibrationList,
   type CalibrationView,
+  type SkippedFile,
 } from './model';
 
 const ID_PATTERN = new RegExp(CALIBRATION_ID_PATTERN);
@@ -117,11 +119,25 @@ export async function admitCalibration(deps: Pick<CalibrationDeps, 'calibrations
   return checkQuotaFirst(deps.quota, key);
 }
 
-/** The `name` of a request, trimmed; 400 invalid_request when absent, empty or too long. */
+/** The `name` of a request, trimmed; 400 invalid_request when absent or empty, and another message when too long. */
 function nameOf(value: unknown): string {
   const name = typeof value === 'string' ? value.trim() : '';
-  if (name === '' || name.length > MAX_CALIBRATION_NAME) {
-    throw new ApiError('invalid_request', { detail: `the "name" field is required: 1 to ${MAX_CALIBRATION_NAME} characters` });
+  const limit = MAX_CALIBRATION_NAME;
+  if (name === '') {
+    throw new ApiError('invalid_request', {
+      variant: 'name_required',
+      limit,
+      detail: `the "name" field is required: 1 to ${limit} characters`,
+    });
+  }
+  if (name.length > limit) {
+    const length = name.length;
+    throw new ApiError('invalid_request', {
+      variant: 'name_too_long',
+      length,
+      limit,
+      detail: `the "name" field is too long: ${length} characters`,
+    });
   }
   return name;
 }
@@ -147,7 +163,8 @@ export async function calibrateJson(
 /**
  * Makes a profile from a multipart body: `name` and `files[]` (TXT, MD, DOCX, PDF), read within the
  * batch limits except the file count (MAX_CALIBRATION_TEXTS: a profile needs 50+ texts a language).
- * Files that cannot be read or are under 20 words are skipped and not charged.
+ * Files that cannot be read or are under 20 words are skipped and not charged, and named in the
+ * answer's `skippedFiles` with the code and message (in `lang`) a batch error line would give them.
  */
 export async function calibrateForm(
   deps: CalibrationDeps,
@@ -155,6 +172,7 @@ export async function calibrateForm(
   request: Request,
   initial: QuotaState,
   signals: CalibrationSignals,
+  lang: LabelLang,
 ): Promise<CalibrationOutcome> {
   const { config } = deps;
   const { form, files } = await readUploadedFiles(request, { maxFiles: MAX_CALIBRATION_TEXTS, maxBatchBytes: config.maxBatchBytes });
@@ -166,18 +184,29 @@ export async function calibrateForm(
   try {
     plan = await planBatch(planDeps, files, signals, budgetSeconds(config), initial.remaining);
   } catch (error) {
-    if (error instanceof OverQuotaError) throw quotaError('quota_exceeded', initial, error.words);
+    if (error instanceof OverQuotaError) throw quotaError('quota_exceeded', initial, error.words, 'calibration');
     if (error instanceof ClientGoneError) throw new ApiError('client_closed');
     throw error;
   }
   if (signals.budget.aborted) throw timeout(config);
   const texts: string[] = [];
+  const skippedFiles: SkippedFile[] = [];
   for (const file of plan) {
-    if (!file.ok) continue;
+    if (!file.ok) {
+      skippedFiles.push(skippedFile(file, file.failure, lang));
+      continue;
+    }
     texts.push(file.text);
     file.text = '';
   }
-  return calibrate(deps, key, name, texts, plan.length - texts.length, signals);
+  const outcome = await calibrate(deps, key, name, texts, skippedFiles.length, signals);
+  return { ...outcome, body: { ...outcome.body, skippedFiles } };
+}
+
+/** A file the profile could not use, named as a batch's error line names it (its type aside). */
+function skippedFile(file: FileRef, failure: FileFailure, lang: LabelLang): SkippedFile {
+  const { index, fileName, code, message } = errorLine(file, failure, lang);
+  return { index, fileName, code, message };
 }
 
 function budgetSeconds(config: Config): number {
@@ -249,7 +278,7 @@ async function calibrate(
   if (signals.client.aborted) throw new ApiError('client_closed');
   const now = Date.now();
   const charge = await deps.holds.charge(key, words, { now });
-  if (!charge.ok) throw quotaError(charge.code, charge.state, words);
+  if (!charge.ok) throw quotaError(charge.code, charge.state, words, 'calibration');
   const { hold } = charge;
   try {
     const samples = [];
