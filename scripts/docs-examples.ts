@@ -93,6 +93,22 @@ function stallingDetector(real: Detector, ms: number): Detector {
   };
 }
 
+/**
+ * A detector that scores calibration texts `ms` slower each (a slow or busy machine): the timeout
+ * example must not race the budget. With the real speed, 3,000 short texts took 88-140 ms warm on
+ * 2 cores, against a 100 ms budget, so a quick run made the profile (201) instead (issue 39).
+ */
+function slowScoringDetector(real: Detector, ms: number): Detector {
+  return {
+    countWords: (text) => real.countWords(text),
+    analyze: (text, options) => real.analyze(text, options),
+    profileSample(text) {
+      Bun.sleepSync(ms);
+      return real.profileSample(text);
+    },
+  };
+}
+
 interface Sent {
   status: number;
   body: unknown;
@@ -111,8 +127,9 @@ export async function generateExamples(): Promise<DetectExamples> {
   const shortHolds = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false, leaseMs: 300 });
   const stalled = createApp({ config, store, detector: stallingDetector(detector, 400), holds: shortHolds });
   // Its time budget (the minimum) runs out while a large calibration set is scored: calibration_timeout.
+  // Scoring 3,000 texts takes at least 3 s there (1 ms each), whatever the machine: never within 100 ms.
   const hurriedConfig = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', BATCH_TIME_BUDGET_MS: '100' });
-  const hurriedApp = createApp({ config: hurriedConfig, store, detector });
+  const hurriedApp = createApp({ config: hurriedConfig, store, detector: slowScoringDetector(detector, 1) });
   // A duplicate waits this long for a first request still running (held below), then gets 409.
   const impatient = createApp({ config, store, detector, idempotencyWaitMs: 50 });
   const keyOf = async (plan: PlanId = 'free') => (await createKey(store.keys, { plan })).key;
@@ -143,7 +160,11 @@ export async function generateExamples(): Promise<DetectExamples> {
 
   const errors: Partial<Record<ErrorCode, ErrorExample>> = {};
   async function error(request: string, sent: Promise<Sent>): Promise<void> {
-    const { status, body } = await sent;
+    const { status, body, text } = await sent;
+    // Said plainly: an example that answered something else was a TypeError on body.error (issue 39).
+    if (status < 400 || !(body as ErrorBody | null)?.error) {
+      throw new Error(`docs:examples: "${request}" answered ${status}, not an error: ${text.slice(0, 200)}`);
+    }
     const code = (body as ErrorBody).error.code as ErrorCode;
     if (errors[code]) throw new Error(`docs:examples: two examples answered ${code}`);
     errors[code] = { request, status, body: body as ErrorBody };

@@ -221,7 +221,7 @@ export interface components {
             }[];
             /** @description Plain-language explanations. */
             bullets: {
-                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
+                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected (in a `mixed` text it quotes the AI passage's score and one of its sentences), `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
                 id: string;
                 /**
                  * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why there is no verdict) for inconclusive: `short_text` (too short for this sensitivity), `language_limit` (too short for any sensitivity in the text’s language), `uncertain_score`, `ai_passage` or `obfuscation`. `short_text` and `language_limit` appear only beside `inconclusive`.
@@ -541,7 +541,7 @@ export interface components {
             }[];
             /** @description Plain-language explanations. With `detail=full` only; offsets are UTF-16 code units of the text extracted from the file. */
             bullets?: {
-                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
+                /** @description The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected (in a `mixed` text it quotes the AI passage's score and one of its sentences), `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension. */
                 id: string;
                 /**
                  * @description Which way the signal points. The first bullet supports the verdict: `ai` for ai, likely_ai and mixed; `human` for human and likely_human; `neutral` (why there is no verdict) for inconclusive: `short_text` (too short for this sensitivity), `language_limit` (too short for any sensitivity in the text’s language), `uncertain_score`, `ai_passage` or `obfuscation`. `short_text` and `language_limit` appear only beside `inconclusive`.
@@ -892,6 +892,20 @@ export interface components {
             };
             /** @description Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged. */
             skipped?: number;
+            /** @description Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged. */
+            skippedFiles?: {
+                /** @description Position of the file in the upload, from 0. */
+                index: number;
+                /** @description The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension. */
+                fileName: string;
+                /**
+                 * @description Stable snake_case code: branch on this, never on the message.
+                 * @enum {string}
+                 */
+                code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable";
+                /** @description Human-readable message in the negotiated language. */
+                message: string;
+            }[];
         };
         /** @description The calibration profiles of the key. */
         CalibrationList: {
@@ -1037,6 +1051,20 @@ export interface components {
                 };
                 /** @description Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged. */
                 skipped?: number;
+                /** @description Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged. */
+                skippedFiles?: {
+                    /** @description Position of the file in the upload, from 0. */
+                    index: number;
+                    /** @description The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension. */
+                    fileName: string;
+                    /**
+                     * @description Stable snake_case code: branch on this, never on the message.
+                     * @enum {string}
+                     */
+                    code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable";
+                    /** @description Human-readable message in the negotiated language. */
+                    message: string;
+                }[];
             }[];
             /** @description Most profiles a key may keep; POST answers 409 calibration_limit_reached past it. */
             limit: number;
@@ -1748,6 +1776,8 @@ export interface operations {
             query?: {
                 /** @description Label language; overrides Accept-Language. */
                 lang?: "en" | "es";
+                /** @description Batch mode: as the form field `detail` (`full` adds the explanation to each result line). Either place turns it on; another value in either is 400 `invalid_request`. Single mode always answers in full. */
+                detail?: "full";
             };
             header?: {
                 /** @description Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en. */
@@ -1960,6 +1990,8 @@ export interface operations {
             query?: {
                 /** @description Label language; overrides Accept-Language. */
                 lang?: "en" | "es";
+                /** @description Batch mode: as the form field `detail` (`full` adds the explanation to each result line). Either place turns it on; another value in either is 400 `invalid_request`. Single mode always answers in full. */
+                detail?: "full";
             };
             header?: {
                 /** @description Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en. */

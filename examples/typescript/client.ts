@@ -1,8 +1,10 @@
 /**
  * A TypeScript client of the AI text detector on the types generated from its OpenAPI document
- * (./api.ts, `bun run examples:types`): scores a text, scores a file, reads the key's usage.
+ * (./api.ts, `bun run examples:types`): scores a text, scores a file, and, given a folder of texts
+ * known to be human-written, makes a calibration profile from them, scores the text with it, lists
+ * the key's profiles and deletes it; then reads the key's usage.
  *
- *   DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts essay.pdf
+ *   DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts essay.pdf [known-human-folder]
  *
  * Prints one JSON object per step on stdout. Needs only fetch, FormData and Blob (run here with Bun).
  */
@@ -12,6 +14,11 @@ type DetectResponse = paths['/v1/detect']['post']['responses'][200]['content']['
 type BatchLine = components['schemas']['BatchLine'];
 type ResultLine = components['schemas']['BatchResultLine'];
 type Usage = paths['/v1/usage']['get']['responses'][200]['content']['application/json'];
+type Calibration = components['schemas']['Calibration'];
+type CalibrationList = components['schemas']['CalibrationList'];
+type Sensitivity = 'conservative' | 'balanced' | 'aggressive';
+/** A file to upload: its name and bytes. */
+type Upload = { name: string; bytes: Uint8Array<ArrayBuffer> };
 type ErrorBody = components['schemas']['ErrorBody'];
 
 /** An answer with the API's error body: branch on `code`, show `message`. */
@@ -60,18 +67,43 @@ export class DetectorClient {
     }
   }
 
-  /** Scores one text; retried safely (charged once) thanks to the Idempotency-Key. */
-  async detectText(text: string, sensitivity: 'conservative' | 'balanced' | 'aggressive' = 'conservative'): Promise<DetectResponse> {
+  /**
+   * Scores one text; retried safely (charged once) thanks to the Idempotency-Key. With `calibration`
+   * (a profile id of this key), the verdict uses the profile's thresholds where it covers the text.
+   */
+  async detectText(text: string, sensitivity: Sensitivity = 'conservative', calibration?: string): Promise<DetectResponse> {
     const response = await this.request('/v1/detect', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-      body: JSON.stringify({ text, sensitivity }),
+      body: JSON.stringify({ text, sensitivity, ...(calibration ? { calibration } : {}) }),
     });
     return (await response.json()) as DetectResponse;
   }
 
+  /**
+   * Makes a calibration profile from known-human files (one text each, 50+ per language), charged like
+   * detecting them; files it cannot use are named in `skippedFiles`. Sent once, never retried: the
+   * route takes no Idempotency-Key, so a retry could make a second profile.
+   */
+  async calibrate(name: string, files: Upload[]): Promise<Calibration> {
+    const form = new FormData();
+    form.append('name', name);
+    for (const file of files) form.append('files[]', new Blob([file.bytes]), file.name);
+    return (await (await this.request('/v1/calibrations', { method: 'POST', body: form }, 1)).json()) as Calibration;
+  }
+
+  /** The key's calibration profiles, newest first (not charged). */
+  async calibrations(): Promise<CalibrationList> {
+    return (await (await this.request('/v1/calibrations')).json()) as CalibrationList;
+  }
+
+  /** Deletes a profile of the key (204); detections naming it then get 404 calibration_not_found. */
+  async deleteCalibration(id: string): Promise<void> {
+    await this.request(`/v1/calibrations/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  }
+
   /** Scores files (TXT, MD, DOCX, PDF), yielding each NDJSON line as it arrives. */
-  async *detectFiles(files: Array<{ name: string; bytes: Uint8Array<ArrayBuffer> }>, detail: boolean = false): AsyncGenerator<BatchLine> {
+  async *detectFiles(files: Upload[], detail: boolean = false): AsyncGenerator<BatchLine> {
     const form = new FormData();
     for (const file of files) form.append('files[]', new Blob([file.bytes]), file.name);
     if (detail) form.append('detail', 'full');
@@ -107,9 +139,11 @@ const SAMPLE =
 async function main(): Promise<void> {
   const baseUrl = process.env.DETECTOR_URL ?? 'http://localhost:3000';
   const key = process.env.DETECTOR_KEY;
-  const path = process.argv[2];
+  const [path, folder] = process.argv.slice(2);
   if (!key || !path) {
-    console.error('usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts FILE');
+    console.error(
+      'usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts FILE [KNOWN_HUMAN_FOLDER]',
+    );
     process.exit(2);
   }
   const client = new DetectorClient(baseUrl, key);
@@ -135,8 +169,36 @@ async function main(): Promise<void> {
       );
     } else if (line.type === 'error') console.log(JSON.stringify({ step: 'file', fileName: line.fileName, error: line.code }));
   }
+  if (folder) await calibrationSteps(client, folder);
   const usage = await client.usage();
   console.log(JSON.stringify({ step: 'usage', plan: usage.plan, words: usage.words, calls: usage.calls, trial: usage.trial }));
+}
+
+/** Make a profile from the folder's files, score the sample with it, list the key's profiles, delete it. */
+async function calibrationSteps(client: DetectorClient, folder: string): Promise<void> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const names = (await readdir(folder)).sort();
+  const files = await Promise.all(names.map(async (name) => ({ name, bytes: new Uint8Array(await readFile(join(folder, name))) })));
+  const profile = await client.calibrate('Known-human examples', files);
+  const texts = Object.fromEntries(Object.entries(profile.languages).map(([lang, l]) => [lang, l?.texts]));
+  const skippedFiles = (profile.skippedFiles ?? []).map(({ fileName, code }) => ({ fileName, code }));
+  console.log(JSON.stringify({ step: 'calibrate', id: profile.id, texts, skipped: profile.skipped, skippedFiles }));
+  const scored = await client.detectText(SAMPLE, 'balanced', profile.id);
+  // `applied: false` names why the profile did not decide this text (its length or type is not covered...).
+  console.log(
+    JSON.stringify({
+      step: 'calibrated',
+      score: scored.score,
+      verdictKey: scored.verdictKey,
+      calibration: scored.calibration,
+      measuredError: scored.measuredError.source,
+    }),
+  );
+  const { calibrations } = await client.calibrations();
+  console.log(JSON.stringify({ step: 'profiles', ids: calibrations.map((c) => c.id) }));
+  await client.deleteCalibration(profile.id);
+  console.log(JSON.stringify({ step: 'deleted', id: profile.id }));
 }
 
 if (import.meta.main) await main();

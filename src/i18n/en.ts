@@ -55,6 +55,12 @@ export const en = {
       'Not enough words left this month: a batch needs at least {words} words and {remaining} of {limit} remain, so the batch was not read. The quota resets at {reset}.',
     invalid_api_key_scheme:
       'The Authorization scheme "{scheme}" is not supported: send the key as X-API-Key: <key> or Authorization: Bearer <key>.',
+    exceeds_plan_calibration:
+      'This calibration needs {words} words, more than the {limit} words a month of the {plan} plan: it can never fit, and a profile cannot be split. Make it offline with `bun run calibrate` (free, no API key, the texts never leave your machine), or use a larger plan.',
+    unsupported_media_type_calibration:
+      'Unsupported Content-Type: send application/json with "name" and "texts" (an array of texts), or multipart/form-data with a "name" field and files[].',
+    invalid_request_name_required: 'The "name" field is required: 1 to {limit} characters.',
+    invalid_request_name_too_long: 'The "name" field is too long: {length} characters, at most {limit}.',
   },
   /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
   extractLimits: {
@@ -117,6 +123,8 @@ export const en = {
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',
+    lexical_passage:
+      'The word patterns of the AI-written passage match AI-generated text (passage score {percent}/100), most strongly in this sentence.',
     low_burstiness: 'Sentences are all about the same length, a rhythm typical of AI text.',
     predictable_vocabulary: 'The vocabulary stays with common, predictable words.',
     stock_phrases: 'Phrases that AI models overuse appear in {count, plural, one {# sentence} other {# sentences}}.',

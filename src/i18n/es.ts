@@ -60,6 +60,12 @@ export const es: Catalogue = {
       'No quedan palabras suficientes este mes: un lote necesita al menos {words} palabras y quedan {remaining} de {limit}, así que no se ha leído. La cuota se renueva el {reset}.',
     invalid_api_key_scheme:
       'El esquema de Authorization "{scheme}" no está admitido: envía la clave como X-API-Key: <clave> o Authorization: Bearer <clave>.',
+    exceeds_plan_calibration:
+      'Esta calibración necesita {words} palabras, más que las {limit} palabras al mes del plan {plan}: nunca cabrá, y un perfil no se puede dividir. Créalo sin conexión con `bun run calibrate` (gratis, sin clave de API, los textos no salen de tu máquina), o usa un plan mayor.',
+    unsupported_media_type_calibration:
+      'Content-Type no admitido: envía application/json con "name" y "texts" (una lista de textos), o multipart/form-data con un campo "name" y files[].',
+    invalid_request_name_required: 'El campo "name" es obligatorio: de 1 a {limit} caracteres.',
+    invalid_request_name_too_long: 'El campo "name" es demasiado largo: {length} caracteres, como mucho {limit}.',
   },
   extractLimits: {
     pdf_pages: 'El PDF tiene {actual} páginas, más que el límite de {limit}.',
@@ -123,6 +129,8 @@ export const es: Catalogue = {
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',
     lexical_human:
       'Los patrones de palabras en conjunto coinciden con la escritura humana (puntuación {percent}/100), como en este pasaje.',
+    lexical_passage:
+      'Los patrones de palabras del pasaje escrito por IA coinciden con texto generado por IA (puntuación del pasaje {percent}/100), sobre todo en esta frase.',
     low_burstiness: 'Todas las frases tienen casi la misma longitud, un ritmo típico del texto de IA.',
     predictable_vocabulary: 'El vocabulario se limita a palabras comunes y predecibles.',
     stock_phrases: 'Aparecen giros que los modelos de IA usan en exceso en {count, plural, one {# frase} other {# frases}}.',

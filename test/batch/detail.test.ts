@@ -54,6 +54,34 @@ describe('batch detail=full', () => {
     expect((await bad.json()).error.code).toBe('invalid_request');
   });
 
+  it('honours ?detail=full in the query string too, and refuses another value there: never ignored (issue 39)', async () => {
+    const { app, newKey } = makeBatchApp();
+    const { key } = await newKey();
+    const resultOf = async (query: string, fields: Record<string, string> = {}) => {
+      const lines = await readLines(await postBatch(app, key, batchForm([['a.txt', PROSE]], fields), { query }));
+      return lines.find((l) => l.type === 'result')!;
+    };
+    // In the query alone, as `?lang=` works there; with both, they agree (`full` is the only value).
+    for (const [query, fields] of [
+      ['?detail=full', {}],
+      ['?detail=full&lang=es', {}],
+      ['?detail=full', { detail: 'full' }],
+    ] as const) {
+      const line = await resultOf(query, fields);
+      for (const field of EXPLANATION) expect([query, field, line[field] !== undefined]).toEqual([query, field, true]);
+    }
+    expect((await resultOf('?detail=full&lang=es')).verdict).toBe(detector().analyze(PROSE, { labelLang: 'es' }).verdict);
+    // An empty value is absent, as in the form.
+    expect((await resultOf('?detail=')).bullets).toBeUndefined();
+    for (const query of ['?detail=everything', '?detail=full&detail=short']) {
+      const bad = await postBatch(app, key, batchForm([['a.txt', PROSE]]), { query });
+      expect([query, bad.status, (await bad.json()).error.code]).toEqual([query, 400, 'invalid_request']);
+    }
+    // A bad query value is refused even when the form field is right: neither place is ignored.
+    const both = await postBatch(app, key, batchForm([['a.txt', PROSE]], { detail: 'full' }), { query: '?detail=brief' });
+    expect(both.status).toBe(400);
+  });
+
   it('documents the field and the optional explanation of a result line', async () => {
     const { app } = makeBatchApp();
     const spec = await (await app.handle(new Request('http://localhost/swagger/json'))).json();

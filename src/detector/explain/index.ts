@@ -5,7 +5,8 @@
  * them trustworthy (test/explain/invariants.test.ts checks them on every dev text): no highlight
  * cites a dimension that was not detected; an AI-side verdict highlights at least one sentence and
  * its first bullet leans AI; a human-side verdict highlights nothing; a bullet's count is the number of
- * sentences highlighted with its dimension, and its example one of those sentences.
+ * sentences highlighted with its dimension, and its example one of those sentences; a dimension's bullet
+ * never leans human, and in a mixed text the fingerprint's speaks of the AI passage (its score, a sentence of it).
  */
 import {
   aiSharePercent,
@@ -24,6 +25,7 @@ import type { EngineResult, ScoredSentence } from '../score/engine';
 import type { ModelFile } from '../score/model';
 import type { Analysis, DimensionRef, DimensionResult, MeasuredErrorView, TextAnnotation } from '../types';
 import type { MeasuredError } from '../decide/measured-error';
+import type { Segment } from '../score/segments';
 import { buildAnnotations } from './annotations';
 import { leaningOf, renderBullets, strongestWith } from './bullets';
 import { dimensionFindings } from './dimension-findings';
@@ -75,7 +77,7 @@ export function explain(model: ModelFile, text: string, r: EngineResult, decisio
     ...humanFindings(r, text, model.dimensionThresholds[ml].low_burstiness ?? NaN).filter((f) => !unused.has(HUMAN_SIGNAL_DIMENSION[f.id])),
   ];
   const fingerprintDetected = dims.dimensions.some((d) => d.id === 'lexical_fingerprint' && d.detected);
-  const lexical = lexicalFinding(r, fingerprintDetected);
+  const lexical = passage && fingerprintDetected ? passageFinding(r, passage) : lexicalFinding(r, fingerprintDetected);
   findings.push(lexical);
   const words = r.style.words;
   const lead = leadFinding(verdictKey, findings, lexical, passage ? { share: r.aiShare, start: passage.start, end: passage.end } : null, {
@@ -161,6 +163,29 @@ function lexicalFinding(r: EngineResult, fingerprintDetected: boolean): Finding 
     pick ? [pick] : [],
     pick,
     aiSide ? 'lexical_ai' : 'lexical_human',
+  );
+}
+
+/**
+ * In a mixed text the detected fingerprint speaks of the AI passage that made the verdict (its score,
+ * its most AI-like sentence), not of the whole text, whose reading may lean human (issue 39: "Detected"
+ * above "The word patterns as a whole match human writing (score 10/100)"). The lead bullet already
+ * quotes the passage from its start, so this one quotes another of its sentences when there is one.
+ */
+function passageFinding(r: EngineResult, passage: Segment): Finding {
+  const inside = r.sentences.filter((s) => s.start >= passage.start && s.end <= passage.end);
+  const long = inside.filter((s) => s.words >= 5);
+  const pool = long.length ? long : inside;
+  const beyondLead = pool.filter((s) => s.start !== passage.start);
+  const pick = strongest(beyondLead.length ? beyondLead : pool, (s) => s.probability);
+  return finding(
+    'lexical_fingerprint',
+    'ai',
+    { percent: passage.score },
+    1 + Math.abs(passage.score / 100 - 0.5) * 2,
+    pick ? [pick] : [],
+    pick ?? passage,
+    'lexical_passage',
   );
 }
 

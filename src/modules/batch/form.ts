@@ -84,16 +84,33 @@ export function textField(form: FormData, name: string): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
+/** Whether a `detail` value asks for `full` (absent or empty: no); 400 invalid_request for any other value. */
+function wantsFull(value: FormDataEntryValue | null, where: string): boolean {
+  if (value === null || value === '') return false;
+  if (typeof value === 'string' && value.trim() === 'full') return true;
+  throw new ApiError('invalid_request', { detail: `the "detail" ${where} may only be "full"` });
+}
+
+/**
+ * `detail` as the query string gives it (`?detail=full`), like `?lang=` (issue 39: it was ignored
+ * there). The form field and the query can only agree, `full` being the only value: either one turns
+ * it on, and a wrong value in either is refused, so neither place is ever ignored.
+ */
+function queryWantsFull(url: string): boolean {
+  const q = url.indexOf('?');
+  if (q === -1) return false;
+  return new URLSearchParams(url.slice(q + 1)).getAll('detail').reduce((full, value) => wantsFull(value, 'query parameter') || full, false);
+}
+
 /** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */
 export async function readBatchForm(request: Request, limits: FormLimits): Promise<BatchForm> {
+  // A wrong query value is refused before the body is read.
+  const queryFull = queryWantsFull(request.url);
   const { form, files } = await readUploadedFiles(request, limits);
   const lang = form.get('lang');
-  const detail = form.get('detail');
-  if (detail !== null && detail !== '' && !(typeof detail === 'string' && detail.trim() === 'full')) {
-    throw new ApiError('invalid_request', { detail: 'the "detail" field may only be "full"' });
-  }
+  const formFull = wantsFull(form.get('detail'), 'field');
   return {
-    full: detail !== null && detail !== '',
+    full: formFull || queryFull,
     files,
     sensitivity: parseSensitivity(form.get('sensitivity')),
     lang: typeof lang === 'string' ? matchLang(lang) : null,

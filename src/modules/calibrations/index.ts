@@ -1,5 +1,6 @@
 /** Calibrations module (issue 34): POST/GET /v1/calibrations, GET/DELETE /v1/calibrations/{id}; a profile belongs to its key. */
 import { Elysia } from 'elysia';
+import type { LabelLang } from '../../contract';
 import {
   ApiError,
   isJsonType,
@@ -69,6 +70,7 @@ export interface CalibrationsModuleOptions extends CalibrationDeps {
 }
 
 type Context = RequestFacts & {
+  lang: LabelLang;
   set: { status?: number | string; headers: Record<string, unknown> };
   params: { id: string };
   words: number;
@@ -85,13 +87,14 @@ export function calibrationsModule(deps: CalibrationsModuleOptions) {
     const key = requireKey(ctx.key);
     const contentType = request.headers.get('content-type');
     const json = isJsonType(contentType);
-    if (!json && !isMultipartType(contentType)) throw new ApiError('unsupported_media_type');
+    // The calibration wording: a name and texts or files, not detection's "one text" (issue 39).
+    if (!json && !isMultipartType(contentType)) throw new ApiError('unsupported_media_type', { variant: 'calibration' });
     // Refused before the body is read: a key that cannot keep or pay for a profile uploads nothing.
     const initial = await admitCalibration(deps, key);
     const signals = { client: request.signal, budget: AbortSignal.timeout(config.batchTimeBudgetMs) };
     const outcome = json
       ? await calibrateJson(deps, key, parseJson(await readBodyText(request, config.maxBatchBytes)), signals)
-      : await calibrateForm(deps, key, request, initial, signals);
+      : await calibrateForm(deps, key, request, initial, signals, ctx.lang);
     ctx.words = outcome.words;
     ctx.set.status = 201;
     Object.assign(ctx.set.headers, rateLimitHeaders(outcome.state), { location: `${CALIBRATIONS_PATH}/${outcome.body.id}` });

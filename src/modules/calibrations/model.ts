@@ -10,6 +10,7 @@ import { NOT_ADAPTED_REASONS } from '../../detector/decide/adaptation';
 import { MIN_AI_TEXTS } from '../../detector/decide/profile';
 import { DOC_TYPES } from '../../detector/score/doctype';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
+import { ErrorLineSchema } from '../batch/model';
 
 /** Profiles one key may keep: enough for several populations (courses, imprints), few enough that a list is small. */
 export const MAX_CALIBRATIONS_PER_KEY = 20;
@@ -202,6 +203,17 @@ const LanguageSchema = t.Object(
 
 const OptionalLanguage = t.Optional(LanguageSchema);
 
+const { index, fileName, code, message } = ErrorLineSchema.properties;
+
+/** A file a calibration did not use, named as a batch names a file it could not score (its error line). */
+export const SkippedFileSchema = t.Object(
+  { index, fileName, code, message },
+  { title: 'SkippedCalibrationFile', description: 'An uploaded file the profile does not use, and why. Not charged.' },
+);
+
+/** A skipped file of a calibration made from files. */
+export type SkippedFile = Static<typeof SkippedFileSchema>;
+
 /** A profile as the routes return it: never a text, never the individual scores. */
 export const CalibrationSchema = t.Object(
   {
@@ -238,6 +250,12 @@ export const CalibrationSchema = t.Object(
         minimum: 0,
         description:
           'Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged.',
+      }),
+    ),
+    skippedFiles: t.Optional(
+      t.Array(SkippedFileSchema, {
+        description:
+          'Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged.',
       }),
     ),
   },

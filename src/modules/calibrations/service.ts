@@ -13,7 +13,7 @@
  * slices of SLICE_MS, so other requests are served meanwhile.
  */
 import type { Config } from '../../config';
-import { CodedError } from '../../contract';
+import { CodedError, type LabelLang } from '../../contract';
 import {
   isStale,
   MIN_PROFILE_TEXTS,
@@ -34,7 +34,8 @@ import type { Logger } from '../../http/logger';
 import type { ApiKey, CalibrationRecord, CalibrationStore, QuotaStore } from '../../store/types';
 import { FILE_FIELDS, readUploadedFiles, textField } from '../batch/form';
 import type { ExhaustedFiles } from '../batch/exhausted';
-import { ClientGoneError, OverQuotaError, planBatch } from '../batch/plan';
+import { errorLine, type FileRef } from '../batch/lines';
+import { ClientGoneError, type FileFailure, OverQuotaError, planBatch } from '../batch/plan';
 import { extractLimitsOf } from '../batch/pool';
 import { checkQuotaFirst, quotaError, type Holds, type QuotaState } from '../quota';
 import {
@@ -45,6 +46,7 @@ import {
   MAX_CALIBRATIONS_PER_KEY,
   type CalibrationList,
   type CalibrationView,
+  type SkippedFile,
 } from './model';
 
 const ID_PATTERN = new RegExp(CALIBRATION_ID_PATTERN);
@@ -127,11 +129,25 @@ export async function admitCalibration(deps: Pick<CalibrationDeps, 'calibrations
   return checkQuotaFirst(deps.quota, key);
 }
 
-/** The `name` of a request, trimmed; 400 invalid_request when absent, empty or too long. */
+/** The `name` of a request, trimmed; 400 invalid_request when absent or empty, and another message when too long. */
 function nameOf(value: unknown): string {
   const name = typeof value === 'string' ? value.trim() : '';
-  if (name === '' || name.length > MAX_CALIBRATION_NAME) {
-    throw new ApiError('invalid_request', { detail: `the "name" field is required: 1 to ${MAX_CALIBRATION_NAME} characters` });
+  const limit = MAX_CALIBRATION_NAME;
+  if (name === '') {
+    throw new ApiError('invalid_request', {
+      variant: 'name_required',
+      limit,
+      detail: `the "name" field is required: 1 to ${limit} characters`,
+    });
+  }
+  if (name.length > limit) {
+    const length = name.length;
+    throw new ApiError('invalid_request', {
+      variant: 'name_too_long',
+      length,
+      limit,
+      detail: `the "name" field is too long: ${length} characters`,
+    });
   }
   return name;
 }
@@ -166,7 +182,8 @@ const CALIBRATION_FILE_FIELDS: ReadonlySet<string> = new Set([...FILE_FIELDS, ..
  * Makes a profile from a multipart body: `name`, `files[]` (known-human) and optional `aiFiles[]` (AI
  * examples), TXT, MD, DOCX or PDF, read within the batch limits except the file count
  * (MAX_CALIBRATION_TEXTS in all: a profile needs 50+ texts a language). Files that cannot be read or
- * are under 20 words are skipped and not charged.
+ * are under 20 words are skipped and not charged, and named in the answer's `skippedFiles` with the
+ * code and message (in `lang`) a batch error line would give them.
  */
 export async function calibrateForm(
   deps: CalibrationDeps,
@@ -174,6 +191,7 @@ export async function calibrateForm(
   request: Request,
   initial: QuotaState,
   signals: CalibrationSignals,
+  lang: LabelLang,
 ): Promise<CalibrationOutcome> {
   const { config } = deps;
   const { form, files } = await readUploadedFiles(request, {
@@ -189,22 +207,29 @@ export async function calibrateForm(
   try {
     plan = await planBatch(planDeps, files, signals, budgetSeconds(config), initial.remaining);
   } catch (error) {
-    if (error instanceof OverQuotaError) throw quotaError('quota_exceeded', initial, error.words);
+    if (error instanceof OverQuotaError) throw quotaError('quota_exceeded', initial, error.words, 'calibration');
     if (error instanceof ClientGoneError) throw new ApiError('client_closed');
     throw error;
   }
   if (signals.budget.aborted) throw timeout(config);
   const texts: CalibrationTexts = { human: [], ai: [] };
-  let unread = 0;
+  const skippedFiles: SkippedFile[] = [];
   plan.forEach((file, i) => {
     if (!file.ok) {
-      unread++;
+      skippedFiles.push(skippedFile(file, file.failure, lang));
       return;
     }
     (AI_FILE_FIELDS.has(files[i].field) ? texts.ai : texts.human).push(file.text);
     file.text = '';
   });
-  return calibrate(deps, key, name, texts, unread, signals);
+  const outcome = await calibrate(deps, key, name, texts, skippedFiles.length, signals);
+  return { ...outcome, body: { ...outcome.body, skippedFiles } };
+}
+
+/** A file the profile could not use, named as a batch's error line names it (its type aside). */
+function skippedFile(file: FileRef, failure: FileFailure, lang: LabelLang): SkippedFile {
+  const { index, fileName, code, message } = errorLine(file, failure, lang);
+  return { index, fileName, code, message };
 }
 
 function budgetSeconds(config: Config): number {
@@ -313,7 +338,7 @@ async function calibrate(
   if (signals.client.aborted) throw new ApiError('client_closed');
   const now = Date.now();
   const charge = await deps.holds.charge(key, words, { now });
-  if (!charge.ok) throw quotaError(charge.code, charge.state, words);
+  if (!charge.ok) throw quotaError(charge.code, charge.state, words, 'calibration');
   const { hold } = charge;
   try {
     const slicer = new Slicer(signals, deps.config);

@@ -77,7 +77,7 @@ const TextAnnotationSchema = t.Object({
 const BulletSchema = t.Object({
   id: t.String({
     description:
-      "The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected, `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension.",
+      "The signal: a dimension id (`stock_phrases`...), or a human-side or neutral signal (`personal_voice`, `varied_rhythm`, `concrete_details`, `informal_register`, `mixed_authorship`, `short_text`, `language_limit`, `uncertain_score`, `ai_passage`, `short_style`, `no_style_signals`); `lexical_fingerprint` names the dimension when it is detected (in a `mixed` text it quotes the AI passage's score and one of its sentences), `lexical_reading` the model's overall reading otherwise. A bullet named after a dimension appears only when that dimension is detected, and a count in it is the number of sentences highlighted with that dimension.",
   }),
   leaning: StringEnum(BULLET_LEANINGS, {
     description:

@@ -7,7 +7,7 @@
 import type { DocumentDecoration } from 'elysia';
 import { ERROR_STATUS, ErrorBodySchema, SENT_ERROR_CODES, type ErrorCode } from '../../http/errors';
 import { DEFAULT_ERROR_RESPONSE } from '../../http/schema';
-import { BATCH_LINE_SCHEMAS, BatchFormSchema } from '../batch/model';
+import { BATCH_DETAILS, BATCH_LINE_SCHEMAS, BatchFormSchema } from '../batch/model';
 import { EXAMPLES } from './examples';
 import { DetectRequestSchema, DetectResponseSchema, LabelLangSchema } from '../detect/model';
 
@@ -233,6 +233,14 @@ export const detectOperation = {
   security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   parameters: [
     { name: 'lang', in: 'query', required: false, schema: LabelLangSchema, description: 'Label language; overrides Accept-Language.' },
+    {
+      name: 'detail',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: [...BATCH_DETAILS] },
+      description:
+        'Batch mode: as the form field `detail` (`full` adds the explanation to each result line). Either place turns it on; another value in either is 400 `invalid_request`. Single mode always answers in full.',
+    },
     {
       name: 'Accept-Language',
       in: 'header',

@@ -17,15 +17,19 @@ export function rateLimitHeaders(state: QuotaState): Record<string, string> {
  * days away (issue 28: they hung for 4.5 days). The reset is in X-RateLimit-Reset and `resetAt`.
  * - `quota_exceeded` (429): not enough words left this month; the same request fits after the reset.
  * - `exceeds_plan` (413): the request needs more words than the plan gives in a whole month; no
- *   wait helps: split it, or use a larger plan.
+ *   wait helps: split it, or use a larger plan. A calibration cannot be split (variant `calibration`:
+ *   its message points to the offline `bun run calibrate`, issue 39).
  * - `trial_calls_exhausted` (429): a trial key's lifetime calls are used up; they never reset.
  */
 export function quotaError(
   code: 'quota_exceeded' | 'trial_calls_exhausted',
   state: QuotaState,
   words: number,
-  /** `unread`: a batch refused before its body was read, so `words` is the least any batch needs. */
-  variant?: 'unread',
+  /**
+   * `unread`: a batch refused before its body was read, so `words` is the least any batch needs.
+   * `calibration`: a calibration set, which cannot be split (errorVariants.*_calibration).
+   */
+  variant?: 'unread' | 'calibration',
 ): ApiError {
   const headers = rateLimitHeaders(state);
   if (code === 'trial_calls_exhausted') {
@@ -34,7 +38,8 @@ export function quotaError(
   }
   const resetAt = new Date(state.resetAt * 1000).toISOString();
   const details = { unit: 'words', needed: words, remaining: state.remaining, limit: state.limit, resetAt } as const;
-  if (words > state.limit) return new ApiError('exceeds_plan', { words, limit: state.limit, plan: state.plan }, headers, details);
-  const params = { words, remaining: state.remaining, limit: state.limit, reset: resetAt, ...(variant ? { variant } : {}) };
+  const which: { variant?: string } = variant ? { variant } : {};
+  if (words > state.limit) return new ApiError('exceeds_plan', { words, limit: state.limit, plan: state.plan, ...which }, headers, details);
+  const params = { words, remaining: state.remaining, limit: state.limit, reset: resetAt, ...which };
   return new ApiError(code, params, headers, details);
 }
