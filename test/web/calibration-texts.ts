@@ -77,3 +77,54 @@ export function humanNote(i: number): string {
 export function humanNotes(count: number): string[] {
   return Array.from({ length: count }, (_, i) => humanNote(i));
 }
+
+const AI_PLACES = [
+  'the farmers market',
+  'the community garden',
+  'the local library',
+  'the old train station',
+  'the riverside park',
+  'the pottery studio',
+  'the bakery on the corner',
+];
+const AI_NAMES = ['Emma', 'Liam', 'Sofia', 'Noah', 'Ava', 'Mateo', 'Chloe', 'Ethan', 'Zara', 'Lucas'];
+const AI_OPENERS = [
+  'Today I spent the afternoon at',
+  'This morning I finally visited',
+  'Yesterday evening I took a walk to',
+  'Over the weekend I stopped by',
+  'After work I decided to explore',
+];
+const AI_MIDDLES = [
+  '{name} joined me, and we talked about everything from books to our plans for the summer.',
+  'The atmosphere was calm and welcoming, with {n} people enjoying the sunshine.',
+  'I noticed how the small details, like the scent of fresh bread, made the place feel special.',
+  '{name} pointed out a mural I had never seen before, which sparked a lovely conversation.',
+  'We lost track of time for about {n} minutes, simply enjoying the moment together.',
+];
+const AI_CLOSINGS = [
+  'Overall, it was a simple yet meaningful experience that reminded me to slow down.',
+  'Looking back, I am grateful for these quiet moments and the people who share them.',
+  'It was a gentle reminder that joy often hides in the most ordinary places.',
+  'All in all, the day left me feeling refreshed, inspired and ready for the week ahead.',
+];
+
+/**
+ * The `i`th "AI example" note: the same first-person diary register as humanNote, in the polished,
+ * upbeat voice a chat model gives it (what an operator would get asking its writers' models for
+ * diary entries). The model alone scores most of them under its bars; a profile adapted to them does not.
+ */
+export function aiNote(i: number): string {
+  const fillAi = (t: string) => t.replace('{name}', pick(AI_NAMES, i, 1)).replace('{n}', String(10 + ((i * 17) % 40)));
+  return [
+    `${pick(AI_OPENERS, i, 0)} ${pick(AI_PLACES, i, 2)}.`,
+    fillAi(pick(AI_MIDDLES, i, 3)),
+    fillAi(pick(AI_MIDDLES, i + 2, 4)),
+    pick(AI_CLOSINGS, i, 5),
+  ].join(' ');
+}
+
+/** `count` distinct AI-example notes. */
+export function aiNotes(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => aiNote(i));
+}

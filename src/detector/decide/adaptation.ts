@@ -116,7 +116,7 @@ export const NOT_ADAPTED_REASONS = [
   'too_few_ai_texts',
   /** The examples cannot be told from the human texts (cross-validated AUROC under MIN_SEPARATION_AUROC). */
   'not_separable',
-  /** Adapting ranked the examples no better than the model alone (cross-validated AUROC). */
+  /** Adapting caught no more of the examples, cross-validated, than the model's own score with the calibration-only bars. */
   'no_gain',
 ] as const;
 export type NotAdaptedReason = (typeof NOT_ADAPTED_REASONS)[number];

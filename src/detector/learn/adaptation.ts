@@ -7,13 +7,7 @@
  * fold fits averaged into the one applied to new texts. A Platt scaling of the cross-fitted scores
  * (both labels weighed equally) puts the adapted logit at even odds and is folded into the fit.
  */
-import {
-  ADAPTATION_STYLE,
-  type AdaptationEvidence,
-  type AdaptationFit,
-  MIN_FEATURE_TEXTS,
-  type NotAdaptedReason,
-} from '../decide/adaptation';
+import { ADAPTATION_STYLE, type AdaptationEvidence, type AdaptationFit, MIN_FEATURE_TEXTS } from '../decide/adaptation';
 import { fitPlatt, type SparseDoc, sparseSteps } from './lr';
 import { auroc, shuffled } from './stats';
 
@@ -41,9 +35,8 @@ export interface FitText {
 
 /** What the cross-fit found. */
 export interface AdaptationResult {
-  /** The fit to apply, or null with `reason`. */
+  /** The fit to apply, or null: `not_separable` (whether it gains anything is the profile's to judge, per mode). */
   fit: AdaptationFit | null;
-  reason: NotAdaptedReason | null;
   /** Each text's adapted logit from a fit that never saw it (after the Platt scaling), in input order. */
   humanLogits: Float64Array;
   aiLogits: Float64Array;
@@ -190,11 +183,8 @@ export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText
       human.map((t) => t.logit),
     ),
   };
-  const reason: NotAdaptedReason | null =
-    separation.adapted < MIN_SEPARATION_AUROC ? 'not_separable' : separation.adapted <= separation.model ? 'no_gain' : null;
   return {
-    fit: reason ? null : averaged(fits, grams, style, a, b),
-    reason,
+    fit: separation.adapted < MIN_SEPARATION_AUROC ? null : averaged(fits, grams, style, a, b),
     humanLogits,
     aiLogits,
     auroc: { adapted: round4(separation.adapted), model: round4(separation.model) },

@@ -69,7 +69,7 @@ function* languageSteps(
     return { ...base, adaptation: null, notAdapted: notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null) };
   }
   const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
-  if (!result.fit) return { ...base, adaptation: null, notAdapted: notAdapted(result.reason!, ai.length, result.auroc) };
+  if (!result.fit) return { ...base, adaptation: null, notAdapted: notAdapted('not_separable', ai.length, result.auroc) };
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
   const modes = {} as Record<Sensitivity, AdaptationMode>;
@@ -86,6 +86,10 @@ function* languageSteps(
       modelCatchRate: round6(modelCaught / ai.length),
     };
   }
+  // Applied only where it catches more of the examples, cross-validated, than the model's own score with
+  // the calibration-only bars (summed over the modes): a model that already catches them all gains nothing.
+  const gain = SENSITIVITIES.reduce((n, mode) => n + modes[mode].caught - modes[mode].modelCaught, 0);
+  if (gain <= 0) return { ...base, adaptation: null, notAdapted: notAdapted('no_gain', ai.length, result.auroc) };
   const docTypes: Adaptation['docTypes'] = {};
   for (const s of ai) docTypes[s.docType] = (docTypes[s.docType] ?? 0) + 1;
   const adaptation: Adaptation = {

@@ -151,7 +151,7 @@ const NotAdaptedSchema = t.Object(
   },
   {
     description:
-      '`no_ai_texts`: none given; `too_few_ai_texts`: fewer than `minAiTexts`; `not_separable`: the examples cannot be told from the human texts (cross-validated AUROC under 0.6); `no_gain`: adapting ranked them no better than the model alone. The language uses the calibration-only bars.',
+      '`no_ai_texts`: none given; `too_few_ai_texts`: fewer than `minAiTexts`; `not_separable`: the examples cannot be told from the human texts (cross-validated AUROC under 0.6); `no_gain`: adapting caught no more of them (cross-validated, over the three modes) than the model’s own score with the calibration-only bars. The language uses the calibration-only bars.',
   },
 );
 

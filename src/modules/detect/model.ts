@@ -115,7 +115,8 @@ const MeasuredErrorSchema = t.Object(
         "Where the figures come from: the model's held-out tests, or the calibration profile's own texts (where the profile applied).",
     }),
     docType: t.Union([StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]]), t.Null()], {
-      description: 'The document type the share was measured on; null when measured over every type (too few texts of this one).',
+      description:
+        "The document type the share was measured on; null when measured over every type (too few texts of this one). Under a profile that applied (`source: calibration`), the text's own type, one of those the profile covers (the share is measured on all of the profile's texts).",
     }),
     words: t.Union(
       [
@@ -165,6 +166,16 @@ export const CalibrationUseSchema = t.Object(
       description:
         "Why it was not applied (null when applied): `model_changed` (made with another model: make it again), `language_not_covered`, `doc_type_not_covered`, `length_not_covered`, `too_few_texts` (too few texts for this sensitivity's promise).",
     }),
+    adapted: t.Boolean({
+      description:
+        "True when the profile applied and its language is adapted to the operator's AI examples: the verdict was decided on the adapted score, which is then the answer's `score` (and `adaptedScore`); `modelScore` is the model's own.",
+    }),
+    adaptedScore: t.Optional(
+      Int({ minimum: 0, maximum: 100, description: 'Only when `adapted`: the adapted score (0-100), the same as the answer’s `score`.' }),
+    ),
+    modelScore: t.Optional(
+      Int({ minimum: 0, maximum: 100, description: 'Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile.' }),
+    ),
   },
   { title: 'CalibrationUse', description: 'The calibration profile this detection named, and whether its threshold decided the verdict.' },
 );
@@ -175,7 +186,8 @@ export const DetectResponseSchema = t.Object({
   score: Int({
     minimum: 0,
     maximum: 100,
-    description: 'Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity.',
+    description:
+      'Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity. With a calibration profile adapted to your AI examples applied (`calibration.adapted`), the adapted score the verdict was decided on; `calibration.modelScore` is then the model’s own.',
   }),
   verdict: t.String({ description: 'Localized verdict label.' }),
   docTypeLabel: t.String({ description: 'Localized document type.' }),
@@ -209,14 +221,14 @@ export const DetectResponseSchema = t.Object({
   words: Int({ minimum: 0, description: 'Words counted and charged (the one word definition).' }),
   segments: t.Array(SegmentSchema, {
     description:
-      'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge).',
+      'Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge). The model’s reading: a text read as one passage has the document’s `score` (the adapted one when `calibration.adapted`); the passages of a text of several are the model’s, never adapted.',
   }),
   aiShare: t.Number({ minimum: 0, maximum: 1, description: 'Words in AI passages over all words, 0 to 1 (3 decimals).' }),
   measuredError: MeasuredErrorSchema,
   calibration: t.Optional(CalibrationUseSchema),
   sentenceScores: t.Array(SentenceScoreSchema, {
     description:
-      'Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text.',
+      'Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text. They follow the passages: in a text read as one passage they are shifted together to average to `score` (the adapted score when `calibration.adapted`).',
   }),
   modelVersion: ModelVersionSchema,
 });
