@@ -105,7 +105,7 @@ describe('a profile adapted to AI examples', () => {
     expect(profileWarnings(same)).toContainEqual({
       code: 'not_adapted',
       language: 'en',
-      reason: en.notAdapted!.reason,
+      reason: en.notAdapted!.reason as 'not_separable' | 'no_gain',
       aiTexts: 50,
       needed: 50,
     });

@@ -174,7 +174,11 @@ export const CalibrationUseSchema = t.Object(
       Int({ minimum: 0, maximum: 100, description: 'Only when `adapted`: the adapted score (0-100), the same as the answer’s `score`.' }),
     ),
     modelScore: t.Optional(
-      Int({ minimum: 0, maximum: 100, description: 'Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile.' }),
+      Int({
+        minimum: 0,
+        maximum: 100,
+        description: 'Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile.',
+      }),
     ),
   },
   { title: 'CalibrationUse', description: 'The calibration profile this detection named, and whether its threshold decided the verdict.' },
