@@ -113,6 +113,7 @@ export interface AdaptEval {
 
 /** Runs the evaluation on held-out records with the shipped model's cells. */
 export function evaluateAdaptation(records: readonly AdaptRecord[], model: ModelFile, splits = ADAPT_SPLITS): AdaptEval {
+  // The shipped model's cells; the global bar a text outside a profile's coverage is held to is its family's nested one (below).
   const facts = {
     conclusiveAt: (lang: ModelLang, words: number, mode: Sensitivity) => cellAt(model, lang, words).conclusive[mode],
   };

@@ -18,7 +18,14 @@ import { modelVersion as committedModelVersion } from '../model-version';
 import { decide, type Decision, type ProfileContext } from './decide';
 import { decisionReading, evidenceOf } from './decide/adaptation';
 import { mixedPassage } from './decide/mixed';
-import { type CalibrationProfile, isAdapted, MIN_PROFILE_WORDS, type ProfileInput, type ProfileMeta } from './decide/profile';
+import {
+  type CalibrationProfile,
+  isAdapted,
+  MIN_PROFILE_WORDS,
+  type ModelFacts,
+  type ProfileInput,
+  type ProfileMeta,
+} from './decide/profile';
 import { cellOf } from './decide/verdict';
 import { explain, type Explanation } from './explain';
 import { buildProfile } from './learn/profile';
@@ -40,6 +47,7 @@ export {
   PROFILE_FORMAT,
   PROFILE_REASONS,
   type ProfileErrorCode,
+  type ModelFacts,
   type ProfileInput,
   type ProfileMeta,
   type ProfileReason,
@@ -79,7 +87,11 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
     explain: (text: string, scored: EngineResult, decision: Decision, lang: LabelLang) =>
       explain(engine.model, text, scored, decision, lang),
   };
-  const conclusiveAt = (lang: ModelLang, words: number, mode: Sensitivity) => cellOf(engine.model, lang, words).conclusive[mode];
+  const facts: ModelFacts = {
+    probabilityAt: (lang: ModelLang, logit: number, words: number) => calibratedProbability(engine.model, lang, logit, words),
+    conclusiveAt: (lang: ModelLang, words: number, mode: Sensitivity) => cellOf(engine.model, lang, words).conclusive[mode],
+    globalLogitAt: (lang: ModelLang, mode: Sensitivity) => engine.model.thresholdLogits[lang][mode],
+  };
   return {
     ...stages,
     countWords,
@@ -124,8 +136,7 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
         evidence: evidenceOf(r)!,
       };
     },
-    conclusiveAt,
-    probabilityAt: (lang: ModelLang, logit: number, words: number) => calibratedProbability(engine.model, lang, logit, words),
+    facts,
   };
 }
 
@@ -136,7 +147,7 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
  * buildProfile()'s CodedErrors. `meta.modelVersion` defaults to the committed model's.
  */
 export function makeProfile(
-  detector: Pick<Detector, 'profileSample' | 'probabilityAt' | 'conclusiveAt'>,
+  detector: Pick<Detector, 'profileSample' | 'facts'>,
   texts: Iterable<string>,
   meta: Omit<ProfileMeta, 'modelVersion' | 'createdAt'> & Partial<Pick<ProfileMeta, 'modelVersion' | 'createdAt'>>,
   aiTexts: Iterable<string> = [],
@@ -152,8 +163,7 @@ export function makeProfile(
   return buildProfile(
     sample(texts),
     {
-      probabilityAt: detector.probabilityAt?.bind(detector),
-      conclusiveAt: detector.conclusiveAt?.bind(detector),
+      ...detector.facts,
       ...meta,
       modelVersion: meta.modelVersion ?? committedModelVersion(),
       createdAt: meta.createdAt ?? new Date().toISOString(),

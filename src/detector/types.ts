@@ -1,7 +1,7 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
 import type { LabelLang, ModelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
-import type { CalibrationProfile, ProfileInput, ProfileUse } from './decide/profile';
+import type { CalibrationProfile, ModelFacts, ProfileInput, ProfileUse } from './decide/profile';
 
 export type { CalibrationProfile, LangProfileSample, ProfileInput, ProfileUse } from './decide/profile';
 
@@ -141,10 +141,10 @@ export interface Detector {
    */
   profileSample(text: string): ProfileInput | null;
   /**
-   * The calibrated probability of a `words`-word text of `lang` whose logit is `logit`: states a
-   * profile's thresholds on the score scale. Optional: a stand-in detector (tests) may leave it out.
+   * What the model says of texts that a calibration profile's figures need (decide/profile.ts ModelFacts):
+   * the calibrated probability of a logit (each bar on the score scale), whether a length's cell gives
+   * AI verdicts, and the global bar (what a text a profile does not cover is held to). Optional: a
+   * stand-in detector (tests) may leave it out, and a profile is then made without them.
    */
-  probabilityAt?(lang: ModelLang, logit: number, words: number): number;
-  /** Whether the model gives AI verdicts at `mode` to `words`-word texts of `lang` (a conclusive cell): a profile's flagged counts. Optional like probabilityAt. */
-  conclusiveAt?(lang: ModelLang, words: number, mode: Sensitivity): boolean;
+  readonly facts?: ModelFacts;
 }

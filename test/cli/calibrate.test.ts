@@ -15,6 +15,7 @@ import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { modelVersion } from '../../src/model-version';
 import { makeDocx } from '../fixtures/make';
 import { AI_EN, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
+import { aiNotes, humanNotes } from '../web/calibration-texts';
 import { detector } from '../http/helpers';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -126,6 +127,105 @@ describe('calibrate', () => {
     expect(saved).toEqual(['k1:Staff:50']);
     expect(JSON.parse(written.join('')).id).toBe('cal_1');
   });
+});
+
+describe('calibrate with AI examples (issue 38)', () => {
+  it('learns from labelled lines and --ai files, and says what it learned; nothing of a text is kept', async () => {
+    const out = join(dir, 'adapted.json');
+    const aiDir = join(dir, 'ai-examples');
+    mkdirSync(aiDir, { recursive: true });
+    const ai = aiNotes(80).map((t) => `${t} ${MARKER}`);
+    ai.slice(60).forEach((t, i) => writeFileSync(join(aiDir, `ai-${i}.txt`), t));
+    const lines = [
+      ...humanNotes(150).map((text, i) => JSON.stringify(i % 2 ? { text, label: 'human' } : { text })),
+      ...ai.slice(0, 60).map((text) => JSON.stringify({ text, label: 'ai' })),
+    ];
+    const { code, stdout, stderr } = await run('calibrate', ['--out', out, '--name', 'Diaries', '--ai', aiDir, '-'], lines.join('\n'));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.inputs).toMatchObject({ read: 150, usable: 150, duplicates: 0 });
+    expect(summary.aiInputs).toMatchObject({ read: 80, usable: 80, duplicates: 0, failed: 0 });
+    const a = summary.languages.en.adaptation;
+    expect(a.aiTexts).toBe(80);
+    expect(a.fit).toBeUndefined();
+    expect(summary.languages.en.notAdapted).toBeNull();
+    expect(summary.adaptation).toEqual([
+      `en: adapted; on your 80 AI examples, this profile catches ${Math.round(a.modes.balanced.catchRate * 100)}% at balanced; the model alone ${Math.round(a.modes.balanced.modelCatchRate * 100)}% (cross-validated)`,
+    ]);
+    const file = readFileSync(out, 'utf8');
+    expect(file).not.toContain(MARKER);
+    expect(parseProfile(JSON.parse(file)).languages.en!.adaptation!.fit.grams.length).toBe(a.features);
+    // Detections with it are decided on the adapted score, and say both.
+    const d = await run(
+      'detect',
+      ['--jsonl', '--calibration', out, '--sensitivity', 'balanced'],
+      jsonl([aiNotes(200)[190], humanNotes(200)[190]]),
+    );
+    const [aiLine, humanLine] = d.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const l of [aiLine, humanLine].filter((x) => x.calibration.adapted)) {
+      expect(l.calibration.adaptedScore).toBe(l.score);
+      expect(typeof l.calibration.modelScore).toBe('number');
+    }
+  }, 120_000);
+
+  it('refuses a line whose label is neither "human" nor "ai", naming the line, and writes nothing', async () => {
+    const out = join(dir, 'labels.json');
+    const lines = [...humanNotes(60).map((text) => ({ text })), { text: aiNotes(1)[0], label: 'machine' }].map((l) => JSON.stringify(l));
+    const { code, stdout, stderr } = await run('calibrate', ['--out', out], lines.join('\n'));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('calibrate: stdin:61: "label" is "machine"; a line is "human" (or has no label) or "ai"');
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
+
+  it('counts a text sent twice once, and says how many duplicates it dropped (issue 40 item 7)', async () => {
+    const texts = humanNotes(60);
+    const { code, stdout } = await run(
+      'calibrate',
+      ['--out', join(dir, 'dup.json')],
+      jsonl([...texts, ...texts.slice(0, 25), `  ${texts[3]}\n`]),
+    );
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.inputs).toMatchObject({ read: 86, usable: 60, duplicates: 26 });
+    expect(summary.languages.en.texts).toBe(60);
+    expect(JSON.parse(readFileSync(join(dir, 'dup.json'), 'utf8')).duplicates).toEqual({ human: 26, ai: 0 });
+  }, 60_000);
+
+  it("states per mode exactly what detect --calibration flags of the profile's own texts (issue 38 item 8)", async () => {
+    // Diaries, one in fifteen ending in an AI paragraph (a `mixed` verdict whatever the bar), some of them of a
+    // type or length the profile does not cover (the stricter bar decides): the profile counts both as detect does.
+    const notes = humanNotes(300);
+    const texts = notes.slice(0, 150).map((t, i) =>
+      i % 15 === 4
+        ? `${t}\n\n${AI_EN.split('. ')
+            .slice(0, 3 + (i % 3))
+            .join('. ')}.`
+        : `${t} ${notes[150 + i]}`,
+    );
+    const out = join(dir, 'counts.json');
+    expect((await run('calibrate', ['--out', out], jsonl(texts))).code).toBe(0);
+    const profile = parseProfile(JSON.parse(readFileSync(out, 'utf8')));
+    const flagged: Record<string, number> = {};
+    for (const mode of ['conservative', 'balanced', 'aggressive']) {
+      const d = await run('detect', ['--jsonl', '--calibration', out, '--sensitivity', mode], jsonl(texts));
+      flagged[mode] = d.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => JSON.parse(l).ai).length;
+    }
+    const en = profile.languages.en!;
+    expect(flagged).toEqual({
+      conservative: en.modes.conservative.flagged,
+      balanced: en.modes.balanced.flagged,
+      aggressive: en.modes.aggressive.flagged,
+    });
+    expect(en.modes.conservative.flagged).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('detect --calibration', () => {

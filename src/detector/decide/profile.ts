@@ -41,7 +41,15 @@ import {
   NOT_ADAPTED_REASONS,
   type NotAdapted,
 } from './adaptation';
-import { allowedFlags, justAbove, type ProfileModeThreshold, type ProfileSample, type RuleText, ruleThreshold } from './threshold-rule';
+import {
+  allowedFlags,
+  flags,
+  justAbove,
+  type ProfileModeThreshold,
+  type ProfileSample,
+  type RuleText,
+  ruleThreshold,
+} from './threshold-rule';
 
 export type { ProfileModeThreshold, ProfileSample } from './threshold-rule';
 
@@ -140,6 +148,8 @@ export interface ModelFacts {
   probabilityAt?: (lang: ModelLang, logit: number, words: number) => number;
   /** Whether the model gives AI verdicts at `mode` to texts of this length (its cell is conclusive; default: yes). */
   conclusiveAt?: (lang: ModelLang, words: number, mode: Sensitivity) => boolean;
+  /** The model's own threshold logit for the language and mode (what a text outside a profile's coverage is also held to; default: none). */
+  globalLogitAt?: (lang: ModelLang, mode: Sensitivity) => number;
 }
 
 /** What a profile is made with besides the scores. */
@@ -167,22 +177,50 @@ export function thresholdScore(thresholdLogit: number | null, probability: (logi
   return thresholdLogit === null ? null : Math.max(EVEN_ODDS_SCORE, Math.round(100 * probability(thresholdLogit)));
 }
 
+/** Whether a profile's language covers a text of this document type and length (else the stricter bar decides, unadapted). */
+export function covers(language: Pick<ProfileLanguage, 'docTypes' | 'words'>, docType: DocType, words: number): boolean {
+  return language.docTypes.includes(docType) && words >= language.words.min && (language.words.max === null || words <= language.words.max);
+}
+
+/** How the rule reads a language's texts: on the model's logit (calibration-only), or on the adapted one given the model's bar at the mode. */
+export interface RuleReading {
+  coverage: Pick<ProfileLanguage, 'docTypes' | 'words'>;
+  /** Read on the cross-fitted adapted logits; a text the profile does not cover is decided on the model's score with `modelBar`. */
+  adapted?: { modelBar: number | null };
+}
+
 /**
- * How the rule reads each text at `mode`: on the model's logit (`adapted` false: a calibration-only bar,
- * even odds by the model's calibration) or on its cross-fitted adapted logit (even odds at logit 0).
+ * Each text at `mode` as a detection with the profile would decide it (issue 38 item 8: a profile's
+ * counts are what `detect --calibration` flags of the same texts): mixed at the mode, flagged whatever the
+ * bar; under even odds (the model's calibration, or the adapted logit's 0) or in a cell too short for the
+ * mode, never; a text outside the coverage held to the stricter of the bar and the global one, on the
+ * model's score.
  */
 export function ruleTexts(
   samples: readonly ProfileSample[],
   lang: ModelLang,
   mode: Sensitivity,
   facts: ModelFacts,
-  adapted: boolean,
+  reading: RuleReading,
 ): RuleText[] {
+  const global = facts.globalLogitAt?.(lang, mode) ?? Number.NEGATIVE_INFINITY;
   return samples.map((s) => {
-    const logit = adapted ? s.adaptedLogit! : s.logit;
-    const probability = adapted ? adaptedProbability(logit) : s.probability;
+    const always = s.mixed?.includes(mode) ?? false;
     const conclusive = facts.conclusiveAt?.(lang, s.words, mode) ?? true;
-    return { logit, always: s.mixed?.includes(mode) ?? false, never: probability < 0.5 || !conclusive };
+    const covered = covers(reading.coverage, s.docType, s.words);
+    const model: RuleText = {
+      logit: s.logit,
+      always,
+      never: s.probability < 0.5 || !conclusive,
+      floor: covered ? Number.NEGATIVE_INFINITY : global,
+    };
+    if (!reading.adapted) return model;
+    const logit = s.adaptedLogit!;
+    if (covered) return { logit, always, never: adaptedProbability(logit) < 0.5 || !conclusive, floor: Number.NEGATIVE_INFINITY };
+    // Not covered: decided unadapted, whatever the adapted bar.
+    const { modelBar } = reading.adapted;
+    const flagged = modelBar === null ? always : flags(model, modelBar);
+    return { logit, always: flagged, never: !flagged, floor: Number.NEGATIVE_INFINITY };
   });
 }
 
@@ -227,14 +265,15 @@ export function calibrationOnlyLanguage(
   const sorted = [...samples].sort((a, b) => a.logit - b.logit);
   // No bucket with enough texts (a small profile spread over lengths): it covers no length, so it applies nowhere.
   const words = coveredWords(sorted) ?? { min: 0, max: 0 };
+  const docTypes = coveredDocTypes(sorted);
   const middle = middleWords(words);
   const modes = {} as Record<Sensitivity, ProfileModeThreshold>;
   for (const mode of SENSITIVITIES) {
-    const m = ruleThreshold(ruleTexts(sorted, lang, mode, facts, false), MODE_FPR[mode]);
+    const m = ruleThreshold(ruleTexts(sorted, lang, mode, facts, { coverage: { docTypes, words } }), MODE_FPR[mode]);
     const { probabilityAt } = facts;
     modes[mode] = probabilityAt ? { ...m, thresholdScore: thresholdScore(m.thresholdLogit, (z) => probabilityAt(lang, z, middle)) } : m;
   }
-  return { texts: sorted.length, docTypes: coveredDocTypes(sorted), words, modes, samples: sorted.map(keptSample) };
+  return { texts: sorted.length, docTypes, words, modes, samples: sorted.map(keptSample) };
 }
 
 /** What a profile keeps of a sample: its numbers and kind, in a fixed key order. */
@@ -345,7 +384,7 @@ export function applyProfile(profile: CalibrationProfile, target: ProfileTarget,
     adapted: null,
   });
   if (!lang.docTypes.includes(target.docType)) return stricter('doc_type_not_covered');
-  if (target.words < lang.words.min || (lang.words.max !== null && target.words > lang.words.max)) return stricter('length_not_covered');
+  if (!covers(lang, target.docType, target.words)) return stricter('length_not_covered');
   const a = lang.adaptation;
   const am = a?.modes[target.mode];
   if (a && am && am.thresholdLogit !== null && target.evidence && target.modelLogit !== undefined) {

@@ -51,6 +51,13 @@ export interface RuleText {
   always: boolean;
   /** Never flagged by a bar: under even odds, or too short for the mode (an unconclusive cell). */
   never: boolean;
+  /** The lowest bar the text is held to: the global one for a text the profile does not cover (the stricter of the two decides), else -Infinity. */
+  floor: number;
+}
+
+/** Whether a bar flags a text, as a detection decides. */
+export function flags(t: RuleText, bar: number): boolean {
+  return t.always || (!t.never && t.logit >= Math.max(bar, t.floor));
 }
 
 /**
@@ -88,14 +95,14 @@ export function ruleThreshold(texts: readonly RuleText[], fpr: number): ProfileM
   const highest = Math.max(...texts.map((t) => t.logit));
   const thresholdLogit = justAbove(Number.isFinite(cut) ? cut : highest);
   let flagged = 0;
-  for (const t of texts) if (t.always || (!t.never && t.logit >= thresholdLogit)) flagged++;
+  for (const t of texts) if (flags(t, thresholdLogit)) flagged++;
   return figures(thresholdLogit, flagged, n);
 }
 
 /** The rule over plain logits (every text can be flagged, none is whatever the bar). */
 export function modeThreshold(logits: readonly number[], fpr: number): ProfileModeThreshold {
   return ruleThreshold(
-    logits.map((logit) => ({ logit, always: false, never: false })),
+    logits.map((logit) => ({ logit, always: false, never: false, floor: Number.NEGATIVE_INFINITY })),
     fpr,
   );
 }

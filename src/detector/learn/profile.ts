@@ -24,10 +24,11 @@ import {
   type ProfileMeta,
   type ProfileModeThreshold,
   type ProfileSample,
+  type RuleReading,
   ruleTexts,
   thresholdScore,
 } from '../decide/profile';
-import { ruleThreshold } from '../decide/threshold-rule';
+import { flags, ruleThreshold } from '../decide/threshold-rule';
 import { adaptationSteps, type FitText } from './adaptation';
 import { runToEnd } from './lr';
 
@@ -38,17 +39,17 @@ function byLanguage<T extends LangProfileSample>(samples: readonly T[]): Partial
   return out;
 }
 
-/** The texts a mode's bar flags, as a detection would decide (threshold-rule.ts), of `samples` read on the model's or the adapted logit. */
+/** How many of `samples` a mode's bar flags, as a detection would decide (threshold-rule.ts flags), read as `reading` says. */
 function caughtAt(
   samples: readonly ProfileSample[],
   lang: ModelLang,
   mode: Sensitivity,
   meta: ProfileMeta,
-  adapted: boolean,
+  reading: RuleReading,
   bar: number | null,
 ): number {
   if (bar === null) return 0;
-  return ruleTexts(samples, lang, mode, meta, adapted).filter((t) => t.always || (!t.never && t.logit >= bar)).length;
+  return ruleTexts(samples, lang, mode, meta, reading).filter((t) => flags(t, bar)).length;
 }
 
 /** The evidence of an input, which an adaptation needs (detector.profileSample() gives it). */
@@ -74,9 +75,11 @@ function* languageSteps(
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
   const modes = {} as Record<Sensitivity, AdaptationMode>;
   for (const mode of SENSITIVITIES) {
-    const m: ProfileModeThreshold = ruleThreshold(ruleTexts(humanSamples, lang, mode, meta, true), MODE_FPR[mode]);
-    const caught = caughtAt(aiSamples, lang, mode, meta, true, m.thresholdLogit);
-    const modelCaught = caughtAt(aiSamples, lang, mode, meta, false, base.modes[mode].thresholdLogit);
+    const modelBar = base.modes[mode].thresholdLogit;
+    const adapted: RuleReading = { coverage: base, adapted: { modelBar } };
+    const m: ProfileModeThreshold = ruleThreshold(ruleTexts(humanSamples, lang, mode, meta, adapted), MODE_FPR[mode]);
+    const caught = caughtAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
+    const modelCaught = caughtAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
     modes[mode] = {
       ...m,
       thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability),
