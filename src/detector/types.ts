@@ -1,6 +1,6 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
-import type { LabelLang, ModelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
+import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
 import type { CalibrationProfile, ModelFacts, ProfileInput, ProfileUse } from './decide/profile';
 
 export type { CalibrationProfile, LangProfileSample, ProfileInput, ProfileUse } from './decide/profile';
