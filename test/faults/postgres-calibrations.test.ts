@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { humanTexts } from '../../scripts/lib/human-texts';
+import { aiNotes, humanNotes } from '../web/calibration-texts';
 import { CALIBRATION_CACHE_TTL_MS } from '../../src/store/calibration-cache';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
@@ -103,6 +104,29 @@ describe.if(!POSTGRES_MISSING)('calibration profiles on two instances sharing Po
       const foreign = await api(server, other, '/v1/detect', { json: { text: humanTexts(1, 79)[0], calibration: id } });
       expect([foreign.status, foreign.json.error.code]).toEqual([404, 'calibration_not_found']);
     }
+  });
+
+  it('adapts a profile to AI examples on one instance; the other decides on its adapted score (issue 38)', async () => {
+    const [a, b] = instances;
+    const made = await api(a, key, '/v1/calibrations', {
+      json: { name: 'Adapted notes', texts: humanNotes(150), aiTexts: aiNotes(80).map((t) => `${t} ${MARKER}`) },
+    });
+    expect(made.status).toBe(201);
+    expect(made.json.languages.en.adaptation).toMatchObject({ aiTexts: 80 });
+    expect(made.json.languages.en.adaptation.fit).toBeUndefined();
+    const adaptedId = made.json.id;
+    expect((await api(b, key, `/v1/calibrations/${adaptedId}`)).json.languages.en.adaptation.aiTexts).toBe(80);
+    let adapted = 0;
+    for (const text of aiNotes(200).slice(170, 185)) {
+      const plain = await api(b, key, '/v1/detect', { json: { text, sensitivity: 'balanced' } });
+      const detected = await api(b, key, '/v1/detect', { json: { text, sensitivity: 'balanced', calibration: adaptedId } });
+      expect(detected.status).toBe(200);
+      if (!detected.json.calibration.adapted) continue;
+      adapted++;
+      expect(detected.json.calibration).toMatchObject({ applied: true, adaptedScore: detected.json.score, modelScore: plain.json.score });
+    }
+    expect(adapted).toBeGreaterThan(0);
+    expect((await api(a, key, `/v1/calibrations/${adaptedId}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('stops using a profile deleted on the other instance within the cache time', async () => {

@@ -14,6 +14,7 @@ import { humanTexts } from '../../scripts/lib/human-texts';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { words } from './helpers';
+import { aiNotes, humanNotes } from '../web/calibration-texts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
@@ -204,6 +205,67 @@ describe('calibration profiles through the server (SQLite)', () => {
     const small = await api('/v1/calibrations', { json: { name: 'x', texts: humanTexts(30, 2) } });
     expect(small.json.error.message).toContain('30');
     expect(await wordsUsed(key)).toBe(before);
+  });
+
+  it('adapts a profile to AI examples sent as aiTexts, charges their words, and decides detections on the adapted score (issue 38)', async () => {
+    const human = humanNotes(150);
+    const ai = aiNotes(80).map((t) => `${t} ${MARKER}`);
+    const before = await wordsUsed(key);
+    // Sent twice, a text is one text: not scored, not charged (issue 40 item 7).
+    const made = await api('/v1/calibrations', {
+      json: { name: 'Adapted', texts: [...human, ...human.slice(0, 10)], aiTexts: [...ai, ai[0]] },
+    });
+    expect(made.status).toBe(201);
+    const en = made.json.languages.en;
+    expect(en.texts).toBe(150);
+    expect(made.json.duplicates).toEqual({ human: 10, ai: 1 });
+    expect(en.notAdapted).toBeNull();
+    expect(en.adaptation).toMatchObject({ aiTexts: 80 });
+    expect(en.adaptation.fit).toBeUndefined();
+    expect(en.adaptation.modes.balanced.catchRate).toBeGreaterThan(en.adaptation.modes.balanced.modelCatchRate);
+    expect(made.json.warnings).toEqual([]);
+    const count = (ts: string[]) => ts.reduce((sum, t) => sum + t.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)!.length, 0);
+    expect((await wordsUsed(key)) - before).toBe(count(human) + count(ai));
+    const id = made.json.id;
+    expect((await api(`/v1/calibrations/${id}`)).json.languages.en.adaptation.aiTexts).toBe(80);
+    let adapted = 0;
+    for (const text of [...aiNotes(200).slice(170, 180), ...humanNotes(200).slice(170, 180)]) {
+      const plain = await api('/v1/detect', { json: { text, sensitivity: 'balanced' } });
+      const r = await api('/v1/detect', { json: { text, sensitivity: 'balanced', calibration: id } });
+      if (!r.json.calibration.adapted) {
+        expect(r.json.score).toBe(plain.json.score);
+        continue;
+      }
+      adapted++;
+      expect(r.json.calibration).toMatchObject({ applied: true, reason: null, adaptedScore: r.json.score, modelScore: plain.json.score });
+      expect(r.json.measuredError.source).toBe('calibration');
+    }
+    expect(adapted).toBeGreaterThan(5);
+    // A batch line carries the same.
+    const form = new FormData();
+    form.append('files[]', new File([aiNotes(200)[175]], 'a.txt'));
+    form.append('calibration', id);
+    const line = (await api('/v1/detect', { body: form })).text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.type === 'result');
+    expect(line.calibration.id).toBe(id);
+    if (line.calibration.adapted) expect(line.calibration.adaptedScore).toBe(line.score);
+    expect((await api(`/v1/calibrations/${id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('takes AI examples as aiFiles[] too, and says why a language with too few was not adapted', async () => {
+    const form = new FormData();
+    form.append('name', 'Few AI files');
+    for (const [i, text] of humanNotes(120).entries()) form.append('files[]', new File([text], `h-${i}.txt`));
+    for (const [i, text] of aiNotes(30).entries()) form.append('aiFiles[]', new File([`${text} ${MARKER}`], `ai-${i}.txt`));
+    const made = await api('/v1/calibrations', { body: form });
+    expect(made.status).toBe(201);
+    expect(made.json.languages.en.adaptation).toBeNull();
+    expect(made.json.languages.en.notAdapted).toEqual({ reason: 'too_few_ai_texts', aiTexts: 30, minAiTexts: 50, auroc: null });
+    expect(made.json.warnings).toContainEqual({ code: 'not_adapted', language: 'en', reason: 'too_few_ai_texts', aiTexts: 30, needed: 50 });
+    expect((await api(`/v1/calibrations/${made.json.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('refuses a key that cannot pay before reading the body', async () => {
