@@ -20,6 +20,7 @@ import {
 } from '../../contract';
 import { formatCount, formatShare, t } from '../../i18n';
 import type { Decision } from '../decide';
+import { decisionReading } from '../decide/adaptation';
 import { EVEN_ODDS } from '../decide/verdict';
 import type { EngineResult, ScoredSentence } from '../score/engine';
 import type { ModelFile } from '../score/model';
@@ -55,7 +56,9 @@ export type Explanation = Pick<
 >;
 
 /** Explain a scored text and its decision, with labels in `lang`: never deciding again. */
-export function explain(model: ModelFile, text: string, r: EngineResult, decision: Decision, lang: LabelLang): Explanation {
+export function explain(model: ModelFile, text: string, scored: EngineResult, decision: Decision, lang: LabelLang): Explanation {
+  // The score the verdict was decided on: a profile's adapted reading when it adapted (decide/adaptation.ts).
+  const r = decisionReading(scored, decision);
   const { mode, verdictKey } = decision;
   const ml = modelLang(r.language);
   const passage = decision.mixedPassage;
