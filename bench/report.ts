@@ -231,6 +231,7 @@ function calibrationSection(r: BenchResults): string[] {
   if (!c) return [];
   const p50 = (what: string, variant: string) => c.rows.find((row) => row.what === what && row.variant === variant)?.p50 ?? Number.NaN;
   const ratio = (what: string) => fmt(p50(what, 'with a profile') / p50(what, 'without a profile'), 2);
+  const adaptedRatio = (what: string) => fmt(p50(what, 'with an adapted profile') / p50(what, 'with a profile'), 2);
   return [
     `## Calibration profiles (bench/calibration.ts, ${c.words}-word texts, a profile of ${c.profileTexts} texts)`,
     '',
@@ -242,6 +243,12 @@ function calibrationSection(r: BenchResults): string[] {
     ),
     '',
     `With/without p50: ${ratio('POST /v1/detect')}x through the route, ${ratio('detector.analyze')}x in the detector. The profile lookup: ${fmt(c.lookupCachedUs, 2)} µs cached (per request); reading and parsing the stored profile (${fmt(c.profileBytes / 1024, 1)} KiB) would cost ${fmt(c.lookupUncachedUs, 0)} µs.`,
+    ...(c.adaptedBytes === undefined
+      ? []
+      : [
+          '',
+          `Adapted/calibration-only p50 (issue 38: at most 1.5x): ${adaptedRatio('POST /v1/detect')}x through the route, ${adaptedRatio('detector.analyze')}x in the detector; the adapted profile weighs ${c.adaptedFeatures} n-grams (${fmt(c.adaptedBytes / 1024, 1)} KiB stored).`,
+        ]),
     '',
   ];
 }
