@@ -9,6 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodedError } from '../contract/errors';
+import { TextTooLongError } from '../contract/text-length';
 import { loadConfig } from '../config';
 import {
   buildProfile,
@@ -25,7 +26,7 @@ import { ApiError } from '../http/errors';
 import { errorMessage } from '../i18n';
 import { modelVersion } from '../model-version';
 import { extractPoolFor } from '../modules/batch/pool';
-import { checkScorable } from '../modules/detect/service';
+import { checkScorable, checkTextLength } from '../modules/detect/service';
 import { lineChunks } from './detect-jsonl';
 
 /** Usage text of `calibrate`. */
@@ -150,27 +151,30 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const detector = deps.detector ?? (await (await import('../detector')).createDetector());
   const samples: LangProfileSample[] = [];
   const tally: Tally = { read: 0, usable: 0, tooShort: 0, failed: 0 };
-  // Each text is scored and dropped: only its score is kept.
+  // Each text is scored and dropped: only its score is kept. A text that cannot be scored is named
+  // and skipped, whatever the reason: the other texts still make the profile (issue 40).
   const take = (text: string, where: string) => {
     tally.read++;
-    const words = detector.countWords(text);
-    if (words < MIN_PROFILE_WORDS) {
-      tally.tooShort++;
-      return;
-    }
     try {
+      checkTextLength(text);
+      const words = detector.countWords(text);
+      if (words < MIN_PROFILE_WORDS) {
+        tally.tooShort++;
+        return;
+      }
       checkScorable(text, words);
+      const s = detector.profileSample(text);
+      if (s) {
+        samples.push(s);
+        tally.usable++;
+      } else tally.tooShort++;
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
       tally.failed++;
-      err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
-      return;
+      // TextTooLongError: within the limit as read, past it once normalised (NFKC).
+      if (error instanceof ApiError || error instanceof TextTooLongError) {
+        err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
+      } else err(`${where}\terror\tinternal_error\t${(error as Error)?.name ?? 'Error'}`);
     }
-    const s = detector.profileSample(text);
-    if (s) {
-      samples.push(s);
-      tally.usable++;
-    } else tally.tooShort++;
   };
   if (fromStdin) {
     let line = 0;

@@ -188,9 +188,18 @@ function timeout(config: Config): ApiError {
   return new ApiError('calibration_timeout', { seconds: budgetSeconds(config) });
 }
 
-/** Resolves on the next macrotask: other requests are served between slices of a long calibration. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** Longest pause between two slices of a calibration (ms). */
+const MAX_PAUSE_MS = 20;
+
+/**
+ * Resolves after a pause of a twentieth of the `heldMs` the last slice held the event loop (1 to
+ * MAX_PAUSE_MS): other requests are served between slices. A detection needs several turns of the
+ * loop (its charge's commit and its hold's finish are setImmediate steps; on PostgreSQL, round
+ * trips); with one setImmediate per slice it took one step per text, and waited two or three texts
+ * at the limit (1.0-1.1 s here, issue 40 item 6). A timer lets every ready turn run first.
+ */
+function pauseAfter(heldMs: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, Math.max(1, heldMs / 20))));
 }
 
 /** The errors of buildProfile() a client can cause with its texts (`calibration_invalid` is a file's). */
@@ -235,12 +244,21 @@ async function calibrate(
   const { detector } = deps;
   const usable: string[] = [];
   let words = 0;
+  let sliceStart = performance.now();
   for (const text of texts) {
+    // A text a detection would refuse (longer than MAX_TEXT_CHARS, too many sentences: costly to
+    // score) is skipped, as the CLI does; the length first, before a character of it is counted.
+    if (text.length > deps.config.maxTextChars) continue;
     const count = detector.countWords(text);
-    // A text a detection would refuse (too many sentences: costly to score) is skipped, as the CLI does.
     if (count < MIN_PROFILE_WORDS || excessSentences(text)) continue;
     usable.push(text);
     words += count;
+    // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
+    const held = performance.now() - sliceStart;
+    if (held > SLICE_MS) {
+      await pauseAfter(held);
+      sliceStart = performance.now();
+    }
   }
   const skipped = skippedBefore + texts.length - usable.length;
   // The request's own array is emptied too: nothing keeps a text longer than its scoring.
@@ -258,8 +276,9 @@ async function calibrate(
       const sample = detector.profileSample(usable[i]);
       usable[i] = '';
       if (sample) samples.push(sample);
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await nextTurn();
+      const held = performance.now() - sliceStart;
+      if (held > SLICE_MS) {
+        await pauseAfter(held);
         sliceStart = performance.now();
       }
       if (signals.client.aborted) throw new ApiError('client_closed');
