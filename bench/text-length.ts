@@ -19,7 +19,11 @@ const detector = await createDetector({ maxTextChars: MAX_TEXT_CHARS_CEILING });
 const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 const prose = corpusText(500_000);
 // Real answers of a chat model (markdown, long paragraphs): slower than the generated corpus. Skipped without ../shared/data.
-const real = hasData() ? loadRows([join(dataDir(), 'alpaca_eval_modern.dev.jsonl')]).map((row) => row.text).join('\n\n') : '';
+const real = hasData()
+  ? loadRows([join(dataDir(), 'alpaca_eval_modern.dev.jsonl')])
+      .map((row) => row.text)
+      .join('\n\n')
+  : '';
 
 /** The shapes measured: prose, the most tokens, the most sentences a text may have, and CJK (sentences without spaces). */
 const SHAPES: Record<string, (n: number) => string> = {
