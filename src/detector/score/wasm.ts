@@ -108,7 +108,7 @@ export class WasmCore {
     return core;
   }
 
-  /** Instances built after a failure, since this core was created. */
+  /** Rebuilds tried after a failure since this core was created (the tests read it). */
   get rebuilds(): number {
     return this.rebuilt;
   }
@@ -260,9 +260,11 @@ export class WasmCore {
   /** Add a lexicon phrase with category bits for a language slot (0 en, 1 es, 2 any). */
   addPhrase(phrase: string, lang: number, bits: number): boolean {
     this.ready();
-    this.setup.phrases.push({ phrase, lang, bits });
     try {
-      return this.ex.addPhrase(this.put(phrase), lang, bits) === 1;
+      const added = this.ex.addPhrase(this.put(phrase), lang, bits) === 1;
+      // Recorded once it went in: a rebuild replays it.
+      this.setup.phrases.push({ phrase, lang, bits });
+      return added;
     } catch (error) {
       this.rebuild();
       throw error;

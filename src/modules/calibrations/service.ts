@@ -246,6 +246,12 @@ async function calibrate(
   let words = 0;
   let sliceStart = performance.now();
   for (const text of texts) {
+    // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
+    const held = performance.now() - sliceStart;
+    if (held > SLICE_MS) {
+      await pauseAfter(held);
+      sliceStart = performance.now();
+    }
     // A text a detection would refuse (longer than MAX_TEXT_CHARS, too many sentences: costly to
     // score) is skipped, as the CLI does; the length first, before a character of it is counted.
     if (text.length > deps.config.maxTextChars) continue;
@@ -253,12 +259,6 @@ async function calibrate(
     if (count < MIN_PROFILE_WORDS || excessSentences(text)) continue;
     usable.push(text);
     words += count;
-    // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
-    const held = performance.now() - sliceStart;
-    if (held > SLICE_MS) {
-      await pauseAfter(held);
-      sliceStart = performance.now();
-    }
   }
   const skipped = skippedBefore + texts.length - usable.length;
   // The request's own array is emptied too: nothing keeps a text longer than its scoring.
