@@ -9,8 +9,9 @@ import { CodedError } from './errors';
 /**
  * 512 Ki characters (about 85k English words, a 170-page book) by default (MAX_TEXT_CHARS). On this
  * 2-core machine under other sessions' load (bench/text-length.ts, docs/limits.md), one analysis of
- * 512 Ki took at most 0.5 s (CJK, the slowest shape) and another key's detection waited at most
- * 0.5-0.8 s beside it, within the 1 s it may wait (issue 40); at 1 Mi that wait reached 2.4 s.
+ * 512 Ki took at most 0.5 s (CJK, the slowest shape), and another key's detection beside it waited
+ * 0.5-1.1 s (over 1 s once in five runs, at load averages of 5-8): about the 1 s it may wait (issue
+ * 40); at 1 Mi that wait reached 2.4 s.
  */
 export const DEFAULT_MAX_TEXT_CHARS = 524_288;
 

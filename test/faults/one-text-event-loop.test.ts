@@ -8,10 +8,10 @@
  * A real server process (`WORKERS=1`, SQLite): while one key's request runs, another key sends
  * detections one after another; each must be answered within ONE_SECOND (the issue's bound). Texts
  * over the limit are refused at once, so that bound holds on any machine. For texts at the limit (CJK,
- * the slowest shape measured: ~27k sentences) the wait is one text's scoring: 0.2-0.45 s here, and
- * more on a machine that other work slows down, so their bound is ONE_SECOND or, when this process
- * itself needs more than a third of it to score that text now, three times that (one text, the
- * probe's own work and a collection). Prints what it measured.
+ * the slowest shape measured: ~27k sentences) the wait is one text's scoring: 0.5-1.1 s here at load
+ * averages of 5-8, 1.6-2.8 times what this process took for the same text at the start; on a machine
+ * other work slows down it is more, so their bound is ONE_SECOND or, when this process itself needs
+ * more than a quarter of it to score that text now, AT_LIMIT_FACTOR times that. Prints what it measured.
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { humanTexts } from '../../scripts/lib/human-texts';
@@ -26,6 +26,8 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** The issue's bound on another key's detection while one request is scored. */
 const ONE_SECOND = 1_000;
+/** The wait beside a text at the limit, over this process's own time for it: 1.6-2.8 measured (the server's collections, explanations, the probe's own work). */
+const AT_LIMIT_FACTOR = 4;
 const NOTES = humanTexts(60);
 const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 /** Prose and CJK exactly at the limit: the slowest shapes per character measured (docs/faults.md). */
@@ -43,7 +45,7 @@ beforeAll(async () => {
     return performance.now() - t0;
   });
   const median = times.sort((a, b) => a - b)[1];
-  atLimitBoundMs = Math.max(ONE_SECOND, 3 * median);
+  atLimitBoundMs = Math.max(ONE_SECOND, AT_LIMIT_FACTOR * median);
   console.log(
     `this process scores ${DEFAULT_MAX_TEXT_CHARS} characters of CJK in ${median.toFixed(0)} ms: bound at the limit ${atLimitBoundMs.toFixed(0)} ms`,
   );
