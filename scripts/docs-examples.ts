@@ -221,6 +221,11 @@ export async function generateExamples(): Promise<DetectExamples> {
     `POST /v1/detect with a JSON body over MAX_BODY_BYTES (${config.maxBodyBytes} bytes)`,
     send('/v1/detect', { key, json: { text: 'x'.repeat(config.maxBodyBytes) } }),
   );
+  const tooLong = 'word '.repeat(Math.floor(config.maxTextChars / 5) + 1);
+  await error(
+    `POST /v1/detect with a text of ${tooLong.length.toLocaleString('en')} characters ("word word …")`,
+    send('/v1/detect', { key, json: { text: tooLong } }),
+  );
   await error(
     'POST /v1/detect {"text": "Go. Go. Go. …"} (30,000 sentences of 2 letters)',
     send('/v1/detect', { key, json: { text: 'Go. '.repeat(30_000) } }),

@@ -14,7 +14,7 @@ import { CALIBRATION_CREATE_ROUTE, CALIBRATION_ROUTES, calibrationsModule, findP
 import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
 import { calibrationOperations, detectAliasOperation, detectOperation, limitsOperation, usageOperation } from './modules/docs/openapi';
-import { healthModule } from './modules/health';
+import { healthModule, scoringProbe } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { createHolds, getQuotaState, rateLimitHeaders, type Holds } from './modules/quota';
@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(observePlugin({ observe: { usage, logger, metrics }, selfObserved: [...DETECT_ROUTES, CALIBRATION_CREATE_ROUTE] }))
-    .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health() }))
+    .use(healthModule({ modelVersion: version, storeHealth: () => deps.store.health(), scoringHealth: scoringProbe(deps.detector) }))
     .use(metricsModule({ view, token: deps.config.metricsToken }))
     .use(docsModule())
     .use(usageModule({ quota, operation: usageOperation }))

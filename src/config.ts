@@ -1,6 +1,7 @@
 /** Environment configuration, parsed once at start-up into a frozen, typed object. */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_MAX_TEXT_CHARS, MAX_TEXT_CHARS_CEILING } from './contract/text-length';
 import { coreCount } from './cores';
 
 const MB = 1024 * 1024;
@@ -33,7 +34,12 @@ export interface Config {
   readonly maxDocxUncompressed: number;
   /** Batch: total bytes one PDF's streams may inflate to, counted while pdf.js reads it (MAX_PDF_INFLATED, default 256 MiB). */
   readonly maxPdfInflated: number;
-  /** Batch: most characters of text one PDF or DOCX may yield, counted while reading it (MAX_TEXT_CHARS, default 10 Mi). */
+  /**
+   * Most characters (UTF-16 code units) of one text, as sent and once normalised: a detection's
+   * (413 text_too_long), a batch file's of any format (extract_limit text_chars, counted while a PDF
+   * or DOCX is read), a calibration text's (skipped) (MAX_TEXT_CHARS, default 512 Ki, at most 4 Mi):
+   * what bounds how long one text holds the event loop (src/contract/text-length.ts).
+   */
   readonly maxTextChars: number;
   /** Batch: time one PDF/DOCX may take in an extraction worker before it is stopped (EXTRACT_TIMEOUT_MS, default 30000). */
   readonly extractTimeoutMs: number;
@@ -193,7 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxPdfPages: readInt(env, 'MAX_PDF_PAGES', 300, 1, 100_000),
     maxDocxUncompressed: readInt(env, 'MAX_DOCX_UNCOMPRESSED', 50 * MB, 1, 4096 * MB),
     maxPdfInflated: readInt(env, 'MAX_PDF_INFLATED', 256 * MB, 1 * MB, 16384 * MB),
-    maxTextChars: readInt(env, 'MAX_TEXT_CHARS', 10 * MB, 1000, 1024 * MB),
+    maxTextChars: readInt(env, 'MAX_TEXT_CHARS', DEFAULT_MAX_TEXT_CHARS, 1000, MAX_TEXT_CHARS_CEILING),
     extractTimeoutMs: readInt(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     extractHeapMb: readInt(env, 'EXTRACT_HEAP_MB', 512, 64, 65_536),
     memoryLimitMb: readInt(env, 'MEMORY_LIMIT_MB', 1024, 128, 1_048_576),

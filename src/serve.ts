@@ -102,7 +102,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const created = !isWorker && config.bootstrapKey ? await bootstrapKey(store) : null;
   // Loaded here, not at the top: `keys` and `--help` should not pay for starting the engine.
   const { createDetector } = await import('./detector');
-  const detector = await createDetector();
+  const detector = await createDetector({ maxTextChars: config.maxTextChars });
   // One registry per process; GET /metrics on any of them shows every process (src/metrics/cluster.ts).
   const { registry, metrics } = createProcessMetrics({ extractionQueue: () => extractPoolFor(config).pending });
   const { view, primary: primaryMetrics } = serveView(registry, primaryChannel());

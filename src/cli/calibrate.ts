@@ -11,6 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodedError } from '../contract/errors';
+import { TextTooLongError } from '../contract/text-length';
 import { loadConfig } from '../config';
 import {
   type CalibrationProfile,
@@ -31,7 +32,7 @@ import { ApiError } from '../http/errors';
 import { errorMessage } from '../i18n';
 import { modelVersion } from '../model-version';
 import { extractPoolFor } from '../modules/batch/pool';
-import { checkScorable } from '../modules/detect/service';
+import { checkScorable, checkTextLength } from '../modules/detect/service';
 import { lineChunks } from './detect-jsonl';
 
 /** Usage text of `calibrate`. */
@@ -170,32 +171,36 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const detector = deps.detector ?? (await (await import('../detector')).createDetector());
   const sides = { human: { samples: [] as ProfileInput[], tally: tally() }, ai: { samples: [] as ProfileInput[], tally: tally() } };
   const distinct = new DistinctTexts();
-  // Each text is scored and dropped: only its score (and, until the profile is fitted, its evidence) is kept.
+  // Each text is scored and dropped: only its score (and, until the profile is fitted, its evidence) is
+  // kept. A text that cannot be scored is named and skipped, whatever the reason: the other texts still
+  // make the profile (issue 40).
   const take = (text: string, where: string, side: 'human' | 'ai') => {
     const t = sides[side].tally;
     t.read++;
-    const words = detector.countWords(text);
-    if (words < MIN_PROFILE_WORDS) {
-      t.tooShort++;
-      return;
-    }
     try {
+      checkTextLength(text);
+      const words = detector.countWords(text);
+      if (words < MIN_PROFILE_WORDS) {
+        t.tooShort++;
+        return;
+      }
       checkScorable(text, words);
+      if (!distinct.add(text)) {
+        t.duplicates++;
+        return;
+      }
+      const s = detector.profileSample(text);
+      if (s) {
+        sides[side].samples.push(s);
+        t.usable++;
+      } else t.tooShort++;
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
       t.failed++;
-      err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
-      return;
+      // TextTooLongError: within the limit as read, past it once normalised (NFKC).
+      if (error instanceof ApiError || error instanceof TextTooLongError) {
+        err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
+      } else err(`${where}\terror\tinternal_error\t${(error as Error)?.name ?? 'Error'}`);
     }
-    if (!distinct.add(text)) {
-      t.duplicates++;
-      return;
-    }
-    const s = detector.profileSample(text);
-    if (s) {
-      sides[side].samples.push(s);
-      t.usable++;
-    } else t.tooShort++;
   };
   if (fromStdin) {
     let line = 0;

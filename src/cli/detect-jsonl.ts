@@ -1,6 +1,6 @@
 /** `detect --jsonl`: JSON lines `{"text": ...}` in, one JSON line per input line out, in order, streaming. */
 import type { CalibrationProfile, Detector, MeasuredErrorView, ProfileUse, SentenceScore } from '../detector/types';
-import type { LabelLang, Sensitivity } from '../contract';
+import { type LabelLang, type Sensitivity, TextTooLongError } from '../contract';
 import { ApiError } from '../http/errors';
 import { t } from '../i18n';
 import { validateDetectBody } from '../modules/detect/model';
@@ -35,7 +35,10 @@ export interface JsonlResult {
 export interface JsonlError {
   line: number;
   id?: unknown;
-  error: { code: 'invalid_json' | 'text_required' | 'invalid_sensitivity' | 'text_too_short'; message: string };
+  error: {
+    code: 'invalid_json' | 'text_required' | 'invalid_sensitivity' | 'text_too_short' | 'text_too_long' | 'too_many_sentences';
+    message: string;
+  };
 }
 
 /** What the JSONL mode needs. */
@@ -95,7 +98,9 @@ export function scoreJsonLine(
       modelVersion: o.modelVersion,
       ...(o.sentences ? { sentenceScores: a.sentenceScores } : {}),
     };
-  } catch (error) {
+  } catch (caught) {
+    // The engine's own length check (NFKC lengthens some characters) answers as the API does.
+    const error = caught instanceof TextTooLongError ? new ApiError('text_too_long', caught.params) : caught;
     if (!(error instanceof ApiError)) throw error;
     const code = error.code as JsonlError['error']['code'];
     return { line, ...withId, error: { code, message: t(o.lang, `errors.${code}`, error.params) } };

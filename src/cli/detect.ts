@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Analysis, CalibrationProfile, Detector } from '../detector/types';
 import { isStale, parseProfile } from '../detector/decide/profile';
 import { CodedError } from '../contract/errors';
+import { TextTooLongError } from '../contract/text-length';
 import {
   aiSharePercent,
   DEFAULT_LABEL_LANG,
@@ -204,7 +205,8 @@ async function scoreOrExplain(path: string, pool: ExtractPool, detector: Detecto
   try {
     return { ok: true, text: await scoreFile(path, pool, detector, o) };
   } catch (error) {
-    if (error instanceof ExtractError || error instanceof ApiError) {
+    // TextTooLongError: within the limit as read, past it once normalised (NFKC).
+    if (error instanceof ExtractError || error instanceof ApiError || error instanceof TextTooLongError) {
       return { ok: false, text: `${path}\terror\t${error.code}\t${errorMessage(lang, error.code, error.params)}` };
     }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, text: `${path}\terror\tnot_found\tno such file` };

@@ -3,5 +3,6 @@ export * from './errors';
 export * from './languages';
 export * from './sensitivity';
 export * from './share';
+export * from './text-length';
 export * from './verdicts';
 export * from './words';

@@ -172,7 +172,10 @@ export function makeProfile(
   );
 }
 
-/** Create the detector from the committed model (loads the wasm core once), or around a given engine. */
-export async function createDetector(options: { engine?: Engine } = {}): Promise<DetectorPipeline> {
-  return detectorFor(options.engine ?? (await loadEngine()));
+/**
+ * Create the detector from the committed model (loads the wasm core once), or around a given engine;
+ * `maxTextChars` (MAX_TEXT_CHARS) bounds a text once normalised: TextTooLongError past it.
+ */
+export async function createDetector(options: { engine?: Engine; maxTextChars?: number } = {}): Promise<DetectorPipeline> {
+  return detectorFor(options.engine ?? (await loadEngine({ maxTextChars: options.maxTextChars })));
 }

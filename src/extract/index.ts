@@ -6,6 +6,7 @@ import { extractMd } from './md.ts';
 import { extractDocx } from './docx.ts';
 import { extractPdf } from './pdf.ts';
 import { checkSentences } from './sentences.ts';
+import { limitError } from './errors.ts';
 
 export { ExtractError, EXTRACT_ERROR_CODES, EXTRACT_ERROR_STATUS, type ExtractErrorCode, type ExtractErrorParams } from './errors.ts';
 export { DEFAULT_EXTRACT_LIMITS, type ExtractLimitKind, type ExtractLimits, type ExtractRunOptions } from './limits.ts';
@@ -71,10 +72,17 @@ export async function extractFormat(
   }
 }
 
-/** Trims the text, turns whitespace-only results into no_text and refuses too many sentences (`text_sentences`). */
+/**
+ * Trims the text, turns whitespace-only results into no_text and refuses one longer than
+ * maxTextChars (`text_chars`: a TXT or MD file is only bounded by its bytes until here) or with too
+ * many sentences (`text_sentences`).
+ */
 export function finish(format: FileFormat, text: string, limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS): ExtractResult {
   const trimmed = text.trim();
   if (trimmed === '') throw new ExtractError('no_text', `the ${format.toUpperCase()} file has no text layer or no text`);
+  if (trimmed.length > limits.maxTextChars) {
+    throw limitError('text_chars', limits.maxTextChars, `the text has ${trimmed.length} characters; the limit is ${limits.maxTextChars}`);
+  }
   checkSentences(trimmed, limits.maxTextSentences);
   return { format, text: trimmed };
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_TEXT_CHARS } from '../contract/text-length.ts';
+
 /** Per-file extraction limits; the batch route passes its configured values. */
 export type ExtractLimits = {
   /** Largest accepted input file, in bytes. */
@@ -18,7 +20,7 @@ export type ExtractLimits = {
   maxPdfPageForms: number;
   /** Most characters of text read from one PDF page. */
   maxPdfPageChars: number;
-  /** Most characters of text one file may yield (PDF and DOCX: counted while extracting). */
+  /** Most characters of text one file may yield, any format (PDF and DOCX: counted while extracting): the one text limit (src/contract/text-length.ts). */
   maxTextChars: number;
   /** Most sentences one file's text may have, fewer for dense text (sentences.ts); checked before it is scored. */
   maxTextSentences: number;
@@ -87,8 +89,8 @@ export const DEFAULT_MAX_PDF_OPERATORS = 1_000_000;
 export const DEFAULT_MAX_PDF_PAGE_FORMS = 5_000;
 /** 100k characters per page: about seven times a dense page (2 columns x 120 lines x 60 characters = 14,400). */
 export const DEFAULT_MAX_PDF_PAGE_CHARS = 100_000;
-/** 10M characters per file: as much as the largest accepted plain-text file can hold. */
-export const DEFAULT_MAX_TEXT_CHARS = 10 * MB;
+/** 512 Ki characters per file: the one per-text limit of detections, files and calibration texts (src/contract/text-length.ts). */
+export { DEFAULT_MAX_TEXT_CHARS };
 /** Most sentence ends one file's text may have: 2.5x ordinary prose at the 10 MiB text limit (~390 MB RSS to score; src/extract/sentences.ts counts them). */
 export const DEFAULT_MAX_TEXT_SENTENCES = 250_000;
 

@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   too_many_files: 413,
   /** More sentences than a text of its length may have (src/extract/sentences.ts): too costly to score. */
   too_many_sentences: 413,
+  /** More characters than MAX_TEXT_CHARS, as sent or once normalised (src/contract/text-length.ts): one text is one synchronous call. */
+  text_too_long: 413,
   /**
    * The request needs more words than the key's plan gives in a whole month: it can never succeed
    * on this plan, so it is not a 429 (a retry would never help). Split the text or the batch.

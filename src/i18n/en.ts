@@ -27,6 +27,7 @@ export const en = {
     hold_expired:
       'The server paused for longer than the lease of this charge, which was given back: this answer is not delivered. Nothing more is charged; try again.',
     too_many_files: 'Too many files: at most {limit} per request.',
+    text_too_long: 'The text has {count} characters; the limit is {limit} per text. Split it into shorter texts.',
     too_many_sentences: 'The text has more than the {limit} sentences a text of its length may have.',
     file_too_large: 'The file is larger than the limit of {limit} bytes.',
     extract_limit: 'Reading the file went past one of the extraction limits ({limit}).',

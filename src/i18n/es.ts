@@ -33,6 +33,7 @@ export const es: Catalogue = {
     hold_expired:
       'El servidor estuvo en pausa más tiempo que la reserva de este cobro, que se ha devuelto: esta respuesta no se entrega. No se cobra nada más; inténtalo de nuevo.',
     too_many_files: 'Demasiados archivos: como máximo {limit} por petición.',
+    text_too_long: 'El texto tiene {count} caracteres; el límite es de {limit} por texto. Divídalo en textos más cortos.',
     too_many_sentences: 'El texto tiene más de las {limit} frases que puede tener un texto de su longitud.',
     file_too_large: 'El archivo supera el límite de {limit} bytes.',
     extract_limit: 'La lectura del archivo ha superado uno de los límites de extracción ({limit}).',

@@ -24,6 +24,7 @@ const INTERNAL_ERRORS: Record<string, string> = {
   ClientGoneError: 'batch control flow: the client is gone, nobody to answer',
   OverQuotaError: 'batch control flow, answered as ApiError quota_exceeded',
   MetricsUnavailableError: 'answered by the metrics route as ApiError internal_error',
+  CoreUnavailableError: 'the wasm core cannot score now (memory, a failed rebuild): answered as ApiError internal_error, /health degraded',
 };
 
 describe('error hierarchy', () => {

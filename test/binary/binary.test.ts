@@ -103,7 +103,7 @@ describe('ai-detector binary', () => {
     // the source tree or from beside the binary.
     server = await startServerProcess([binary], { cwd: join(runDir, 'www'), env });
     const health = await fetch(`${server.base}/health`);
-    expect(await health.json()).toEqual({ status: 'ok', store: 'up', version, modelVersion: modelVersion() });
+    expect(await health.json()).toEqual({ status: 'ok', store: 'up', scoring: 'up', version, modelVersion: modelVersion() });
 
     const headers = { 'x-api-key': key };
     const single = await fetch(`${server.base}/api/detect`, {
@@ -175,6 +175,7 @@ describe('ai-detector binary', () => {
       expect(await (await fetch(`${server.base}/health`)).json()).toEqual({
         status: 'ok',
         store: 'up',
+        scoring: 'up',
         version,
         modelVersion: modelVersion(),
       });

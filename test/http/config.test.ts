@@ -23,7 +23,7 @@ describe('config', () => {
       maxPdfPages: 300,
       maxDocxUncompressed: 50 * 1024 * 1024,
       maxPdfInflated: 256 * 1024 * 1024,
-      maxTextChars: 10 * 1024 * 1024,
+      maxTextChars: 524_288,
       extractTimeoutMs: 30_000,
       extractHeapMb: 512,
       memoryLimitMb: 1024,

@@ -124,6 +124,7 @@ describe('authentication (401, decided before the body)', () => {
     expect(await response.json()).toEqual({
       status: 'ok',
       store: 'up',
+      scoring: 'up',
       version: (await Bun.file('package.json').json()).version,
       modelVersion: modelVersion(),
     });

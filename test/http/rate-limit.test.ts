@@ -194,7 +194,7 @@ describe('401 challenges', () => {
 
 describe('GET /v1/limits', () => {
   it('reports the plan and the server limits from the configuration that enforces them', async () => {
-    const { app, newKey } = makeApp({ MAX_FILES: '7', MAX_BODY_BYTES: '2048' });
+    const { app, newKey } = makeApp({ MAX_FILES: '7', MAX_BODY_BYTES: '2048', MAX_TEXT_CHARS: '300000' });
     const { key } = await newKey('trial');
     const response = await call(app, '/v1/limits', { key });
     expect(response.status).toBe(200);
@@ -204,18 +204,18 @@ describe('GET /v1/limits', () => {
       words: { perMonth: 10_000, minPerText: 20 },
       calls: { lifetime: 500 },
       rate: { requests: 60, windowSeconds: 60, reads: READS_PER_MINUTE_FLOOR },
-      single: { maxBodyBytes: 2048 },
+      single: { maxBodyBytes: 2048, maxTextChars: 300_000 },
       batch: {
         maxFiles: 7,
         maxFileBytes: 10 * 1024 * 1024,
         maxBatchBytes: 50 * 1024 * 1024,
         maxPdfPages: 300,
-        maxTextChars: 10 * 1024 * 1024,
+        maxTextChars: 300_000,
         timeBudgetSeconds: 120,
         extractTimeoutSeconds: 30,
       },
       extraction: { throttledAfter: 10, windowSeconds: 60 },
-      calibrations: { maxProfiles: 20, maxTexts: 5000, minTextsPerLanguage: 50, minWordsPerText: 20 },
+      calibrations: { maxProfiles: 20, maxTexts: 5000, minTextsPerLanguage: 50, minWordsPerText: 20, maxTextChars: 300_000 },
     });
   });
 

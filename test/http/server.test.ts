@@ -38,6 +38,7 @@ describe('real server over HTTP', () => {
     expect(await health.json()).toEqual({
       status: 'ok',
       store: 'up',
+      scoring: 'up',
       version: (await Bun.file(join(ROOT, 'package.json')).json()).version,
       modelVersion: modelVersion(),
     });

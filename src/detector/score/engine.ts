@@ -2,7 +2,7 @@
  * The detection engine: normalise, run the wasm core, score the text and each sentence with the
  * learned lexical model, calibrate by language and length, and measure the style the explanations read.
  */
-import { WasmCore } from './wasm';
+import { WasmCore, type WasmCoreOptions } from './wasm';
 import { normalizeText, mapSpan } from './normalize';
 import { Doc, KIND_MASK, KIND_WORD, PR, SF, SENT_FEATURES, SENT_WORDS32, PARA_WORDS32, SR, TOKEN, TOKEN_WORDS32 } from './layout';
 import { LANG_DETECT, LANG_ID, modelLang, type ModelLang, TEXT_LANGS, type TextLang } from '../../contract';
@@ -74,14 +74,18 @@ export class Engine {
     this.docTypes = docTypes;
   }
 
-  /** Build an engine from the wasm bytes, the model metadata and its int16 weights (null = zeros, for training). */
+  /**
+   * Build an engine from the wasm bytes, the model metadata and its int16 weights (null = zeros, for
+   * training); `options.maxTextChars` bounds a text once normalised (TextTooLongError past it).
+   */
   static async create(
     wasm: Uint8Array | ArrayBuffer,
     model: ModelFile,
     weights: Uint8Array | null,
     docTypes: DocTypeModel | null = null,
+    options: WasmCoreOptions = {},
   ): Promise<Engine> {
-    const core = await WasmCore.create(wasm, model.weightBits);
+    const core = await WasmCore.create(wasm, model.weightBits, options);
     if (core.featureVersion() !== model.featureVersion) {
       throw new Error(
         `model was trained with feature version ${model.featureVersion}, the wasm core has ${core.featureVersion()}: run bun run train`,

@@ -1,6 +1,6 @@
 /** The NDJSON body: one line per pull, each file scored only once the lines before it reached the client. */
 import type { CalibrationProfile, Detector } from '../../detector/types';
-import type { LabelLang, Sensitivity } from '../../contract';
+import { type LabelLang, type Sensitivity, TextTooLongError } from '../../contract';
 import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
 import type { BatchLine, CompleteLine } from './model';
@@ -133,9 +133,14 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         // Scored: drop the text now rather than with the whole batch (a 40 MB batch held ~40 MB of text to its last line).
         file.text = '';
       } catch (error) {
-        // Not charged (refunded in onEnd); name only, a message could quote the text.
-        o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });
-        line = errorLine(file, { code: 'internal_error', params: {} }, o.lang);
+        // Not charged (refunded in onEnd). Past the text limit once normalised (NFKC): the file's limit line.
+        if (error instanceof TextTooLongError) {
+          line = errorLine(file, { code: 'extract_limit', params: { kind: 'text_chars', limit: error.params.limit } }, o.lang);
+        } else {
+          // Name only, a message could quote the text.
+          o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });
+          line = errorLine(file, { code: 'internal_error', params: {} }, o.lang);
+        }
       }
       if (line.type === 'result') {
         // Analysis is synchronous: a client that hung up meanwhile is only seen after a turn of the

@@ -33,7 +33,7 @@ export const CreateCalibrationSchema = t.Object(
     name: NameSchema,
     texts: t.Array(t.String(), {
       maxItems: MAX_CALIBRATION_TEXTS,
-      description: `Known-human texts of one population (at most ${MAX_CALIBRATION_TEXTS}). Texts under 20 words are skipped, not charged. Scored, then dropped: never stored or logged.`,
+      description: `Known-human texts of one population (at most ${MAX_CALIBRATION_TEXTS}). Texts under 20 words or longer than a detection accepts are skipped, not charged. Scored, then dropped: never stored or logged.`,
     }),
     aiTexts: t.Optional(
       t.Array(t.String(), {
@@ -249,7 +249,7 @@ export const CalibrationSchema = t.Object(
       Int({
         minimum: 0,
         description:
-          'Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged.',
+          'Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged.',
       }),
     ),
     skippedFiles: t.Optional(

@@ -240,9 +240,18 @@ function timeout(config: Config): ApiError {
   return new ApiError('calibration_timeout', { seconds: budgetSeconds(config) });
 }
 
-/** Resolves on the next macrotask: other requests are served between slices of a long calibration. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** Longest pause between two slices of a calibration (ms). */
+const MAX_PAUSE_MS = 20;
+
+/**
+ * Resolves after a pause of a twentieth of the `heldMs` the last slice held the event loop (1 to
+ * MAX_PAUSE_MS): other requests are served between slices. A detection needs several turns of the
+ * loop (its charge's commit and its hold's finish are setImmediate steps; on PostgreSQL, round
+ * trips); with one setImmediate per slice it took one step per text, and waited two or three texts
+ * at the limit (1.0-1.1 s here, issue 40 item 6). A timer lets every ready turn run first.
+ */
+function pauseAfter(heldMs: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, Math.max(1, heldMs / 20))));
 }
 
 /** The errors of buildProfile() a client can cause with its texts (`calibration_invalid` is a file's). */
@@ -286,10 +295,11 @@ class Slicer {
     private readonly config: Config,
   ) {}
 
-  /** After a piece of work: a turn for other requests when the slice is used up; throws when the client left or the budget ran out. */
+  /** After a piece of work: a pause for other requests when the slice is used up (pauseAfter); throws when the client left or the budget ran out. */
   async tick(): Promise<void> {
-    if (performance.now() - this.start > SLICE_MS) {
-      await nextTurn();
+    const held = performance.now() - this.start;
+    if (held > SLICE_MS) {
+      await pauseAfter(held);
       this.start = performance.now();
     }
     if (this.signals.client.aborted) throw new ApiError('client_closed');
@@ -315,10 +325,14 @@ async function calibrate(
   const usable: CalibrationTexts = { human: [], ai: [] };
   let words = 0;
   let skipped = skippedBefore;
+  const slicer = new Slicer(signals, deps.config);
   for (const side of ['human', 'ai'] as const) {
     for (const text of texts[side]) {
-      const count = detector.countWords(text);
-      // A text a detection would refuse (too many sentences: costly to score) is skipped, as the CLI does.
+      // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
+      await slicer.tick();
+      // A text a detection would refuse (longer than MAX_TEXT_CHARS, too many sentences: costly to
+      // score) is skipped, as the CLI does; the length first, before a character of it is counted.
+      const count = text.length > deps.config.maxTextChars ? 0 : detector.countWords(text);
       if (count < MIN_PROFILE_WORDS || excessSentences(text)) {
         skipped++;
         continue;
@@ -341,7 +355,6 @@ async function calibrate(
   if (!charge.ok) throw quotaError(charge.code, charge.state, words, 'calibration');
   const { hold } = charge;
   try {
-    const slicer = new Slicer(signals, deps.config);
     const samples: { human: ProfileInput[]; ai: ProfileInput[] } = { human: [], ai: [] };
     for (const side of ['human', 'ai'] as const) {
       const list = usable[side];

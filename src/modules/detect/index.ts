@@ -122,6 +122,7 @@ export function detectModule(deps: DetectModuleOptions) {
         signal: ctx.request.signal,
         holds: { holds, ...(hold ?? { keepUntil: 0 }) },
         profile,
+        maxTextChars: config.maxTextChars,
       },
       key,
       input,

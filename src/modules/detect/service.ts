@@ -1,6 +1,6 @@
 /** Single-text detection: validate, count words, check and charge the quota, analyze, shape the response. */
 import type { Analysis, CalibrationProfile, Detector } from '../../detector/types';
-import { MIN_WORDS, type LabelLang } from '../../contract';
+import { DEFAULT_MAX_TEXT_CHARS, MIN_WORDS, type LabelLang } from '../../contract';
 import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { ApiKey, QuotaStore } from '../../store/types';
@@ -80,6 +80,8 @@ export interface DetectDeps {
   holds?: { holds: Holds; id?: string; bodyCheck?: string; keepUntil: number };
   /** The calibration profile the request named (found before the charge), or none. */
   profile?: CalibrationProfile | null;
+  /** Most characters of a text (MAX_TEXT_CHARS; default DEFAULT_MAX_TEXT_CHARS). */
+  maxTextChars?: number;
 }
 
 /** Result of a successful detection: the body, the quota after the charge, and the word count. */
@@ -89,12 +91,20 @@ export interface DetectOutcome {
   words: number;
 }
 
+/** Throws 413 text_too_long when `text` has more than `maxTextChars` characters (UTF-16 code units). */
+export function checkTextLength(text: string, maxTextChars: number = DEFAULT_MAX_TEXT_CHARS): void {
+  if (text.length > maxTextChars) throw new ApiError('text_too_long', { count: text.length, limit: maxTextChars });
+}
+
 /**
- * Throws the 4xx a single text gets before it is charged or scored: too few words to score
+ * Throws the 4xx a single text gets before it is charged or scored: longer than `maxTextChars`
+ * (text_too_long: one text is one synchronous call, issue 40), too few words to score
  * (text_too_short), or too many sentences (too_many_sentences: scoring costs memory and time per
- * sentence, and 1 MiB of "Go. " is 262k of them, ~3 s and ~390 MB). `detect --jsonl` applies it too.
+ * sentence, and 1 MiB of "Go. " is 262k of them, ~3 s and ~390 MB). `detect --jsonl` and
+ * `calibrate` apply it too.
  */
-export function checkScorable(text: string, words: number): void {
+export function checkScorable(text: string, words: number, maxTextChars: number = DEFAULT_MAX_TEXT_CHARS): void {
+  checkTextLength(text, maxTextChars);
   if (words < MIN_WORDS) throw new ApiError('text_too_short', { count: words, min: MIN_WORDS });
   const excess = excessSentences(text);
   if (excess) throw new ApiError('too_many_sentences', { limit: excess.limit });
@@ -131,7 +141,7 @@ export async function detectText(
 ): Promise<DetectOutcome> {
   const words = deps.detector.countWords(input.text);
   onWords?.(words);
-  checkScorable(input.text, words);
+  checkScorable(input.text, words, deps.maxTextChars);
   if (deps.signal?.aborted) throw new ApiError('client_closed');
   // From the moment the client hangs up, its refund is owed: the key's next charge waits for it (quota/owed.ts).
   const settled = Promise.withResolvers<void>();

@@ -51,14 +51,26 @@ export const LimitsSchema = t.Object(
         },
       ),
     ),
-    single: t.Object({ maxBodyBytes: bytes('Largest JSON body of a single text') }, { description: 'Single mode (application/json).' }),
+    single: t.Object(
+      {
+        maxBodyBytes: bytes('Largest JSON body of a single text'),
+        maxTextChars: Int({
+          minimum: 1,
+          description: 'Most characters (UTF-16 code units) of the text, as sent and once normalised (413 text_too_long).',
+        }),
+      },
+      { description: 'Single mode (application/json).' },
+    ),
     batch: t.Object(
       {
         maxFiles: Int({ minimum: 1, description: 'Most files per request.' }),
         maxFileBytes: bytes('Largest file'),
         maxBatchBytes: bytes('Largest multipart request'),
         maxPdfPages: Int({ minimum: 1, description: 'Most pages read from one PDF.' }),
-        maxTextChars: Int({ minimum: 1, description: 'Most characters of text one PDF or DOCX may yield.' }),
+        maxTextChars: Int({
+          minimum: 1,
+          description: 'Most characters of text one file of any format may yield (an `extract_limit` line, kind `text_chars`).',
+        }),
         timeBudgetSeconds: t.Number({
           exclusiveMinimum: 0,
           description: 'Wall-clock budget of one batch; files not done by then get batch_timeout.',
@@ -90,6 +102,11 @@ export const LimitsSchema = t.Object(
           description: 'Usable texts a language needs for a profile (else 422 calibration_too_small).',
         }),
         minWordsPerText: Int({ minimum: 1, description: 'Words a text needs to be used (shorter ones are skipped, not charged).' }),
+        maxTextChars: Int({
+          minimum: 1,
+          description:
+            'Most characters of a text or a file’s text, the limit of a detection: longer ones are skipped (`skipped`), not charged.',
+        }),
       },
       {
         description:

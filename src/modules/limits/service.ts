@@ -19,7 +19,7 @@ export function limitsOf(config: Config, key: ApiKey): Limits {
     words: { perMonth: plan.wordsPerMonth, minPerText: MIN_WORDS },
     calls: { lifetime: plan.callLimit },
     ...(config.rateLimits ? { rate: { requests: rate.limit, windowSeconds: Math.round(rate.windowMs / 1000), reads: reads.limit } } : {}),
-    single: { maxBodyBytes: config.maxBodyBytes },
+    single: { maxBodyBytes: config.maxBodyBytes, maxTextChars: config.maxTextChars },
     batch: {
       maxFiles: config.maxFiles,
       maxFileBytes: config.maxFileBytes,
@@ -35,6 +35,7 @@ export function limitsOf(config: Config, key: ApiKey): Limits {
       maxTexts: MAX_CALIBRATION_TEXTS,
       minTextsPerLanguage: MIN_PROFILE_TEXTS,
       minWordsPerText: MIN_PROFILE_WORDS,
+      maxTextChars: config.maxTextChars,
     },
   };
 }
