@@ -125,7 +125,8 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     const parts = [tr(lang, 'profileCreated', { name: created.name })];
     const named = created.skippedFiles ?? [];
     if (named.length > 0) {
-      const list = named.map((f) => tr(lang, 'skippedFile', { name: f.fileName, message: f.message })).join('; ');
+      // The server's sentences end with a full stop; the list ends with one of its own.
+      const list = named.map((f) => tr(lang, 'skippedFile', { name: f.fileName, message: f.message.replace(/\.\s*$/, '') })).join('; ');
       parts.push(tr(lang, 'profileSkippedNamed', { n: named.length, list }));
     } else if ((created.skipped ?? 0) > 0) parts.push(tr(lang, 'profileSkipped', { n: created.skipped! }));
     if (created.warnings.length > 0) parts.push(tr(lang, 'profileWarningsBelow', { n: created.warnings.length }));

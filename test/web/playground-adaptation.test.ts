@@ -355,7 +355,11 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: profiles adapted to your AI example
     async () => {
       await page.click('#tab-calibration');
       await page.fill('#calibration-name', FEW_NAME);
-      await page.setInputFiles('#calibration-files', asFiles(humanNotes(FEW_HUMAN), 'few'));
+      // One file too short to use: the status names it with the server's reason (issue 39 item 4's `skippedFiles`).
+      await page.setInputFiles('#calibration-files', [
+        ...asFiles(humanNotes(FEW_HUMAN), 'few'),
+        { name: 'short.txt', mimeType: 'text/plain', buffer: Buffer.from('Too short to use.') },
+      ]);
       await page.setInputFiles('#calibration-ai-files', asFiles(aiNotes(FEW_AI), 'few-ai'));
       const [res] = await Promise.all([page.waitForResponse(isCreate), page.click('#create-profile')]);
       expect(res.status()).toBe(201);
@@ -364,7 +368,13 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: profiles adapted to your AI example
         { code: 'mode_not_covered', language: 'en', mode: 'conservative', texts: FEW_HUMAN, needed: 99 },
         { code: 'not_adapted', language: 'en', reason: 'too_few_ai_texts', aiTexts: FEW_AI, needed: 50 },
       ]);
-      expect(await page.textContent('#calibration-status')).toBe(`Profile “${FEW_NAME}” created. See its 2 warning(s) below.`);
+      expect(few.skippedFiles!.map((f) => [f.fileName, f.code])).toEqual([['short.txt', 'text_too_short']]);
+      // The server's sentence, its full stop left to the status line's own.
+      const skipped = few.skippedFiles![0].message.replace(/\.$/, '');
+      expect(skipped).toContain('too short');
+      expect(await page.textContent('#calibration-status')).toBe(
+        `Profile “${FEW_NAME}” created. 1 file(s) not used: short.txt: ${skipped}. See its 2 warning(s) below.`,
+      );
       const block = page.locator(`.profile[data-id="${few.id}"] .profile-lang[data-lang="en"]`);
       const mode = block.locator('.profile-warning[data-code="mode_not_covered"]');
       const why = block.locator('.profile-adaptation');
@@ -386,7 +396,10 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: profiles adapted to your AI example
         await show(page, combo);
         if (combo.lang === 'es') {
           expect([await mode.textContent(), await why.textContent()]).toEqual([spanish.mode, spanish.why]);
-          expect(await page.textContent('#calibration-status')).toBe(`Perfil «${FEW_NAME}» creado. Vea abajo sus avisos (2).`);
+          // The server's reason stays in the language it was asked in; the page's words follow the switch.
+          expect(await page.textContent('#calibration-status')).toBe(
+            `Perfil «${FEW_NAME}» creado. 1 archivo(s) sin usar: short.txt: ${skipped}. Vea abajo sus avisos (2).`,
+          );
         }
         expect(await overflow(page, combo.view.width)).toEqual([]);
         expect(await contrastFailures(page)).toEqual([]);

@@ -1194,7 +1194,7 @@ function wireCalibration(ctx) {
     const parts = [tr(lang, "profileCreated", { name: created.name })];
     const named = created.skippedFiles ?? [];
     if (named.length > 0) {
-      const list = named.map((f) => tr(lang, "skippedFile", { name: f.fileName, message: f.message })).join("; ");
+      const list = named.map((f) => tr(lang, "skippedFile", { name: f.fileName, message: f.message.replace(/\.\s*$/, "") })).join("; ");
       parts.push(tr(lang, "profileSkippedNamed", { n: named.length, list }));
     } else if ((created.skipped ?? 0) > 0)
       parts.push(tr(lang, "profileSkipped", { n: created.skipped }));
