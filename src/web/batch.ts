@@ -42,6 +42,9 @@ const CSV_COLUMNS = [
   // Appended (issue 34), so the columns before keep their places in existing spreadsheets.
   'calibration_applied',
   'calibration_reason',
+  // Appended (issue 38): whether the profile adapted `score`, and then the model's own score.
+  'calibration_adapted',
+  'model_score',
 ] as const;
 /** Cells of a row after the file name, spanned by a pending or error cell. */
 const DATA_COLUMNS = 6;
@@ -71,6 +74,8 @@ export function toCsv(rows: BatchRow[]): string {
       r.error?.message,
       cal ? String(cal.applied) : undefined,
       cal?.reason ?? undefined,
+      cal ? String(cal.adapted) : undefined,
+      cal?.adapted ? cal.modelScore : undefined,
     ];
     lines.push(cells.map(csvField).join(','));
   }
@@ -95,6 +100,24 @@ function cell(text: string | number | undefined, cls?: string, label?: string): 
   return td;
 }
 
+/**
+ * The score cell: `score` (the adapted score when the profile adapted it, the one the verdict beside it
+ * was decided on) and then, in small, the model's own score (issue 38).
+ */
+function scoreCell(row: BatchRow, lang: UiLang): HTMLTableCellElement {
+  const td = cell(undefined, 'num score', tr(lang, 'colScore'));
+  // One box for both numbers, so the narrow layout (the column's name, then the value) keeps them together.
+  const value = el('span', 'score-value');
+  value.appendChild(el('span', 'score-number', String(row.score)));
+  const model = row.calibration?.adapted ? row.calibration.modelScore : undefined;
+  if (model !== undefined) {
+    value.appendChild(el('small', 'model-score', tr(lang, 'modelScoreShort', { score: model })));
+    td.dataset.modelScore = String(model);
+  }
+  td.appendChild(value);
+  return td;
+}
+
 /** Fills a table row from a BatchRow (pending, result or inline error). */
 function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   const name = document.createElement('th');
@@ -106,6 +129,7 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
     // The profile's word on this file stays visible in short (the full sentence is under Why).
     const note = el('p', 'cal-note', calibrationNote(row.calibration, lang));
     note.dataset.applied = String(row.calibration.applied);
+    note.dataset.adapted = String(row.calibration.adapted);
     name.appendChild(note);
   }
   if ((row.reasons && row.reasons.length > 0) || calibration) {
@@ -151,7 +175,7 @@ function paintRow(tr_: HTMLTableRowElement, row: BatchRow, lang: UiLang): void {
   verdict.appendChild(badge);
   tr_.append(
     cell(row.words, 'num', tr(lang, 'colWords')),
-    cell(row.score, 'num', tr(lang, 'colScore')),
+    scoreCell(row, lang),
     share,
     verdict,
     cell(row.flagged, 'num', tr(lang, 'colFlagged')),
@@ -191,12 +215,16 @@ function verdictKeyOf(value: unknown): VerdictKey | undefined {
   return (VERDICT_KEYS as readonly unknown[]).includes(value) ? (value as VerdictKey) : undefined;
 }
 
-/** The line's `calibration` when it has the shape the page reads. */
+/** The line's `calibration` when it has the shape the page reads (with both scores when the profile adapted `score`). */
 function calibrationOf(value: unknown): CalibrationUse | undefined {
   const v = value as Partial<CalibrationUse> | null | undefined;
-  return v && typeof v.name === 'string' && typeof v.applied === 'boolean'
-    ? { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null, adapted: v.adapted === true }
-    : undefined;
+  if (!v || typeof v.name !== 'string' || typeof v.applied !== 'boolean') return undefined;
+  const use: CalibrationUse = { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null, adapted: v.adapted === true };
+  if (use.adapted && typeof v.modelScore === 'number' && typeof v.adaptedScore === 'number') {
+    use.adaptedScore = v.adaptedScore;
+    use.modelScore = v.modelScore;
+  }
+  return use;
 }
 
 /** Runs one batch of `files`, updating the progress bar and table as each NDJSON line arrives. */

@@ -1,6 +1,7 @@
 /**
- * The Calibration tab's behaviour: the chosen human files and name, creating a profile, the key's
- * list of profiles, and the one profile the detections name (the settings' choice, kept for the tab).
+ * The Calibration tab's behaviour: the chosen human files, AI examples and name, creating a profile,
+ * the key's list of profiles, and the one profile the detections name (the settings' choice, kept for
+ * the tab).
  */
 import { MIN_WORDS } from '../contract/index.ts';
 import { ApiError, describeError } from './api.ts';
@@ -9,13 +10,14 @@ import {
   deleteProfile,
   describeCalibrationError,
   listProfiles,
+  MIN_AI_TEXTS,
   MIN_PROFILE_TEXTS,
   renderChoice,
-  renderProfiles,
   type PublicProfile,
 } from './calibration.ts';
 import { byId } from './dom.ts';
 import { splitFiles, wireDrop } from './files.ts';
+import { renderProfiles } from './profile-view.ts';
 import { tr, type UiLang } from './strings.ts';
 
 /** sessionStorage key of the chosen profile's id (with the key: a profile belongs to one key). */
@@ -46,16 +48,20 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
   const select = byId<HTMLSelectElement>('calibration');
   const nameInput = byId<HTMLInputElement>('calibration-name');
   const fileInput = byId<HTMLInputElement>('calibration-files');
+  const aiInput = byId<HTMLInputElement>('calibration-ai-files');
   const createButton = byId<HTMLButtonElement>('create-profile');
   const errorBox = byId('calibration-error');
   const status = byId('calibration-status');
   let profiles: PublicProfile[] | null = null;
   let files: File[] = [];
   let refused: File[] = [];
+  /** AI examples (issue 38): optional, sent as `aiFiles[]`. */
+  let aiFiles: File[] = [];
+  let aiRefused: File[] = [];
   let chosenId = sessionStorage.getItem(CHOICE_STORAGE) ?? '';
   let busy = false;
   /** The last creation's outcome, kept as data so a language switch says it again in the new language. */
-  let created: { name: string; skipped: number } | null = null;
+  let created: Pick<PublicProfile, 'name' | 'skipped' | 'skippedFiles' | 'warnings'> | null = null;
 
   const showError = (err: unknown) => {
     const lang = ctx.lang();
@@ -92,19 +98,39 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     },
   };
 
+  /** One picker's lines: how many files it will send, and the ones it left out by name. */
+  function drawPicker(prefix: string, taken: File[], left: File[]): void {
+    const lang = ctx.lang();
+    byId(`${prefix}-summary`).textContent = taken.length ? tr(lang, 'filesChosen', { n: taken.length }) : '';
+    const box = byId(`${prefix}-refused`);
+    box.textContent = left.length ? tr(lang, 'filesRefused', { names: left.map((f) => f.name).join(', ') }) : '';
+    box.hidden = left.length === 0;
+  }
+
   function drawFiles(): void {
     const lang = ctx.lang();
     byId('calibration-needs').textContent = tr(lang, 'calibrationNeeds', { min: MIN_PROFILE_TEXTS, words: MIN_WORDS });
-    byId('calibration-summary').textContent = files.length ? tr(lang, 'filesChosen', { n: files.length }) : '';
-    const box = byId('calibration-refused');
-    box.textContent = refused.length ? tr(lang, 'filesRefused', { names: refused.map((f) => f.name).join(', ') }) : '';
-    box.hidden = refused.length === 0;
+    byId('calibration-ai-help').textContent = tr(lang, 'calibrationAiHelp', { min: MIN_AI_TEXTS });
+    drawPicker('calibration', files, refused);
+    drawPicker('calibration-ai', aiFiles, aiRefused);
   }
 
+  /** The last creation in words: made, the files it did not use (by name, with the server's reason), and its warnings' count. */
   function drawStatus(): void {
     const lang = ctx.lang();
-    const skipped = created && created.skipped > 0 ? ` ${tr(lang, 'profileSkipped', { n: created.skipped })}` : '';
-    status.textContent = created ? tr(lang, 'profileCreated', { name: created.name }) + skipped : '';
+    if (!created) {
+      status.textContent = '';
+      return;
+    }
+    const parts = [tr(lang, 'profileCreated', { name: created.name })];
+    const named = created.skippedFiles ?? [];
+    if (named.length > 0) {
+      // The server's sentences end with a full stop; the list ends with one of its own.
+      const list = named.map((f) => tr(lang, 'skippedFile', { name: f.fileName, message: f.message.replace(/\.\s*$/, '') })).join('; ');
+      parts.push(tr(lang, 'profileSkippedNamed', { n: named.length, list }));
+    } else if ((created.skipped ?? 0) > 0) parts.push(tr(lang, 'profileSkipped', { n: created.skipped! }));
+    if (created.warnings.length > 0) parts.push(tr(lang, 'profileWarningsBelow', { n: created.warnings.length }));
+    status.textContent = parts.join(' ');
   }
 
   function draw(): void {
@@ -159,15 +185,19 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
     createButton.disabled = true;
     draw();
     try {
-      const profile = await createProfile(ctx.key(), lang, name, files);
+      const profile = await createProfile(ctx.key(), lang, name, files, aiFiles);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
-      created = { name: profile.name, skipped: profile.skipped ?? 0 };
+      const { skipped, skippedFiles, warnings } = profile;
+      created = { name: profile.name, skipped, skippedFiles, warnings };
       // The form is emptied once it made its profile (issue 39: a second click made, and charged, a second
       // profile of the same name from the same files); making another means choosing files again.
       nameInput.value = '';
       fileInput.value = '';
+      aiInput.value = '';
       files = [];
       refused = [];
+      aiFiles = [];
+      aiRefused = [];
     } catch (err) {
       showError(err);
     } finally {
@@ -180,6 +210,10 @@ export function wireCalibration(ctx: CalibrationContext): CalibrationTab {
 
   wireDrop(byId('calibration-drop'), fileInput, (chosen) => {
     ({ taken: files, refused } = splitFiles(chosen));
+    drawFiles();
+  });
+  wireDrop(byId('calibration-ai-drop'), aiInput, (chosen) => {
+    ({ taken: aiFiles, refused: aiRefused } = splitFiles(chosen));
     drawFiles();
   });
   byId('calibration-form').addEventListener('submit', create);

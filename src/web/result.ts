@@ -36,15 +36,30 @@ export function gaugeBand(score: number, verdictKey: DetectResult['verdictKey'])
   return GAUGE_BANDS.find((b) => score >= b.min)!.cls;
 }
 
-/** The gauge: the score's number and arc, coloured and labelled by the verdict (gaugeBand). */
-function renderGauge(score: number, verdictKey: DetectResult['verdictKey'], lang: UiLang): void {
+/**
+ * Under the gauge, when a profile adapted the score (issue 38): that it did, and the model's own score
+ * beside it. The gauge, the verdict and the colour stay on `score`, the adapted score the verdict was
+ * decided on, so they never disagree; the model's score is shown, never used. Null otherwise.
+ */
+export function modelScoreText(calibration: DetectResult['calibration'], lang: UiLang): string | null {
+  return calibration?.adapted && calibration.modelScore !== undefined ? tr(lang, 'modelScore', { score: calibration.modelScore }) : null;
+}
+
+/** The gauge: the score's number and arc, coloured and labelled by the verdict (gaugeBand), and the model's own score when adapted. */
+function renderGauge(result: DetectResult, lang: UiLang): void {
+  const { score, verdictKey } = result;
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId('gauge');
   const band = gaugeBand(clamped, verdictKey);
   const label = tr(lang, band === 'none' ? 'gaugeNoVerdict' : band === 'mixed' ? 'gaugeMixed' : 'gaugeLabel');
   byId('gauge-label').textContent = label;
+  const model = modelScoreText(result.calibration, lang);
+  const modelLine = byId('model-score');
+  modelLine.textContent = model ?? '';
+  modelLine.hidden = model === null;
   gauge.setAttribute('aria-valuenow', String(clamped));
-  gauge.setAttribute('aria-valuetext', band === 'none' || band === 'mixed' ? `${clamped}/100, ${label}` : `${clamped}/100`);
+  const said = [`${clamped}/100`, ...(band === 'none' || band === 'mixed' ? [label] : []), ...(model ? [model] : [])];
+  gauge.setAttribute('aria-valuetext', said.join(', '));
   gauge.dataset.band = band;
   byId('gauge-arc').setAttribute('stroke-dasharray', `${clamped} 100`);
   byId('gauge-score').textContent = String(clamped);
@@ -164,7 +179,7 @@ export function wireTooltipDismiss(): void {
 export function renderResult(text: string, result: DetectResult, headers: Headers, lang: UiLang, answerLang: UiLang = lang): void {
   for (const id of ['verdict', 'doc-type', 'measured-error', 'bullets']) byId(id).lang = answerLang;
   if ('highlights' in CSS) CSS.highlights.delete(PASSAGE_HIGHLIGHT);
-  renderGauge(result.score, result.verdictKey, lang);
+  renderGauge(result, lang);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
   const notMixed = notMixedNote(result, lang);

@@ -164,6 +164,33 @@ const en = {
   profileStaleShort: 'made with another model',
   errCalibrationTooSmall: 'Too few usable texts: a profile needs at least {min} texts of {words} words or more in each language.',
   errCalibrationNoName: 'Give the profile a name.',
+  calibrationAiLabel: 'AI examples, optional (TXT, MD, DOCX, PDF)',
+  calibrationAiHelp:
+    'Texts you had the models your writers use write for your own prompts (your assignments, your titles), one text a file. With at least {min} of them in a language, the profile also learns from them and catches more text like theirs; the thresholds are still set on your human texts. Charged like the human texts.',
+  profileSkippedNamed: '{n} file(s) not used: {list}.',
+  skippedFile: '{name}: {message}',
+  profileWarningsBelow: 'See its {n} warning(s) below.',
+  profileDuplicates:
+    'Left out as duplicates of another text of the set (each text counts once; not charged): {human} human text(s), {ai} AI example(s).',
+  warnModeNotCovered:
+    '{mode} has no bar of its own: {texts} texts, {needed} needed. Detections at this sensitivity use the default threshold.',
+  adaptedLine:
+    'Adapted. On your {n} AI examples, this profile catches {caught} at balanced; the model alone {model} (cross-validated: each example scored by a fit that never saw it).',
+  notAdapted_no_ai_texts: 'Calibration only: no AI examples of this language were given.',
+  notAdapted_too_few_ai_texts: 'Not adapted: too few AI examples ({n} of the {min} needed). This language is calibration only.',
+  notAdapted_not_separable:
+    'Not adapted: your {n} AI examples cannot be told from your human texts, so what the profile learned from them is not applied. This language is calibration only.',
+  notAdapted_no_gain:
+    'Not adapted: adapting caught no more of your {n} AI examples than the model alone, so it is not applied. This language is calibration only.',
+  colAiCaught: 'Your AI examples caught',
+  aiCaught: '{rate} ({k} of {n}) · model alone {model}',
+  adaptedTableHelp:
+    'A text this profile covers is decided on its adapted score: the bars above are on that score, set on your human texts, each scored by a fit that never saw it.',
+  modelScore: 'Adapted by your profile · the model alone: {score}',
+  calibrationAdapted:
+    'Profile “{name}” applied and adapted: the score is the profile’s, learned from your AI examples beside its human texts, and this mode’s threshold comes from its texts.',
+  calNoteAdapted: 'Profile “{name}”: applied, score adapted',
+  modelScoreShort: 'model alone: {score}',
 } as const;
 
 /** The set of interface string keys. */
@@ -335,6 +362,33 @@ const es: Record<StringKey, string> = {
   errCalibrationTooSmall:
     'Hay pocos textos utilizables: un perfil necesita al menos {min} textos de {words} palabras o más en cada idioma.',
   errCalibrationNoName: 'Dé un nombre al perfil.',
+  calibrationAiLabel: 'Ejemplos de IA, opcionales (TXT, MD, DOCX, PDF)',
+  calibrationAiHelp:
+    'Textos que pidió a los modelos que usan sus autores con sus propias consignas (sus tareas, sus títulos), un texto por archivo. Con al menos {min} en un idioma, el perfil también aprende de ellos y detecta más textos como los suyos; los umbrales se siguen fijando en sus textos humanos. Se cobran como los textos humanos.',
+  profileSkippedNamed: '{n} archivo(s) sin usar: {list}.',
+  skippedFile: '{name}: {message}',
+  profileWarningsBelow: 'Vea abajo sus avisos ({n}).',
+  profileDuplicates:
+    'Se dejaron fuera por repetir otro texto del conjunto (cada texto cuenta una vez; no se cobran): {human} texto(s) humano(s), {ai} ejemplo(s) de IA.',
+  warnModeNotCovered:
+    'El modo {mode} no tiene umbral propio: {texts} textos, hacen falta {needed}. Las detecciones con esta sensibilidad usan el umbral por defecto.',
+  adaptedLine:
+    'Adaptado. De sus {n} ejemplos de IA, este perfil detecta el {caught} en modo equilibrado; el modelo solo, el {model} (validación cruzada: cada ejemplo, puntuado por un ajuste que nunca lo vio).',
+  notAdapted_no_ai_texts: 'Solo calibración: no se aportaron ejemplos de IA de este idioma.',
+  notAdapted_too_few_ai_texts: 'No adaptado: pocos ejemplos de IA ({n} de los {min} necesarios). Este idioma es solo de calibración.',
+  notAdapted_not_separable:
+    'No adaptado: sus {n} ejemplos de IA no se distinguen de sus textos humanos, así que lo aprendido de ellos no se aplica. Este idioma es solo de calibración.',
+  notAdapted_no_gain:
+    'No adaptado: adaptar no detectó más de sus {n} ejemplos de IA que el modelo solo, así que no se aplica. Este idioma es solo de calibración.',
+  colAiCaught: 'Sus ejemplos de IA detectados',
+  aiCaught: '{rate} ({k} de {n}) · el modelo solo, {model}',
+  adaptedTableHelp:
+    'Un texto que este perfil cubre se decide con su puntuación adaptada: los umbrales de arriba están en esa puntuación, fijados en sus textos humanos, cada uno puntuado por un ajuste que nunca lo vio.',
+  modelScore: 'Adaptada por su perfil · el modelo solo: {score}',
+  calibrationAdapted:
+    'Perfil «{name}» aplicado y adaptado: la puntuación es la del perfil, aprendida de sus ejemplos de IA junto a sus textos humanos, y el umbral de este modo sale de sus textos.',
+  calNoteAdapted: 'Perfil «{name}»: aplicado, puntuación adaptada',
+  modelScoreShort: 'el modelo solo: {score}',
 };
 
 /** Languages the interface is available in. */

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createDetector } from '../../src/detector/index.ts';
 import { createKey, findActiveKey } from '../../src/modules/keys/index.ts';
 import { chargeWords } from '../../src/modules/quota/index.ts';
-import { PLANS } from '../../src/plans.ts';
+import { type PlanId, PLANS } from '../../src/plans.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { ApiKey } from '../../src/store/types.ts';
 import type { Detector } from '../../src/detector/types.ts';
@@ -39,8 +39,8 @@ export interface TestServer {
   spentKey: string;
   /** The server's own detector, to check what the page shows against. */
   detector: Detector;
-  /** A new free-plan key with a whole month of words (a test that spends a month's share makes its own). */
-  newKey(name: string): Promise<string>;
+  /** A new key with a whole month of words, free-plan unless told (a test that spends a month's share makes its own). */
+  newKey(name: string, plan?: PlanId): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -60,7 +60,7 @@ export async function startServer(): Promise<TestServer> {
     key,
     spentKey: spent.key,
     detector,
-    newKey: async (name) => (await createKey(store.keys, { plan: 'free', name })).key,
+    newKey: async (name, plan = 'free') => (await createKey(store.keys, { plan, name })).key,
     async stop() {
       await app.stop();
       await store.close();

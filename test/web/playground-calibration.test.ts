@@ -123,6 +123,11 @@ describe.skipIf(!HAVE_CHROMIUM)('playground Calibration tab in chromium (issue 3
       expect(await card.locator('.profile-lang[data-lang="en"] .profile-lang-line').textContent()).toBe(
         words.max === null ? `English: 100 texts, ${words.min}+ words` : `English: 100 texts, ${words.min}–${words.max} words`,
       );
+      // Made without AI examples: calibration-only, as asked, said without a warning (issue 38).
+      const adaptation = card.locator('.profile-lang[data-lang="en"] .profile-adaptation');
+      expect(await adaptation.getAttribute('data-state')).toBe('calibration-only');
+      expect(await adaptation.textContent()).toBe('Calibration only: no AI examples of this language were given.');
+      expect(await card.locator('.profile-warning').count()).toBe(0);
       for (const mode of SENSITIVITIES) {
         const m = en.modes[mode];
         const row = card.locator(`tr[data-mode="${mode}"]`);

@@ -95,7 +95,12 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: what a new user still tripped on (i
         const charged = Number(res.headers()['x-ratelimit-remaining']);
         expect(charged).toBeLessThan(before);
         await page.waitForSelector('.profile');
-        expect(await page.textContent('#calibration-status')).toBe(tr(combo.lang, 'profileCreated', { name }));
+        // 50 texts set no conservative bar (99 needed): the status points to the card's warning (item 3).
+        expect((await res.json()).warnings).toHaveLength(1);
+        expect(await page.textContent('#calibration-status')).toBe(
+          `${tr(combo.lang, 'profileCreated', { name })} ${tr(combo.lang, 'profileWarningsBelow', { n: 1 })}`,
+        );
+        expect(await page.locator('.profile-warning[data-code="mode_not_covered"][data-mode="conservative"]').count()).toBe(1);
         // The form is empty again: name, files and their summary.
         expect(await page.inputValue('#calibration-name')).toBe('');
         expect(await page.evaluate(() => (document.getElementById('calibration-files') as HTMLInputElement).files?.length ?? 0)).toBe(0);

@@ -107,12 +107,26 @@ describe('page helpers', () => {
         docType: 'Essay',
         calibration: { id: 'cal_x', name: 'Staff', applied: false, reason: 'doc_type_not_covered', adapted: false },
       },
+      {
+        index: 3,
+        fileName: 'd.txt',
+        words: 53,
+        score: 100,
+        aiShare: 1,
+        verdict: 'AI-generated',
+        verdictKey: 'ai',
+        flagged: 1,
+        docType: 'Essay',
+        // An adapted profile (issue 38): `score` is the adapted score, the model's own comes last.
+        calibration: { id: 'cal_x', name: 'Staff', applied: true, reason: null, adapted: true, adaptedScore: 100, modelScore: 24 },
+      },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message,calibration_applied,calibration_reason',
-      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,,,',
-      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file,,",
-      'c.txt,60,30,0,Human,human,0,Essay,,,false,doc_type_not_covered',
+      'file,words,score,ai_share,verdict,verdict_key,flagged,doc_type,error_code,error_message,calibration_applied,calibration_reason,calibration_adapted,model_score',
+      '"a,""b"".txt",10,55,0.425,Mixed: human and AI passages,mixed,1,Essay,,,,,,',
+      "'=cmd().pdf,,,,,,,,corrupt_file,Bad file,,,,",
+      'c.txt,60,30,0,Human,human,0,Essay,,,false,doc_type_not_covered,false,',
+      'd.txt,53,100,1,AI-generated,ai,1,Essay,,,true,,true,24',
       '',
     ]);
   });

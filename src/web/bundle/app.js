@@ -168,7 +168,26 @@ var en = {
   why_unknown: "default thresholds",
   profileStaleShort: "made with another model",
   errCalibrationTooSmall: "Too few usable texts: a profile needs at least {min} texts of {words} words or more in each language.",
-  errCalibrationNoName: "Give the profile a name."
+  errCalibrationNoName: "Give the profile a name.",
+  calibrationAiLabel: "AI examples, optional (TXT, MD, DOCX, PDF)",
+  calibrationAiHelp: "Texts you had the models your writers use write for your own prompts (your assignments, your titles), one text a file. With at least {min} of them in a language, the profile also learns from them and catches more text like theirs; the thresholds are still set on your human texts. Charged like the human texts.",
+  profileSkippedNamed: "{n} file(s) not used: {list}.",
+  skippedFile: "{name}: {message}",
+  profileWarningsBelow: "See its {n} warning(s) below.",
+  profileDuplicates: "Left out as duplicates of another text of the set (each text counts once; not charged): {human} human text(s), {ai} AI example(s).",
+  warnModeNotCovered: "{mode} has no bar of its own: {texts} texts, {needed} needed. Detections at this sensitivity use the default threshold.",
+  adaptedLine: "Adapted. On your {n} AI examples, this profile catches {caught} at balanced; the model alone {model} (cross-validated: each example scored by a fit that never saw it).",
+  notAdapted_no_ai_texts: "Calibration only: no AI examples of this language were given.",
+  notAdapted_too_few_ai_texts: "Not adapted: too few AI examples ({n} of the {min} needed). This language is calibration only.",
+  notAdapted_not_separable: "Not adapted: your {n} AI examples cannot be told from your human texts, so what the profile learned from them is not applied. This language is calibration only.",
+  notAdapted_no_gain: "Not adapted: adapting caught no more of your {n} AI examples than the model alone, so it is not applied. This language is calibration only.",
+  colAiCaught: "Your AI examples caught",
+  aiCaught: "{rate} ({k} of {n}) · model alone {model}",
+  adaptedTableHelp: "A text this profile covers is decided on its adapted score: the bars above are on that score, set on your human texts, each scored by a fit that never saw it.",
+  modelScore: "Adapted by your profile · the model alone: {score}",
+  calibrationAdapted: "Profile “{name}” applied and adapted: the score is the profile’s, learned from your AI examples beside its human texts, and this mode’s threshold comes from its texts.",
+  calNoteAdapted: "Profile “{name}”: applied, score adapted",
+  modelScoreShort: "model alone: {score}"
 };
 var es = {
   title: "Zona de pruebas del detector de texto IA",
@@ -325,7 +344,26 @@ var es = {
   why_unknown: "umbrales por defecto",
   profileStaleShort: "creado con otro modelo",
   errCalibrationTooSmall: "Hay pocos textos utilizables: un perfil necesita al menos {min} textos de {words} palabras o más en cada idioma.",
-  errCalibrationNoName: "Dé un nombre al perfil."
+  errCalibrationNoName: "Dé un nombre al perfil.",
+  calibrationAiLabel: "Ejemplos de IA, opcionales (TXT, MD, DOCX, PDF)",
+  calibrationAiHelp: "Textos que pidió a los modelos que usan sus autores con sus propias consignas (sus tareas, sus títulos), un texto por archivo. Con al menos {min} en un idioma, el perfil también aprende de ellos y detecta más textos como los suyos; los umbrales se siguen fijando en sus textos humanos. Se cobran como los textos humanos.",
+  profileSkippedNamed: "{n} archivo(s) sin usar: {list}.",
+  skippedFile: "{name}: {message}",
+  profileWarningsBelow: "Vea abajo sus avisos ({n}).",
+  profileDuplicates: "Se dejaron fuera por repetir otro texto del conjunto (cada texto cuenta una vez; no se cobran): {human} texto(s) humano(s), {ai} ejemplo(s) de IA.",
+  warnModeNotCovered: "El modo {mode} no tiene umbral propio: {texts} textos, hacen falta {needed}. Las detecciones con esta sensibilidad usan el umbral por defecto.",
+  adaptedLine: "Adaptado. De sus {n} ejemplos de IA, este perfil detecta el {caught} en modo equilibrado; el modelo solo, el {model} (validación cruzada: cada ejemplo, puntuado por un ajuste que nunca lo vio).",
+  notAdapted_no_ai_texts: "Solo calibración: no se aportaron ejemplos de IA de este idioma.",
+  notAdapted_too_few_ai_texts: "No adaptado: pocos ejemplos de IA ({n} de los {min} necesarios). Este idioma es solo de calibración.",
+  notAdapted_not_separable: "No adaptado: sus {n} ejemplos de IA no se distinguen de sus textos humanos, así que lo aprendido de ellos no se aplica. Este idioma es solo de calibración.",
+  notAdapted_no_gain: "No adaptado: adaptar no detectó más de sus {n} ejemplos de IA que el modelo solo, así que no se aplica. Este idioma es solo de calibración.",
+  colAiCaught: "Sus ejemplos de IA detectados",
+  aiCaught: "{rate} ({k} de {n}) · el modelo solo, {model}",
+  adaptedTableHelp: "Un texto que este perfil cubre se decide con su puntuación adaptada: los umbrales de arriba están en esa puntuación, fijados en sus textos humanos, cada uno puntuado por un ajuste que nunca lo vio.",
+  modelScore: "Adaptada por su perfil · el modelo solo: {score}",
+  calibrationAdapted: "Perfil «{name}» aplicado y adaptado: la puntuación es la del perfil, aprendida de sus ejemplos de IA junto a sus textos humanos, y el umbral de este modo sale de sus textos.",
+  calNoteAdapted: "Perfil «{name}»: aplicado, puntuación adaptada",
+  modelScoreShort: "el modelo solo: {score}"
 };
 var STRINGS = { en, es };
 function tr(lang, key, vars = {}) {
@@ -546,17 +584,20 @@ function el(tag, cls, text) {
 // src/web/calibration.ts
 var CALIBRATIONS_PATH = "/v1/calibrations";
 var MIN_PROFILE_TEXTS = 50;
+var MIN_AI_TEXTS = 50;
 async function send(url, init) {
   const res = await fetch(url, init);
   if (!res.ok)
     throw await toApiError(res);
   return res;
 }
-async function createProfile(key, lang, name, files) {
+async function createProfile(key, lang, name, files, aiFiles = []) {
   const form = new FormData;
   form.append("name", name);
   for (const f of files)
     form.append("files[]", f, f.name);
+  for (const f of aiFiles)
+    form.append("aiFiles[]", f, f.name);
   const res = await send(CALIBRATIONS_PATH, { method: "POST", headers: headersFor(key, lang), body: form });
   return await res.json();
 }
@@ -576,6 +617,8 @@ function describeCalibrationError(err, lang) {
   return tooSmall && !err.message ? tr(lang, "errCalibrationTooSmall", { min: MIN_PROFILE_TEXTS, words: MIN_WORDS }) : null;
 }
 function calibrationLine(use, docTypeLabel, lang) {
+  if (use.applied && use.adapted)
+    return tr(lang, "calibrationAdapted", { name: use.name });
   if (use.applied)
     return tr(lang, "calibrationApplied", { name: use.name });
   const reasonKey = use.reason ? `reason_${use.reason}` : "reason_unknown";
@@ -583,6 +626,8 @@ function calibrationLine(use, docTypeLabel, lang) {
   return tr(lang, "calibrationNotApplied", { name: use.name, reason });
 }
 function calibrationNote(use, lang) {
+  if (use.applied && use.adapted)
+    return tr(lang, "calNoteAdapted", { name: use.name });
   if (use.applied)
     return tr(lang, "calNoteApplied", { name: use.name });
   const why = tr(lang, use.reason ? `why_${use.reason}` : "why_unknown");
@@ -595,100 +640,7 @@ function renderCalibrationLine(target, use, docTypeLabel, lang) {
   target.textContent = calibrationLine(use, docTypeLabel, lang);
   target.dataset.applied = String(use.applied);
   target.dataset.reason = use.reason ?? "";
-}
-function modeRow(mode, m, lang, showScore) {
-  const row = el("tr");
-  row.dataset.mode = mode;
-  const head = el("th", "", tr(lang, `mode_${mode}`));
-  head.scope = "row";
-  row.appendChild(head);
-  if (m.thresholdLogit === null) {
-    const td = el("td", "mode-default", tr(lang, "modeDefault"));
-    td.colSpan = 3;
-    row.appendChild(td);
-    return row;
-  }
-  const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: showScore ? 0 : 2 });
-  const threshold = showScore && m.thresholdScore != null ? m.thresholdScore : m.thresholdLogit;
-  const flagged = tr(lang, "ownFlagged", { k: nf.format(m.flagged), n: nf.format(m.texts), rate: formatRate(m.rate, lang) });
-  const cells = [
-    el("td", "num threshold", nf.format(threshold)),
-    el("td", "num flagged", flagged),
-    el("td", "num bound", formatRate(m.upperBound, lang))
-  ];
-  const labels = [showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"];
-  cells.forEach((td, i) => {
-    td.dataset.label = tr(lang, labels[i]);
-  });
-  cells[1].dataset.flagged = String(m.flagged);
-  cells[1].dataset.texts = String(m.texts);
-  cells[2].dataset.bound = String(m.upperBound);
-  row.append(...cells);
-  return row;
-}
-function languageBlock(code, language, lang) {
-  const block = el("div", "profile-lang");
-  block.dataset.lang = code;
-  const nf = new Intl.NumberFormat(lang);
-  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts) };
-  const words = language.words;
-  const line = words === null || words.max === 0 ? tr(lang, "profileLangNoLength", vars) : words.max === null ? tr(lang, "profileLangOpen", { ...vars, min: nf.format(words.min) }) : tr(lang, "profileLang", { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
-  block.appendChild(el("p", "profile-lang-line", line));
-  const showScore = SENSITIVITIES.every((s) => language.modes[s].thresholdLogit === null || language.modes[s].thresholdScore != null);
-  const table = el("table", "profile-modes");
-  const head = el("tr");
-  for (const key of ["colMode", showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"]) {
-    const th = el("th", key === "colMode" ? "" : "num", tr(lang, key));
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  const thead = el("thead");
-  thead.appendChild(head);
-  const tbody = el("tbody");
-  tbody.append(...SENSITIVITIES.map((s) => modeRow(s, language.modes[s], lang, showScore)));
-  table.append(thead, tbody);
-  const wrap = el("div", "table-wrap");
-  wrap.appendChild(table);
-  block.appendChild(wrap);
-  if (!showScore)
-    block.appendChild(el("p", "hint threshold-help", tr(lang, "thresholdLogitHelp")));
-  return block;
-}
-function profileCard(profile, chosen, lang, actions) {
-  const card = el("article", chosen ? "profile chosen" : "profile");
-  card.dataset.id = profile.id;
-  card.appendChild(el("h4", "profile-name", profile.name));
-  const date = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(profile.createdAt));
-  card.appendChild(el("p", "hint", tr(lang, "profileMeta", { date, model: profile.modelVersion })));
-  if (profile.stale)
-    card.appendChild(el("p", "profile-stale", tr(lang, "profileStale")));
-  for (const code of MODEL_LANGS) {
-    const language = profile.languages[code];
-    if (language)
-      card.appendChild(languageBlock(code, language, lang));
-  }
-  const buttons = el("div", "profile-actions");
-  const use = el("button", chosen ? "use" : "use primary", tr(lang, chosen ? "inUse" : "useProfile"));
-  use.type = "button";
-  use.setAttribute("aria-pressed", String(chosen));
-  use.addEventListener("click", () => actions.use(profile));
-  const remove = el("button", "remove", tr(lang, "deleteProfile"));
-  remove.type = "button";
-  remove.addEventListener("click", () => actions.remove(profile));
-  buttons.append(use, remove);
-  card.appendChild(buttons);
-  return card;
-}
-function renderProfiles(list, profiles, chosenId, lang, actions) {
-  if (profiles === null) {
-    list.replaceChildren(el("p", "hint", tr(lang, "profilesNeedKey")));
-    return;
-  }
-  if (profiles.length === 0) {
-    list.replaceChildren(el("p", "hint", tr(lang, "profilesEmpty")));
-    return;
-  }
-  list.replaceChildren(...profiles.map((p) => profileCard(p, p.id === chosenId, lang, actions)));
+  target.dataset.adapted = String(use.adapted === true);
 }
 function renderChoice(select, profiles, chosenId, lang) {
   const none = el("option", "", tr(lang, "calibrationNone"));
@@ -750,7 +702,9 @@ var CSV_COLUMNS = [
   "error_code",
   "error_message",
   "calibration_applied",
-  "calibration_reason"
+  "calibration_reason",
+  "calibration_adapted",
+  "model_score"
 ];
 var DATA_COLUMNS = 6;
 function csvField(value) {
@@ -775,7 +729,9 @@ function toCsv(rows) {
       r.error?.code,
       r.error?.message,
       cal ? String(cal.applied) : undefined,
-      cal?.reason ?? undefined
+      cal?.reason ?? undefined,
+      cal ? String(cal.adapted) : undefined,
+      cal?.adapted ? cal.modelScore : undefined
     ];
     lines.push(cells.map(csvField).join(","));
   }
@@ -792,6 +748,18 @@ function cell(text, cls, label) {
     td.dataset.label = label;
   return td;
 }
+function scoreCell(row, lang) {
+  const td = cell(undefined, "num score", tr(lang, "colScore"));
+  const value = el("span", "score-value");
+  value.appendChild(el("span", "score-number", String(row.score)));
+  const model = row.calibration?.adapted ? row.calibration.modelScore : undefined;
+  if (model !== undefined) {
+    value.appendChild(el("small", "model-score", tr(lang, "modelScoreShort", { score: model })));
+    td.dataset.modelScore = String(model);
+  }
+  td.appendChild(value);
+  return td;
+}
 function paintRow(tr_, row, lang) {
   const name = document.createElement("th");
   name.scope = "row";
@@ -800,6 +768,7 @@ function paintRow(tr_, row, lang) {
   if (row.calibration) {
     const note = el("p", "cal-note", calibrationNote(row.calibration, lang));
     note.dataset.applied = String(row.calibration.applied);
+    note.dataset.adapted = String(row.calibration.adapted);
     name.appendChild(note);
   }
   if (row.reasons && row.reasons.length > 0 || calibration) {
@@ -841,7 +810,7 @@ function paintRow(tr_, row, lang) {
   const badge = el("span");
   paintVerdict(badge, row.verdictKey, row.verdict ?? "");
   verdict.appendChild(badge);
-  tr_.append(cell(row.words, "num", tr(lang, "colWords")), cell(row.score, "num", tr(lang, "colScore")), share, verdict, cell(row.flagged, "num", tr(lang, "colFlagged")), cell(row.docType, undefined, tr(lang, "colDocType")));
+  tr_.append(cell(row.words, "num", tr(lang, "colWords")), scoreCell(row, lang), share, verdict, cell(row.flagged, "num", tr(lang, "colFlagged")), cell(row.docType, undefined, tr(lang, "colDocType")));
 }
 var shown = null;
 function relabelBatch(lang) {
@@ -865,7 +834,14 @@ function verdictKeyOf(value) {
 }
 function calibrationOf(value) {
   const v = value;
-  return v && typeof v.name === "string" && typeof v.applied === "boolean" ? { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null } : undefined;
+  if (!v || typeof v.name !== "string" || typeof v.applied !== "boolean")
+    return;
+  const use = { id: v.id ?? null, name: v.name, applied: v.applied, reason: v.reason ?? null, adapted: v.adapted === true };
+  if (use.adapted && typeof v.modelScore === "number" && typeof v.adaptedScore === "number") {
+    use.adaptedScore = v.adaptedScore;
+    use.modelScore = v.modelScore;
+  }
+  return use;
 }
 async function runBatch(files, ctx) {
   const lang = ctx.lang();
@@ -972,18 +948,191 @@ function wireDrop(zone, input, onFiles) {
   });
 }
 
+// src/web/profile-view.ts
+var SUMMARY_MODE = "balanced";
+function warningText(w, lang) {
+  if (w.code === "mode_not_covered") {
+    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed });
+  }
+  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed });
+}
+function adaptationText(language, warning, lang) {
+  const a = language.adaptation;
+  if (a) {
+    const m = a.modes[SUMMARY_MODE];
+    const vars = { n: a.aiTexts, caught: formatRate(m.catchRate, lang), model: formatRate(m.modelCatchRate, lang) };
+    return { state: "adapted", text: tr(lang, "adaptedLine", vars) };
+  }
+  if (warning)
+    return { state: "not-adapted", text: warningText(warning, lang) };
+  const why = language.notAdapted;
+  if (why && why.reason !== "no_ai_texts")
+    return { state: "not-adapted", text: tr(lang, `notAdapted_${why.reason}`, { n: why.aiTexts, min: why.minAiTexts }) };
+  return { state: "calibration-only", text: tr(lang, "notAdapted_no_ai_texts") };
+}
+function modeCells(m, lang, showScore, aiTexts) {
+  const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: showScore ? 0 : 2 });
+  const threshold = showScore && m.thresholdScore != null ? m.thresholdScore : m.thresholdLogit;
+  const flagged = tr(lang, "ownFlagged", { k: nf.format(m.flagged), n: nf.format(m.texts), rate: formatRate(m.rate, lang) });
+  const cells = [
+    el("td", "num threshold", nf.format(threshold)),
+    el("td", "num flagged", flagged),
+    el("td", "num bound", formatRate(m.upperBound, lang))
+  ];
+  const labels = [showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"];
+  cells[1].dataset.flagged = String(m.flagged);
+  cells[1].dataset.texts = String(m.texts);
+  cells[2].dataset.bound = String(m.upperBound);
+  if ("caught" in m) {
+    const caught = el("td", "num caught", tr(lang, "aiCaught", {
+      rate: formatRate(m.catchRate, lang),
+      k: nf.format(m.caught),
+      n: nf.format(aiTexts),
+      model: formatRate(m.modelCatchRate, lang)
+    }));
+    caught.dataset.caught = String(m.caught);
+    caught.dataset.modelCaught = String(m.modelCaught);
+    cells.push(caught);
+    labels.push("colAiCaught");
+  }
+  cells.forEach((td, i) => {
+    td.dataset.label = tr(lang, labels[i]);
+  });
+  return cells;
+}
+function modeRow(mode, m, lang, showScore, columns, aiTexts) {
+  const row = el("tr");
+  row.dataset.mode = mode;
+  const head = el("th", "", tr(lang, `mode_${mode}`));
+  head.scope = "row";
+  row.appendChild(head);
+  if (m.thresholdLogit === null) {
+    const td = el("td", "mode-default", tr(lang, "modeDefault"));
+    td.colSpan = columns - 1;
+    row.appendChild(td);
+    return row;
+  }
+  row.append(...modeCells(m, lang, showScore, aiTexts));
+  return row;
+}
+function languageLine(code, language, lang) {
+  const nf = new Intl.NumberFormat(lang);
+  const vars = { lang: tr(lang, `lang_${code}`), n: nf.format(language.texts) };
+  const words = language.words;
+  if (words === null || words.max === 0)
+    return tr(lang, "profileLangNoLength", vars);
+  if (words.max === null)
+    return tr(lang, "profileLangOpen", { ...vars, min: nf.format(words.min) });
+  return tr(lang, "profileLang", { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
+}
+function warningNode(text, w, cls) {
+  const node = el("p", w ? `${cls} profile-warning` : cls, text);
+  if (w) {
+    node.dataset.code = w.code;
+    if (w.mode)
+      node.dataset.mode = w.mode;
+  }
+  return node;
+}
+function languageBlock(code, language, warnings, lang) {
+  const block = el("div", "profile-lang");
+  block.dataset.lang = code;
+  block.appendChild(el("p", "profile-lang-line", languageLine(code, language, lang)));
+  for (const w of warnings.filter((x) => x.code === "mode_not_covered"))
+    block.appendChild(warningNode(warningText(w, lang), w, "profile-mode-warning"));
+  const notAdapted = warnings.find((x) => x.code === "not_adapted");
+  const adaptation = adaptationText(language, notAdapted, lang);
+  const line = warningNode(adaptation.text, adaptation.state === "not-adapted" ? notAdapted : undefined, "profile-adaptation");
+  line.dataset.state = adaptation.state;
+  block.dataset.adapted = String(adaptation.state === "adapted");
+  block.appendChild(line);
+  const adapted = language.adaptation;
+  const modes = adapted ? adapted.modes : language.modes;
+  const showScore = SENSITIVITIES.every((s) => modes[s].thresholdLogit === null || modes[s].thresholdScore != null);
+  const heads = ["colMode", showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"];
+  if (adapted)
+    heads.push("colAiCaught");
+  const table = el("table", "profile-modes");
+  const head = el("tr");
+  for (const key of heads) {
+    const th = el("th", key === "colMode" ? "" : "num", tr(lang, key));
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  const thead = el("thead");
+  thead.appendChild(head);
+  const tbody = el("tbody");
+  tbody.append(...SENSITIVITIES.map((s) => modeRow(s, modes[s], lang, showScore, heads.length, adapted?.aiTexts ?? 0)));
+  table.append(thead, tbody);
+  const wrap = el("div", "table-wrap");
+  wrap.appendChild(table);
+  block.appendChild(wrap);
+  if (adapted)
+    block.appendChild(el("p", "hint adapted-help", tr(lang, "adaptedTableHelp")));
+  if (!showScore)
+    block.appendChild(el("p", "hint threshold-help", tr(lang, "thresholdLogitHelp")));
+  return block;
+}
+function profileCard(profile, chosen, lang, actions) {
+  const card = el("article", chosen ? "profile chosen" : "profile");
+  card.dataset.id = profile.id;
+  card.appendChild(el("h4", "profile-name", profile.name));
+  const date = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(profile.createdAt));
+  card.appendChild(el("p", "hint", tr(lang, "profileMeta", { date, model: profile.modelVersion })));
+  if (profile.stale)
+    card.appendChild(el("p", "profile-stale", tr(lang, "profileStale")));
+  const { human, ai } = profile.duplicates;
+  if (human + ai > 0) {
+    const dup = el("p", "hint profile-duplicates", tr(lang, "profileDuplicates", { human, ai }));
+    dup.dataset.human = String(human);
+    dup.dataset.ai = String(ai);
+    card.appendChild(dup);
+  }
+  for (const code of MODEL_LANGS) {
+    const language = profile.languages[code];
+    const warnings = profile.warnings.filter((w) => w.language === code);
+    if (language)
+      card.appendChild(languageBlock(code, language, warnings, lang));
+  }
+  const buttons = el("div", "profile-actions");
+  const use = el("button", chosen ? "use" : "use primary", tr(lang, chosen ? "inUse" : "useProfile"));
+  use.type = "button";
+  use.setAttribute("aria-pressed", String(chosen));
+  use.addEventListener("click", () => actions.use(profile));
+  const remove = el("button", "remove", tr(lang, "deleteProfile"));
+  remove.type = "button";
+  remove.addEventListener("click", () => actions.remove(profile));
+  buttons.append(use, remove);
+  card.appendChild(buttons);
+  return card;
+}
+function renderProfiles(list, profiles, chosenId, lang, actions) {
+  if (profiles === null) {
+    list.replaceChildren(el("p", "hint", tr(lang, "profilesNeedKey")));
+    return;
+  }
+  if (profiles.length === 0) {
+    list.replaceChildren(el("p", "hint", tr(lang, "profilesEmpty")));
+    return;
+  }
+  list.replaceChildren(...profiles.map((p) => profileCard(p, p.id === chosenId, lang, actions)));
+}
+
 // src/web/calibration-tab.ts
 var CHOICE_STORAGE = "playground.calibration";
 function wireCalibration(ctx) {
   const select = byId("calibration");
   const nameInput = byId("calibration-name");
   const fileInput = byId("calibration-files");
+  const aiInput = byId("calibration-ai-files");
   const createButton = byId("create-profile");
   const errorBox = byId("calibration-error");
   const status = byId("calibration-status");
   let profiles = null;
   let files = [];
   let refused = [];
+  let aiFiles = [];
+  let aiRefused = [];
   let chosenId = sessionStorage.getItem(CHOICE_STORAGE) ?? "";
   let busy = false;
   let created = null;
@@ -1022,18 +1171,36 @@ function wireCalibration(ctx) {
       }
     }
   };
+  function drawPicker(prefix, taken, left) {
+    const lang = ctx.lang();
+    byId(`${prefix}-summary`).textContent = taken.length ? tr(lang, "filesChosen", { n: taken.length }) : "";
+    const box = byId(`${prefix}-refused`);
+    box.textContent = left.length ? tr(lang, "filesRefused", { names: left.map((f) => f.name).join(", ") }) : "";
+    box.hidden = left.length === 0;
+  }
   function drawFiles() {
     const lang = ctx.lang();
     byId("calibration-needs").textContent = tr(lang, "calibrationNeeds", { min: MIN_PROFILE_TEXTS, words: MIN_WORDS });
-    byId("calibration-summary").textContent = files.length ? tr(lang, "filesChosen", { n: files.length }) : "";
-    const box = byId("calibration-refused");
-    box.textContent = refused.length ? tr(lang, "filesRefused", { names: refused.map((f) => f.name).join(", ") }) : "";
-    box.hidden = refused.length === 0;
+    byId("calibration-ai-help").textContent = tr(lang, "calibrationAiHelp", { min: MIN_AI_TEXTS });
+    drawPicker("calibration", files, refused);
+    drawPicker("calibration-ai", aiFiles, aiRefused);
   }
   function drawStatus() {
     const lang = ctx.lang();
-    const skipped = created && created.skipped > 0 ? ` ${tr(lang, "profileSkipped", { n: created.skipped })}` : "";
-    status.textContent = created ? tr(lang, "profileCreated", { name: created.name }) + skipped : "";
+    if (!created) {
+      status.textContent = "";
+      return;
+    }
+    const parts = [tr(lang, "profileCreated", { name: created.name })];
+    const named = created.skippedFiles ?? [];
+    if (named.length > 0) {
+      const list = named.map((f) => tr(lang, "skippedFile", { name: f.fileName, message: f.message.replace(/\.\s*$/, "") })).join("; ");
+      parts.push(tr(lang, "profileSkippedNamed", { n: named.length, list }));
+    } else if ((created.skipped ?? 0) > 0)
+      parts.push(tr(lang, "profileSkipped", { n: created.skipped }));
+    if (created.warnings.length > 0)
+      parts.push(tr(lang, "profileWarningsBelow", { n: created.warnings.length }));
+    status.textContent = parts.join(" ");
   }
   function draw() {
     const lang = ctx.lang();
@@ -1086,13 +1253,17 @@ function wireCalibration(ctx) {
     createButton.disabled = true;
     draw();
     try {
-      const profile = await createProfile(ctx.key(), lang, name, files);
+      const profile = await createProfile(ctx.key(), lang, name, files, aiFiles);
       profiles = [profile, ...(profiles ?? []).filter((p) => p.id !== profile.id)];
-      created = { name: profile.name, skipped: profile.skipped ?? 0 };
+      const { skipped, skippedFiles, warnings } = profile;
+      created = { name: profile.name, skipped, skippedFiles, warnings };
       nameInput.value = "";
       fileInput.value = "";
+      aiInput.value = "";
       files = [];
       refused = [];
+      aiFiles = [];
+      aiRefused = [];
     } catch (err) {
       showError(err);
     } finally {
@@ -1104,6 +1275,10 @@ function wireCalibration(ctx) {
   }
   wireDrop(byId("calibration-drop"), fileInput, (chosen) => {
     ({ taken: files, refused } = splitFiles(chosen));
+    drawFiles();
+  });
+  wireDrop(byId("calibration-ai-drop"), aiInput, (chosen) => {
+    ({ taken: aiFiles, refused: aiRefused } = splitFiles(chosen));
     drawFiles();
   });
   byId("calibration-form").addEventListener("submit", create);
@@ -1273,14 +1448,23 @@ function gaugeBand(score, verdictKey) {
     return "low";
   return GAUGE_BANDS.find((b) => score >= b.min).cls;
 }
-function renderGauge(score, verdictKey, lang) {
+function modelScoreText(calibration, lang) {
+  return calibration?.adapted && calibration.modelScore !== undefined ? tr(lang, "modelScore", { score: calibration.modelScore }) : null;
+}
+function renderGauge(result, lang) {
+  const { score, verdictKey } = result;
   const clamped = Math.max(0, Math.min(100, Math.round(score)));
   const gauge = byId("gauge");
   const band = gaugeBand(clamped, verdictKey);
   const label = tr(lang, band === "none" ? "gaugeNoVerdict" : band === "mixed" ? "gaugeMixed" : "gaugeLabel");
   byId("gauge-label").textContent = label;
+  const model = modelScoreText(result.calibration, lang);
+  const modelLine = byId("model-score");
+  modelLine.textContent = model ?? "";
+  modelLine.hidden = model === null;
   gauge.setAttribute("aria-valuenow", String(clamped));
-  gauge.setAttribute("aria-valuetext", band === "none" || band === "mixed" ? `${clamped}/100, ${label}` : `${clamped}/100`);
+  const said = [`${clamped}/100`, ...band === "none" || band === "mixed" ? [label] : [], ...model ? [model] : []];
+  gauge.setAttribute("aria-valuetext", said.join(", "));
   gauge.dataset.band = band;
   byId("gauge-arc").setAttribute("stroke-dasharray", `${clamped} 100`);
   byId("gauge-score").textContent = String(clamped);
@@ -1382,7 +1566,7 @@ function renderResult(text, result, headers, lang, answerLang = lang) {
     byId(id).lang = answerLang;
   if ("highlights" in CSS)
     CSS.highlights.delete(PASSAGE_HIGHLIGHT);
-  renderGauge(result.score, result.verdictKey, lang);
+  renderGauge(result, lang);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
   const notMixed = notMixedNote(result, lang);
