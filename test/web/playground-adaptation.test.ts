@@ -139,8 +139,7 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: profiles adapted to your AI example
       expect(adapted.duplicates).toEqual({ human: 0, ai: 1 });
       expect(adapted.warnings).toEqual([]);
       // The server's profile is the detector's own from the same texts (the page computes nothing).
-      // (`unknown`: the schema's Static type of `adaptation.docTypes` is `never`, which no real value matches.)
-      expect(en.adaptation as unknown).toEqual(publicProfile(local).languages.en!.adaptation!);
+      expect(en.adaptation).toEqual(publicProfile(local).languages.en!.adaptation!);
       // The form is empty again, AI examples included: a second click cannot make, and charge, a second profile.
       expect(await page.inputValue('#calibration-name')).toBe('');
       expect(await page.$eval('#calibration-files', (i) => (i as HTMLInputElement).files?.length)).toBe(0);
@@ -333,13 +332,10 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: profiles adapted to your AI example
     BROWSER_TIMEOUT_MS * 2,
   );
 
-  // A server bug, reported to the lead (issue 38 item 4: "bullets, highlights and the gauge stay coherent"): under
-  // an adapted `ai` verdict at score 100, `segments` is still the model's one human passage (score 24, so
-  // `aiShare` 0 and the page's "Why not Mixed" note says 100% of the words read as human), and the first bullet
-  // is the model's `lexical_reading` ("match human writing (score 24/100)", leaning human). explain() is given
-  // the model's reading, not the decision's. Marked `failing` so it says when the server is fixed: then drop it.
-  it.failing(
-    'under an adapted AI verdict, the passages, the AI share and the first bullet agree with the verdict (server bug: fails today)',
+  // Issue 38 item 4: bullets, highlights and the gauge stay coherent under an adapted verdict: the one passage is the
+  // whole text, read on the adapted score (its label, its score, the AI share), and the first bullet leans the verdict's way.
+  it(
+    'under an adapted AI verdict, the passages, the AI share and the first bullet agree with the verdict',
     async () => {
       const { body } = await analyzeText(page, aiText);
       expect([body.calibration.adapted, body.verdictKey]).toEqual([true, 'ai']);

@@ -196,18 +196,21 @@ export function decisionReading(r: EngineResult, decision: { adapted: { probabil
 
 /**
  * The score as an adapted decision reads it: the document's probability and score are the adapted
- * ones; a text read as one passage is that passage, so its passage score is the document's and its
- * sentence scores are shifted together to average to it (as without a profile); the passages of a text
- * of several passages stay the model's reading (an adaptation reads whole texts, not passages).
+ * ones; a text read as one passage is that passage, so its passage score is the document's, its label
+ * the side of even odds that score is on (with the AI share it implies), and its sentence scores are
+ * shifted together to average to it (as without a profile); the passages of a text of several passages
+ * stay the model's reading (an adaptation reads whole texts, not passages).
  */
 export function adaptedReading(r: EngineResult, probability: number): EngineResult {
+  if (r.segments.length !== 1) return { ...r, probability, score: Math.round(probability * 100) };
   const score = Math.round(probability * 100);
-  const one = r.segments.length === 1;
+  const label = probability >= 0.5 ? 'ai' : 'human';
   return {
     ...r,
     probability,
     score,
-    segments: one ? [{ ...r.segments[0], score }] : r.segments,
-    sentenceScores: one ? anchorSentences(r.sentenceScores, probability) : r.sentenceScores,
+    segments: [{ ...r.segments[0], score, label }],
+    aiShare: label === 'ai' ? 1 : 0,
+    sentenceScores: anchorSentences(r.sentenceScores, probability),
   };
 }

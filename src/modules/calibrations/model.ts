@@ -4,11 +4,12 @@
  * the error measured on the profile's own texts). Also the OpenAPI components `Calibration` and
  * `CalibrationList`.
  */
+import type { TInteger } from '@sinclair/typebox';
 import { t, type Static } from 'elysia';
 import { MODEL_LANGS, SENSITIVITIES, type ModelLang } from '../../contract';
 import { NOT_ADAPTED_REASONS } from '../../detector/decide/adaptation';
 import { MIN_AI_TEXTS } from '../../detector/decide/profile';
-import { DOC_TYPES } from '../../detector/score/doctype';
+import { DOC_TYPES, type DocType } from '../../detector/score/doctype';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
 import { ErrorLineSchema } from '../batch/model';
 
@@ -120,8 +121,8 @@ const AdaptedModeSchema = t.Composite([
 const AdaptationSchema = t.Object(
   {
     aiTexts: Int({ minimum: 0, description: 'Distinct AI examples of this language (20+ words) the adaptation learned from.' }),
-    docTypes: t.Record(StringEnum(DOC_TYPES as readonly string[] as [string, ...string[]]), Int({ minimum: 0 }), {
-      description: 'How many of the AI examples the document-type classifier puts in each type.',
+    docTypes: t.Partial(t.Object(Object.fromEntries(DOC_TYPES.map((type) => [type, Int({ minimum: 1 })])) as Record<DocType, TInteger>), {
+      description: 'How many of the AI examples the document-type classifier puts in each type (types with none left out).',
     }),
     auroc: AucSchema,
     features: Int({ minimum: 0, description: 'Word patterns (n-grams seen in 5+ of your texts) that carry a weight.' }),
