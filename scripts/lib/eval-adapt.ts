@@ -112,7 +112,12 @@ export interface AdaptEval {
 }
 
 /** Runs the evaluation on held-out records with the shipped model's cells. */
-export function evaluateAdaptation(records: readonly AdaptRecord[], model: ModelFile, splits = ADAPT_SPLITS): AdaptEval {
+export function evaluateAdaptation(
+  records: readonly AdaptRecord[],
+  model: ModelFile,
+  splits = ADAPT_SPLITS,
+  onFamily: (family: string) => void = () => {},
+): AdaptEval {
   // The shipped model's cells; the global bar a text outside a profile's coverage is held to is its family's nested one (below).
   const facts = {
     conclusiveAt: (lang: ModelLang, words: number, mode: Sensitivity) => cellAt(model, lang, words).conclusive[mode],
@@ -223,6 +228,7 @@ export function evaluateAdaptation(records: readonly AdaptRecord[], model: Model
         }
       }
     }
+    onFamily(key.replace('\t', '/'));
     if (result.splits) families.push(result);
     for (const row of cross.values()) if (row.splits) crossGenerator.push(row);
   }

@@ -65,7 +65,12 @@ if (opt.adapt) {
   const { adaptReport, evaluateAdaptation, ADAPT_SPLITS } = await import('./eval-adapt');
   const recs = await adaptRecords(typeof opt.logits === 'string' ? opt.logits : null, log);
   log(`${recs.length} held-out whole texts with their evidence`);
-  console.log(adaptReport(evaluateAdaptation(recs, MODEL, ADAPT_SPLITS), ADAPT_SPLITS));
+  console.log(
+    adaptReport(
+      evaluateAdaptation(recs, MODEL, ADAPT_SPLITS, (f) => log(`evaluated ${f}`)),
+      ADAPT_SPLITS,
+    ),
+  );
   log('done');
   process.exit(0);
 }
