@@ -249,6 +249,20 @@ function calibrationSection(r: BenchResults): string[] {
           '',
           `Adapted/calibration-only p50 (issue 38: at most 1.5x): ${adaptedRatio('POST /v1/detect')}x through the route, ${adaptedRatio('detector.analyze')}x in the detector; the adapted profile weighs ${c.adaptedFeatures} n-grams (${fmt(c.adaptedBytes / 1024, 1)} KiB stored).`,
         ]),
+    ...(c.build === undefined
+      ? []
+      : [
+          '',
+          `Another key's \`POST /v1/detect\` while \`POST /v1/calibrations\` makes an adapted profile of ${c.build.humanTexts} human texts and ${c.build.aiTexts} AI examples in the same process (${fmt(c.build.buildMs / 1000, 1)} s: scored and fitted in slices):`,
+          '',
+          table(
+            ['', 'Calls', 'p50', 'p99', 'max'],
+            [
+              ['idle', String(c.build.idle.calls), ms(c.build.idle.p50), ms(c.build.idle.p99), ms(c.build.idle.max)],
+              ['during the build', String(c.build.during.calls), ms(c.build.during.p50), ms(c.build.during.p99), ms(c.build.during.max)],
+            ],
+          ),
+        ]),
     '',
   ];
 }

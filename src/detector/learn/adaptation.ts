@@ -24,8 +24,8 @@ export const ADAPTATION_OPTIONS = { epochs: 8, lr: 0.3, l2: 1e-4 } as const;
 export const MIN_SEPARATION_AUROC = 0.6;
 /** Most weighted n-grams (the most frequent first): bounds a profile's size (~20 bytes each as JSON). */
 export const MAX_ADAPTATION_GRAMS = 60_000;
-/** Documents between two yields of the fit (the API serves other requests between slices). */
-const YIELD_EVERY = 2_000;
+/** Documents between two yields of the fit (the API serves other requests between slices): ~10 ms of work. */
+const YIELD_EVERY = 500;
 
 /** A text the fit reads: the model's logit, the evidence, the label. */
 export interface FitText {
@@ -43,13 +43,35 @@ export interface AdaptationResult {
   auroc: { adapted: number; model: number };
 }
 
-/** The weighted n-grams: those in MIN_FEATURE_TEXTS+ texts, the MAX_ADAPTATION_GRAMS most frequent, ascending. */
+/**
+ * The weighted n-grams: those in MIN_FEATURE_TEXTS+ texts, the MAX_ADAPTATION_GRAMS most frequent (ties:
+ * the lower index), ascending. Counted by sorting all the texts' (distinct) n-grams and reading runs: a
+ * Map of a million entries took 3.2 s here (2,500 texts), the sort 0.1 s.
+ */
 export function selectGrams(texts: readonly FitText[]): Uint32Array {
-  const df = new Map<number, number>();
-  for (const t of texts) for (const g of t.evidence.grams) df.set(g, (df.get(g) ?? 0) + 1);
-  const kept = [...df].filter(([, n]) => n >= MIN_FEATURE_TEXTS);
-  if (kept.length > MAX_ADAPTATION_GRAMS) kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]).length = MAX_ADAPTATION_GRAMS;
-  return Uint32Array.from(kept.map(([g]) => g)).sort();
+  let total = 0;
+  for (const t of texts) total += t.evidence.grams.length;
+  const all = new Uint32Array(total);
+  let at = 0;
+  for (const t of texts) {
+    all.set(t.evidence.grams, at);
+    at += t.evidence.grams.length;
+  }
+  all.sort();
+  const grams: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < all.length; ) {
+    let j = i + 1;
+    while (j < all.length && all[j] === all[i]) j++;
+    if (j - i >= MIN_FEATURE_TEXTS) {
+      grams.push(all[i]);
+      counts.push(j - i);
+    }
+    i = j;
+  }
+  if (grams.length <= MAX_ADAPTATION_GRAMS) return Uint32Array.from(grams);
+  const order = grams.map((_, k) => k).sort((a, b) => counts[b] - counts[a] || grams[a] - grams[b]);
+  return Uint32Array.from(order.slice(0, MAX_ADAPTATION_GRAMS), (k) => grams[k]).sort();
 }
 
 /** The mean and scale of each style measure over the texts (NaN values left out; a constant measure gets scale 1). */
@@ -79,11 +101,19 @@ function indexOf(grams: Uint32Array, g: number): number {
   return -1;
 }
 
-/** The training documents: kept n-grams as compact indexes, the model's logit as offset, standardised style. */
-function documents(texts: readonly FitText[], labels: readonly (0 | 1)[], grams: Uint32Array, style: { mean: number[]; scale: number[] }) {
+/** The training documents: kept n-grams as compact indexes, the model's logit as offset, standardised style. Yields every YIELD_EVERY documents. */
+function* documents(
+  texts: readonly FitText[],
+  labels: readonly (0 | 1)[],
+  grams: Uint32Array,
+  style: { mean: number[]; scale: number[] },
+): Generator<void, SparseDoc[]> {
   const counts = [0, 0];
   for (const y of labels) counts[y]++;
-  return texts.map((t, i): SparseDoc => {
+  const docs: SparseDoc[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0 && i % YIELD_EVERY === 0) yield;
+    const t = texts[i];
     const feats: number[] = [];
     for (const g of t.evidence.grams) {
       const j = indexOf(grams, g);
@@ -95,7 +125,7 @@ function documents(texts: readonly FitText[], labels: readonly (0 | 1)[], grams:
     });
     const y = labels[i];
     // Both labels weigh the same in all: the fit's even odds are the profile's, whatever its mix.
-    return {
+    docs.push({
       feats: Uint32Array.from(feats),
       grams: t.evidence.grams.length,
       offset: t.logit,
@@ -103,8 +133,9 @@ function documents(texts: readonly FitText[], labels: readonly (0 | 1)[], grams:
       y,
       weight: labels.length / (2 * counts[y]),
       lang: 0,
-    };
-  });
+    });
+  }
+  return docs;
 }
 
 /** A fitted fold in compact indexes. */
@@ -144,8 +175,9 @@ export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText
   const texts = [...human, ...ai];
   const labels: (0 | 1)[] = texts.map((_, i) => (i < human.length ? 0 : 1));
   const grams = selectGrams(texts);
+  yield;
   const style = styleScaling(texts);
-  const docs = documents(texts, labels, grams, style);
+  const docs = yield* documents(texts, labels, grams, style);
   const fold = foldsOf(labels);
   let bits = 4;
   while (1 << bits < grams.length) bits++;
