@@ -309,7 +309,7 @@ export function adaptationLines(profile: CalibrationProfile): string[] {
       );
     } else
       out.push(
-        `${lang}: calibration-only: adapting ranked your ${why.aiTexts} AI examples no better than the model alone (AUROC ${why.auroc?.adapted} vs ${why.auroc?.model}); not applied`,
+        `${lang}: calibration-only: adapting caught no more of your ${why.aiTexts} AI examples than the model alone (cross-validated); not applied`,
       );
   }
   return out;
