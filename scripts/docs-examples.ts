@@ -11,6 +11,7 @@ import type { Usage } from '../src/modules/usage/model';
 import { DOC_ANSWERS, fillAnswers } from './lib/doc-answers';
 import { humanTexts } from './lib/human-texts';
 import type { CalibrationView } from '../src/modules/calibrations/model';
+import { aiNotes, humanNotes } from './lib/calibration-texts';
 import { MAX_CALIBRATION_TEXTS, MAX_CALIBRATIONS_PER_KEY } from '../src/modules/calibrations/model';
 import { loadConfig } from '../src/config';
 import { createDetector } from '../src/detector';
@@ -277,11 +278,12 @@ export async function generateExamples(): Promise<DetectExamples> {
     'POST /v1/detect with an Idempotency-Key whose first request is still running',
     send('/v1/detect', { key, json: single, idempotencyKey: held }, impatient),
   );
-  // Calibration profiles (issue 34): one made from 120 known-human notes, and the errors of the routes.
+  // Calibration profiles (issues 34 and 38): one made from 150 known-human diary notes and 80 AI examples of
+  // the same register (adapted), and the errors of the routes.
   const calibrationKey = await keyOf('enterprise');
   const calibration = await send('/v1/calibrations', {
     key: calibrationKey,
-    json: { name: 'Staff notes 2019-2021', texts: humanTexts(120) },
+    json: { name: 'Staff notes 2019-2021', texts: humanNotes(150), aiTexts: aiNotes(80) },
   });
   if (calibration.status !== 201)
     throw new Error(`docs:examples: POST /v1/calibrations answered ${calibration.status}: ${calibration.text}`);

@@ -15,7 +15,7 @@ import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { modelVersion } from '../../src/model-version';
 import { makeDocx } from '../fixtures/make';
 import { AI_EN, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
-import { aiNotes, humanNotes } from '../web/calibration-texts';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { detector } from '../http/helpers';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);

@@ -13,7 +13,7 @@ import { type CalibrationProfile, parseProfile, profileWarnings, ruleTexts, with
 import { allowedFlags, ruleThreshold } from '../../src/detector/decide/threshold-rule';
 import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { sharedEngine } from './fixture';
-import { aiNotes, humanNotes } from '../web/calibration-texts';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 

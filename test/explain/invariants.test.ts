@@ -27,7 +27,7 @@ import { EXAMPLES } from './examples';
 import type { CalibrationProfile } from '../../src/detector/decide/profile';
 import { buildProfile } from '../../src/detector/learn/profile';
 import { decisionReading } from '../../src/detector/decide/adaptation';
-import { aiNotes, humanNotes } from '../web/calibration-texts';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { DOC_TYPES } from '../../src/detector/score/doctype';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);

@@ -6,7 +6,7 @@
  * answer says how many were dropped.
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
-import { aiNotes, humanNotes } from '../web/calibration-texts';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { type FaultServer, startFaultServer } from './fault-server';
 

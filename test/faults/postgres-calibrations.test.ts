@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { humanTexts } from '../../scripts/lib/human-texts';
-import { aiNotes, humanNotes } from '../web/calibration-texts';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { CALIBRATION_CACHE_TTL_MS } from '../../src/store/calibration-cache';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';

@@ -14,7 +14,7 @@ import { humanTexts } from '../../scripts/lib/human-texts';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { words } from './helpers';
-import { aiNotes, humanNotes } from '../web/calibration-texts';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 

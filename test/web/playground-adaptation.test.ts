@@ -20,7 +20,7 @@ import { formatRate } from '../../src/web/calibration.ts';
 import { gaugeBand } from '../../src/web/result.ts';
 import { STRINGS, tr, type UiLang } from '../../src/web/strings.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { aiNote, aiNotes, humanNote, humanNotes } from './calibration-texts.ts';
+import { aiNote, aiNotes, humanNote, humanNotes } from '../../scripts/lib/calibration-texts.ts';
 import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,

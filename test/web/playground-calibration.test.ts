@@ -15,7 +15,7 @@ import { makeProfile } from '../../src/detector/index.ts';
 import { STRINGS } from '../../src/web/strings.ts';
 import { gaugeBand } from '../../src/web/result.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { humanNote, humanNotes } from './calibration-texts.ts';
+import { humanNote, humanNotes } from '../../scripts/lib/calibration-texts.ts';
 import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,

@@ -14,7 +14,7 @@ import { aiSharePercent } from '../../src/contract/share.ts';
 import { STRINGS, tr, type UiLang } from '../../src/web/strings.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { AI_EN } from '../engine/texts.ts';
-import { humanNotes } from './calibration-texts.ts';
+import { humanNotes } from '../../scripts/lib/calibration-texts.ts';
 import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,

@@ -1,7 +1,8 @@
 /**
- * Known-human-like texts for the Calibration tab's browser test, generated (no data set): casual
- * first-person notes that vary their people, places, numbers and events, so no two are the same
- * text, each 40-79 words (one length bucket), in English or Spanish.
+ * Generated calibration sets (no data set), for the tests, the playground's browser tests and the API's
+ * examples: casual first-person notes that vary their people, places, numbers and events, so no two are
+ * the same text, each 40-79 words (one length bucket), in English or Spanish (humanNote); and the same
+ * diary register in a chat model's polished voice (aiNote), the AI examples of an adapted profile.
  */
 
 const NAMES = ['Dave', 'Maria', 'Tom', 'Priya', 'Jonas', 'Keiko', 'Sam', 'Lucy', 'Omar', 'Beth', 'Raúl', 'Nina'];
