@@ -33,6 +33,7 @@ const { values: opt, positionals } = parseArgs({
     calibration: { type: 'boolean', default: false },
     adapt: { type: 'boolean', default: false },
     logits: { type: 'string' },
+    'no-cross': { type: 'boolean', default: false },
     dump: { type: 'string' },
     by: { type: 'string' },
   },

@@ -117,6 +117,7 @@ export function evaluateAdaptation(
   model: ModelFile,
   splits = ADAPT_SPLITS,
   onFamily: (family: string) => void = () => {},
+  crossGenerators = true,
 ): AdaptEval {
   // The shipped model's cells; the global bar a text outside a profile's coverage is held to is its family's nested one (below).
   const facts = {
@@ -206,7 +207,7 @@ export function evaluateAdaptation(
         }
       }
       // Cross-generator: examples of one generator only, caught measured on the others' test texts.
-      if (generators.length < 2) continue;
+      if (!crossGenerators || generators.length < 2) continue;
       for (const g of generators) {
         const own = pool.filter((r) => r.generator === g);
         const others = testAi.filter((r) => r.generator !== g);
