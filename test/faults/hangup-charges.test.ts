@@ -202,6 +202,40 @@ async function lateCount(target: Target, server: ServerProcess, key: string) {
 }
 
 /**
+ * Item 4 for a single text: its hold is finished before the answer goes out; that write waits for
+ * the test's lock past the deadline, so the answer is 503 store_unavailable, and the finish lands
+ * once the lock goes. Charged nothing, words or call.
+ */
+async function lateFinish(target: Target, server: ServerProcess, key: string) {
+  const before = await target.run('SELECT COALESCE(SUM(words_used), 0) AS words, COALESCE(SUM(calls), 0) AS calls FROM monthly_usage');
+  const probe = await target.probe();
+  // Taken once the text is charged, while it is scored (about 90 ms for 120,000 words).
+  let taken = false;
+  const held = probe.take("attempt <> ''").then(() => {
+    taken = true;
+    return Bun.sleep(2 * STORE_TIMEOUT_MS);
+  });
+  const response = await fetch(`${server.base}/v1/detect`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: fileOf(120_000, 'single') }),
+  });
+  const body = (await response.json()) as { error?: { code: string } };
+  expect(taken).toBe(true);
+  await held;
+  await probe.release();
+  await settledUseOn(target);
+  await Bun.sleep(300);
+  const after = await target.run('SELECT COALESCE(SUM(words_used), 0) AS words, COALESCE(SUM(calls), 0) AS calls FROM monthly_usage');
+  const charged = { words: Number(after[0].words) - Number(before[0].words), calls: Number(after[0].calls) - Number(before[0].calls) };
+  console.log(
+    `${target.dialect}: a single text whose finish waited past the deadline: ${response.status} ${body.error?.code}, charged ${JSON.stringify(charged)}`,
+  );
+  expect([response.status, body.error?.code]).toEqual([503, 'store_unavailable']);
+  expect(charged).toEqual({ words: 0, calls: 0 });
+}
+
+/**
  * The stall of item 4: the second file's count waits for the test's lock; `server` is stopped
  * (SIGSTOP) meanwhile, the lock goes and the count lands under the lease, the lease runs out and
  * another instance sweeps the hold; then `server` goes on.
@@ -246,6 +280,8 @@ describe('hang-ups and late counts on SQLite', () => {
     hangUpWhileScoring(target, server, key, 6));
 
   it('item 4: a count that cannot be written in time is not charged', () => lateCount(target, server, key));
+
+  it('item 4: a single text whose finish cannot be written in time is not charged', () => lateFinish(target, server, key));
 });
 
 describe.if(!POSTGRES_MISSING)('hang-ups, late counts and stalls on PostgreSQL', () => {
@@ -267,6 +303,8 @@ describe.if(!POSTGRES_MISSING)('hang-ups, late counts and stalls on PostgreSQL',
   it('item 3: a file scored while the client resets the connection is given back, every run', () => hangUpWhileScoring(target, c, key, 6));
 
   it('item 4: a count whose reply comes after the deadline is given back when its result is not sent', () => lateCount(target, c, key));
+
+  it('item 4: a single text whose finish lands after the deadline is not charged', () => lateFinish(target, c, key));
 
   it('item 4: an instance stopped while its count waits, past its lease, is charged for what it sent, every run', async () => {
     const runs = 4;
