@@ -308,14 +308,29 @@ export interface NewCalibration extends CalibrationRecord {
   profile: string;
 }
 
+/** What must hold when a profile is inserted, checked in the insert's transaction. */
+export interface InsertConditions {
+  /** The key keeps at most this many profiles, the new one included (the API's limit; the CLI sets none). */
+  limit?: number;
+  /** The charge that pays for the profile: it must still be held under this fence, and is finished (deleted) with the insert. */
+  hold?: HoldFence;
+}
+
+/** What an insert did: stored, or nothing because the key keeps `limit` profiles already, or the hold's lease was lost. */
+export type InsertOutcome = 'stored' | 'limit_reached' | 'lease_lost';
+
 /**
  * Calibration profiles, each owned by one key: every read names the key, so another key's id is
  * indistinguishable from an unknown one. Profiles are never changed once made (only deleted), so
  * `lookup` can keep a parsed profile and only ask whether it still exists (calibration-cache.ts).
  */
 export interface CalibrationStore {
-  /** Stores a new profile. */
-  insert(calibration: NewCalibration): Promise<void>;
+  /**
+   * Stores a new profile when `conditions` hold at that instant, in one transaction (issue 40: the
+   * limit was checked only when a request started, and a profile was stored after its charge had
+   * been given back). Exact under concurrency, across processes and instances.
+   */
+  insert(calibration: NewCalibration, conditions?: InsertConditions): Promise<InsertOutcome>;
   /** The key's profiles, newest first (summaries, no samples). */
   list(keyId: number): Promise<CalibrationRecord[]>;
   /** Number of the key's profiles. */

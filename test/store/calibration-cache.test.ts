@@ -10,7 +10,7 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 function countingStore(rows: Map<string, number>) {
   const calls = { lookup: 0, exists: 0 };
   const store: CalibrationStore = {
-    insert: async () => {},
+    insert: async () => 'stored',
     list: async () => [],
     count: async () => 0,
     get: async () => null,

@@ -549,6 +549,50 @@ export function storeContract(target: ContractTarget | null): void {
         await store.close(); // PostgreSQL counts every pool's connections across the suite
       });
 
+      it("never lets concurrent inserts pass a key's limit, across instances (issue 40)", async () => {
+        const { first, open } = await fresh();
+        const second = await open();
+        const key = await keyOf(first);
+        const outcomes = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            (i % 2 ? second : first).calibrations.insert(row(key.id, `cal_limit_${i}`, NOV + i), { limit: 20 }),
+          ),
+        );
+        expect(outcomes.filter((o) => o === 'stored')).toHaveLength(20);
+        expect(outcomes.filter((o) => o === 'limit_reached')).toHaveLength(20);
+        expect(await first.calibrations.count(key.id)).toBe(20);
+        // Without a limit (an operator's `calibrate --key-id`), always stored.
+        expect(await first.calibrations.insert(row(key.id, 'cal_operator', NOV))).toBe('stored');
+        await Promise.all([first.close(), second.close()]);
+      });
+
+      it('stores a profile only while its charge is held, and finishes the hold with it (issue 40)', async () => {
+        const { first: store } = await fresh();
+        const key = await keyOf(store, 'essential');
+        const leaseMs = 300;
+        const holds = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false, leaseMs });
+        const live = await holds.charge(key, 100, { now: NOV });
+        if (!live.ok) throw new Error('refused');
+        expect(await store.calibrations.insert(row(key.id, 'cal_paid', NOV), { hold: live.hold.fence })).toBe('stored');
+        expect(await store.ledger.read(live.hold.id)).toBeNull();
+        // A key at its limit: nothing stored, the hold left to be settled.
+        const full = await holds.charge(key, 100, { now: NOV });
+        if (!full.ok) throw new Error('refused');
+        expect(await store.calibrations.insert(row(key.id, 'cal_over', NOV), { limit: 1, hold: full.hold.fence })).toBe('limit_reached');
+        expect(await store.ledger.read(full.hold.id)).toMatchObject({ charged: 100 });
+        await full.hold.settle({ calls: 1 });
+        // Past the lease (by the store's clock), swept or not: nothing stored.
+        const stalled = await holds.charge(key, 100, { now: NOV });
+        if (!stalled.ok) throw new Error('refused');
+        await Bun.sleep(leaseMs + 50);
+        expect(await store.calibrations.insert(row(key.id, 'cal_unpaid', NOV), { hold: stalled.hold.fence })).toBe('lease_lost');
+        await store.ledger.sweep(SWEPT_KEEP_MS);
+        expect(await store.calibrations.insert(row(key.id, 'cal_unpaid', NOV), { hold: stalled.hold.fence })).toBe('lease_lost');
+        expect((await store.calibrations.list(key.id)).map((c) => c.id)).toEqual(['cal_paid']);
+        expect(await store.quota.read(key.id, NOV_PERIOD, false)).toMatchObject({ wordsUsed: 100 });
+        await store.close();
+      });
+
       it('shares a profile made on one instance with the others at once, and a deletion within the cache time', async () => {
         const { first, open } = await fresh();
         const second = await open();
