@@ -12,7 +12,7 @@
  *    another key's cached profile id costs a query like an unknown one (PostgreSQL, timed).
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { humanTexts } from '../../scripts/lib/human-texts';
@@ -20,7 +20,17 @@ import { MAX_CALIBRATIONS_PER_KEY } from '../../src/modules/calibrations';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { childrenOf, type ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { createKeyOn, liveHoldsOn, postgresTarget, settledUseOn, sqliteTarget, startOn, usedOn, type Target } from './store-target';
+import {
+  cpuTicks,
+  createKeyOn,
+  liveHoldsOn,
+  postgresTarget,
+  settledUseOn,
+  sqliteTarget,
+  startOn,
+  usedOn,
+  type Target,
+} from './store-target';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 warnIfMissing('test/faults/profile-charges.test.ts');
@@ -52,12 +62,6 @@ function calibrate(server: ServerProcess, key: string, texts: string[], name = '
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: JSON.stringify({ name, texts }),
   });
-}
-
-/** CPU ticks (user + system) a process has used so far (Linux /proc). */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 /**
@@ -172,7 +176,7 @@ describe('calibration profiles on SQLite: two processes sharing the file (WORKER
     const cases: Array<[string, (form: FormData) => void, string]> = [
       ['empty', (form) => form.append('calibration', ''), 'invalid_calibration_id'],
       ['blank', (form) => form.append('calibration', '   '), 'invalid_calibration_id'],
-      ['file', (form) => form.append('calibration', new File(['cal_x'], 'profile.json')), 'invalid_request'],
+      ['a file part', (form) => form.append('calibration', new File(['cal_x'], 'profile.json')), 'invalid_request'],
     ];
     for (const [name, add, code] of cases) {
       const form = new FormData();
@@ -180,7 +184,7 @@ describe('calibration profiles on SQLite: two processes sharing the file (WORKER
       add(form);
       const response = await fetch(`${server.base}/v1/detect`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
       const text = await response.text();
-      console.log(`sqlite: a batch with a ${name} calibration field: ${response.status} ${text.slice(0, 120)}`);
+      console.log(`sqlite: a batch whose calibration field is ${name}: ${response.status} ${text.slice(0, 120)}`);
       expect([name, response.status, JSON.parse(text.split('\n')[0]).error?.code]).toEqual([name, 400, code]);
     }
     expect(await settledUseOn(target)).toBe(before);

@@ -1,11 +1,13 @@
 /**
  * One database for the charging fault suites (issues 33 and 40), SQLite or PostgreSQL: the servers'
- * environment, how the test reads it, and a lock the servers' next write to the charge holds waits
- * for (a controlled stall of the store, rather than luck).
+ * environment, how the test reads it, and a probe that watches the charge holds and locks them (the
+ * servers' next write to a hold waits for the lock: a controlled stall of the store, at a moment the
+ * test chooses from what the store shows, rather than luck).
  */
 import { expect } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PostgresCluster } from '../fixtures/postgres';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
@@ -151,4 +153,10 @@ export async function settledUseOn(target: Target, expected?: number): Promise<n
     last = now;
   }
   return last;
+}
+
+/** CPU ticks (user + system) a process has used so far (Linux /proc): which of a server's processes is scoring. */
+export function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
