@@ -10,7 +10,13 @@ import { localView, type MetricsView } from './metrics/cluster';
 import { createProcessMetrics } from './metrics/registry';
 import type { ServiceMetrics } from './metrics/types';
 import { createBatchHandler, exhaustedFilesFor, extractPoolFor } from './modules/batch';
-import { CALIBRATION_CREATE_ROUTE, CALIBRATION_ROUTES, calibrationsModule, findProfile } from './modules/calibrations';
+import {
+  CALIBRATION_CREATE_ROUTE,
+  CALIBRATION_READ_ROUTES,
+  CALIBRATION_ROUTES,
+  calibrationsModule,
+  findProfile,
+} from './modules/calibrations';
 import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
 import { calibrationOperations, detectAliasOperation, detectOperation, limitsOperation, usageOperation } from './modules/docs/openapi';
@@ -18,7 +24,7 @@ import { healthModule, scoringProbe } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
 import { createHolds, getQuotaState, rateLimitHeaders, type Holds } from './modules/quota';
-import { admitRequest } from './modules/rate';
+import { admitRequest, bucketOf } from './modules/rate';
 import { LIMITS_ROUTE, limitsModule } from './modules/limits';
 import { createIdempotency } from './modules/idempotency';
 import { USAGE_ROUTE, usageModule } from './modules/usage';
@@ -49,8 +55,8 @@ export interface AppDeps {
   metrics?: { metrics: ServiceMetrics; view: MetricsView };
 }
 
-/** Routes that read the key's own account: they take from the `reads` budget, not the detections'. */
-const READ_ROUTES: ReadonlySet<string> = new Set([USAGE_ROUTE, LIMITS_ROUTE]);
+/** Routes that read or manage the key's own account: they take from the `reads` budget, not the detections'. */
+const readOrRequest = bucketOf([USAGE_ROUTE, LIMITS_ROUTE, ...CALIBRATION_READ_ROUTES]);
 
 /** Metrics of an app that runs alone: its own registry, rendered as is. */
 function ownMetrics(config: Config): { metrics: ServiceMetrics; view: MetricsView } {
@@ -86,9 +92,7 @@ export function createApp(deps: AppDeps) {
     .use(
       rateLimitPlugin({
         // Reading one's own usage and limits has its own budget: it never spends a detection (issue 32).
-        admit: deps.config.rateLimits
-          ? (key, route) => admitRequest(deps.store.rates, key, READ_ROUTES.has(route) ? 'reads' : 'requests')
-          : null,
+        admit: deps.config.rateLimits ? (key, route) => admitRequest(deps.store.rates, key, readOrRequest(route)) : null,
       }),
     )
     .use(

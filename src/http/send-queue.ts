@@ -21,16 +21,28 @@ export type SendQueue = () => number | 'closed';
 const FIRST_POLL_MS = 1;
 const MAX_POLL_MS = 50;
 
-/** The entry of `connection` in `table`, if it is open (a TIME_WAIT entry of an earlier connection on the same ports is not it). */
+/**
+ * States of a connection whose client is gone: it sent FIN (CLOSE_WAIT, and LAST_ACK or CLOSING once
+ * this side closes too; Bun answers 499 to a client that half-closes), or it is over (TIME_WAIT of an
+ * earlier connection on the same ports, CLOSE). A reset connection leaves the table at once.
+ */
+const GONE: ReadonlySet<string> = new Set([
+  TCP_STATE.CLOSE_WAIT,
+  TCP_STATE.LAST_ACK,
+  TCP_STATE.CLOSING,
+  TCP_STATE.TIME_WAIT,
+  TCP_STATE.CLOSE,
+]);
+
+/** The entry of `connection` in `table`, if it is open and its client has not hung up. */
 function find(connection: Connection, address: string, table = readTcpTable({ local: connection.localPort, remote: connection.port })) {
   return table.find(
     (entry) =>
       entry.localPort === connection.localPort &&
       entry.remotePort === connection.port &&
       entry.remoteAddress === address &&
-      entry.state !== TCP_STATE.TIME_WAIT &&
-      entry.state !== TCP_STATE.CLOSE &&
-      entry.state !== TCP_STATE.LISTEN,
+      entry.state !== TCP_STATE.LISTEN &&
+      !GONE.has(entry.state),
   );
 }
 

@@ -6,7 +6,15 @@
 import { readFileSync } from 'node:fs';
 
 /** TCP states as the table writes them (include/net/tcp_states.h). */
-export const TCP_STATE = { ESTABLISHED: '01', TIME_WAIT: '06', CLOSE: '07', LISTEN: '0A' } as const;
+export const TCP_STATE = {
+  ESTABLISHED: '01',
+  TIME_WAIT: '06',
+  CLOSE: '07',
+  CLOSE_WAIT: '08',
+  LAST_ACK: '09',
+  LISTEN: '0A',
+  CLOSING: '0B',
+} as const;
 
 /** One socket of the table. */
 export interface TcpEntry {

@@ -5,6 +5,8 @@
  * CALIBRATION_CACHE_TTL_MS, then one cheap existence query renews it: a profile deleted on another
  * instance stops being used everywhere within that time, and at once on the instance that deleted
  * it. Misses are not cached: a profile made on one instance is usable on the next request anywhere.
+ * Another key's id is asked of the store like an unknown one: answering it from the cache made it
+ * about 100 µs faster, which told that the id exists (issue 40).
  */
 import type { CalibrationStore } from './types';
 
@@ -52,9 +54,9 @@ export function cachedCalibrationStore(
     ...calibrations,
     async lookup(keyId, id) {
       const now = performance.now();
-      const hit = entries.get(id);
-      // Another key's id is answered as unknown without a query: ids are unique across keys.
-      if (hit && hit.keyId !== keyId) return null;
+      const cached = entries.get(id);
+      // Only the owner's entry counts: for another key, the id takes the path of one never cached.
+      const hit = cached?.keyId === keyId ? cached : undefined;
       if (hit && now - hit.checkedAt < ttlMs) {
         // Most recently used last: the bound drops the profile nobody has named for longest.
         entries.delete(id);

@@ -120,6 +120,21 @@ export interface Hold {
 /** What counting a delivery found: counted under the lease, or the lease was over or taken (nothing counted). */
 export type DeliverResult = 'counted' | 'lease_lost';
 
+/** One attempt's fence on its hold: a write behind it happens only while `attempt` holds the lease of hold `id`. */
+export interface HoldFence {
+  id: string;
+  attempt: string;
+}
+
+/** Words (and a call) given back to a key's month, for results a hold counted and that were never sent. */
+export interface GiveBack {
+  keyId: number;
+  /** The month the hold charged, "YYYY-MM". */
+  period: string;
+  words: number;
+  calls: 0 | 1;
+}
+
 /**
  * Charges tied to the results they pay for (issues 29 and 33): a charge is recorded under a hold
  * in the same transaction; each result is counted on it before it is handed over, in one statement
@@ -137,8 +152,10 @@ export interface ChargeLedger {
   /**
    * Counts `words` of results delivered (the total so far) when `attempt` still holds the lease
    * and the hold paid for them, in one statement; 'lease_lost' (nothing counted) otherwise.
+   * `onLate` gets what the statement did when its reply came after the store's deadline (the
+   * promise had already rejected with store_unavailable).
    */
-  deliver(id: string, attempt: string, words: number): Promise<DeliverResult>;
+  deliver(id: string, attempt: string, words: number, onLate?: (result: DeliverResult) => void): Promise<DeliverResult>;
   /**
    * Ends `attempt` in one transaction: the words charged and not delivered (by it or an earlier
    * attempt) go back to the key's month, with one call when `calls` is 1; the hold is kept
@@ -149,13 +166,23 @@ export interface ChargeLedger {
   /**
    * Deletes the holds of these attempts, fully delivered and paid into by no earlier attempt, when
    * their lease still holds; returns the attempts whose hold it deleted (the others lost theirs).
-   * Batched (one statement for many), as every single text has one.
+   * Batched (one statement for many), as every single text has one. `onLate` as for deliver.
    */
-  finish(attempts: readonly string[]): Promise<string[]>;
+  finish(attempts: readonly string[], onLate?: (finished: string[]) => void): Promise<string[]>;
   /** Extends by `leaseMs` the unexpired lease of every unsettled hold of `owner`. */
   renew(owner: string, leaseMs: number): Promise<void>;
-  /** Settles every hold whose lease ran out by the store's clock (its process died or stalled): returns the words given back. */
-  sweep(): Promise<number>;
+  /**
+   * Settles every hold whose lease ran out by the store's clock (its process died or stalled) and
+   * keeps it readable for at least `keepMs` more (an attempt that stalled reads there what it had
+   * counted before the sweep): returns the words given back.
+   */
+  sweep(keepMs: number): Promise<number>;
+  /**
+   * Gives back words counted on hold `id` for results that were never sent (a count whose reply
+   * came after the deadline, the result withheld meanwhile), in one transaction: to the key's month,
+   * and off the hold's charged and delivered words when it is still there. Not idempotent: one try.
+   */
+  giveBack(id: string, back: GiveBack): Promise<void>;
   /** Deletes settled holds kept past their expiry; returns how many. */
   purge(now: number): Promise<number>;
 }
@@ -281,14 +308,29 @@ export interface NewCalibration extends CalibrationRecord {
   profile: string;
 }
 
+/** What must hold when a profile is inserted, checked in the insert's transaction. */
+export interface InsertConditions {
+  /** The key keeps at most this many profiles, the new one included (the API's limit; the CLI sets none). */
+  limit?: number;
+  /** The charge that pays for the profile: it must still be held under this fence, and is finished (deleted) with the insert. */
+  hold?: HoldFence;
+}
+
+/** What an insert did: stored, or nothing because the key keeps `limit` profiles already, or the hold's lease was lost. */
+export type InsertOutcome = 'stored' | 'limit_reached' | 'lease_lost';
+
 /**
  * Calibration profiles, each owned by one key: every read names the key, so another key's id is
  * indistinguishable from an unknown one. Profiles are never changed once made (only deleted), so
  * `lookup` can keep a parsed profile and only ask whether it still exists (calibration-cache.ts).
  */
 export interface CalibrationStore {
-  /** Stores a new profile. */
-  insert(calibration: NewCalibration): Promise<void>;
+  /**
+   * Stores a new profile when `conditions` hold at that instant, in one transaction (issue 40: the
+   * limit was checked only when a request started, and a profile was stored after its charge had
+   * been given back). Exact under concurrency, across processes and instances.
+   */
+  insert(calibration: NewCalibration, conditions?: InsertConditions): Promise<InsertOutcome>;
   /** The key's profiles, newest first (summaries, no samples). */
   list(keyId: number): Promise<CalibrationRecord[]>;
   /** Number of the key's profiles. */

@@ -13,20 +13,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { Database } from 'bun:sqlite';
-import { SQL } from 'bun';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultWords, streamLines } from '../batch/helpers';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
-import { childrenOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { childrenOf, type ServerProcess } from '../fixtures/server-process';
+import { cpuTicks, createKeyOn, postgresTarget, settledUseOn, sqliteTarget, startOn, usedOn, type Target } from './store-target';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 warnIfMissing('test/faults/charge-holds.test.ts');
 
-const ROOT = join(import.meta.dir, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'fault-charge-holds-'));
 const LEASE_MS = 1500;
 /** A stall that outlives a lease and the sweep after it (the others tend every LEASE_MS / 3). */
@@ -55,85 +53,6 @@ const MAX_TEXT_CHARS = String(1024 * 1024);
 
 type Line = { type: string; index?: number; words?: number; code?: string; total?: number };
 
-/** One database: the servers' environment and how the test reads it. */
-interface Target {
-  dialect: 'sqlite' | 'postgres';
-  env: Record<string, string>;
-  run(sql: string): Promise<Array<Record<string, unknown>>>;
-  /** Holds the lock the server's next write to the holds waits for, until `release` is called. */
-  lock(): Promise<() => Promise<void>>;
-}
-
-function sqliteTarget(name: string): Target {
-  const path = join(dir, `${name}.sqlite`);
-  return {
-    dialect: 'sqlite',
-    env: { DATABASE_PATH: path, BOOTSTRAP_KEY: '0', HOLD_LEASE_MS: String(LEASE_MS) },
-    async run(sql) {
-      const db = new Database(path);
-      try {
-        return db.query(sql).all() as Array<Record<string, unknown>>;
-      } finally {
-        db.close();
-      }
-    },
-    async lock() {
-      const db = new Database(path);
-      db.exec('PRAGMA busy_timeout = 5000');
-      db.exec('BEGIN IMMEDIATE');
-      return async () => {
-        db.exec('COMMIT');
-        db.close();
-      };
-    },
-  };
-}
-
-async function postgresTarget(name: string): Promise<Target> {
-  cluster ??= startPostgres();
-  const url = await cluster.createDatabase(name);
-  return {
-    dialect: 'postgres',
-    env: { DATABASE_URL: url, BOOTSTRAP_KEY: '0', HOLD_LEASE_MS: String(LEASE_MS) },
-    async run(sql) {
-      const client = new SQL({ url, max: 1 });
-      try {
-        return [...(await client.unsafe(sql))];
-      } finally {
-        await client.close();
-      }
-    },
-    async lock() {
-      const client = new SQL({ url, max: 1 });
-      const conn = await client.reserve();
-      await conn.unsafe('BEGIN');
-      await conn.unsafe('SELECT 1 FROM charge_holds FOR UPDATE');
-      return async () => {
-        await conn.unsafe('COMMIT');
-        conn.release();
-        await client.close();
-      };
-    },
-  };
-}
-
-async function start(target: Target, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServerProcess(['bun', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: { WORKERS: '1', MAX_TEXT_CHARS, ...target.env, ...env },
-  });
-  servers.add(server);
-  return server;
-}
-
-function createKey(target: Target): string {
-  const created = runCommand(['bun', 'src/main.ts', 'keys', 'create', '--plan', 'enterprise'], ROOT, target.env);
-  expect(created.code).toBe(0);
-  return created.out.trim().split('\n').at(-1)!;
-}
-
-const used = async (target: Target) => Number((await target.run('SELECT COALESCE(SUM(words_used), 0) AS used FROM monthly_usage'))[0].used);
-
 function post(server: ServerProcess, key: string, files: string[], idempotencyKey?: string, signal?: AbortSignal) {
   const headers: Record<string, string> = { 'x-api-key': key };
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
@@ -146,27 +65,9 @@ function post(server: ServerProcess, key: string, files: string[], idempotencyKe
 const readLines = (response: Response, onLine?: (line: Line, lines: Line[]) => Promise<void> | void) => streamLines<Line>(response, onLine);
 const wordsOf = resultWords;
 
-/** Waits until the words charged stop moving (settlements land just after a stream ends). */
-async function settledUse(target: Target, expected?: number): Promise<number> {
-  let last = await used(target);
-  for (let i = 0; i < 40; i++) {
-    await Bun.sleep(100);
-    const now = await used(target);
-    if (now === last && (expected === undefined || now === expected)) return now;
-    last = now;
-  }
-  return last;
-}
-
-/** CPU ticks (user + system) a process has used so far (Linux /proc). */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 /** Item 1 on one dialect: `second` is where the other body is sent (another instance on PostgreSQL). */
 async function anotherBody(target: Target, first: ServerProcess, second: ServerProcess, key: string) {
-  const before = await used(target);
+  const before = await usedOn(target);
   const bodyA = filesOf(3, `${target.dialect}-a`);
   const hangUp = new AbortController();
   const cut = await readLines(await post(first, key, bodyA, 'one-key', hangUp.signal), (line) => {
@@ -174,11 +75,11 @@ async function anotherBody(target: Target, first: ServerProcess, second: ServerP
   });
   const received = wordsOf(cut);
   expect(received).toBeGreaterThan(0);
-  const afterCut = await settledUse(target);
+  const afterCut = await settledUseOn(target);
   // Another body under the same key: refused, whether or not the first attempt's record is kept.
   const other = await post(second, key, filesOf(3, `${target.dialect}-b`), 'one-key');
   const otherBody = await other.text();
-  const afterOther = await settledUse(target);
+  const afterOther = await settledUseOn(target);
   console.log(
     `${target.dialect} another body under a used key: status ${other.status}, ` +
       `${wordsOf(
@@ -200,12 +101,12 @@ async function anotherBody(target: Target, first: ServerProcess, second: ServerP
   // The first body's retry still gets its credit: the whole batch, charged once in all.
   const retry = await readLines(await post(second, key, bodyA, 'one-key'));
   expect(retry.at(-1)).toEqual({ type: 'complete', total: 3 });
-  expect(await settledUse(target, before + wordsOf(retry))).toBe(before + wordsOf(retry));
+  expect(await settledUseOn(target, before + wordsOf(retry))).toBe(before + wordsOf(retry));
 }
 
 /** Item 4 on one dialect: every result read, the connection gone before its `complete` line, then the retry. */
 async function cutBeforeComplete(target: Target, server: ServerProcess, key: string) {
-  const before = await used(target);
+  const before = await usedOn(target);
   const files = filesOf(4, `${target.dialect}-full`);
   const last = files.length - 1;
   // A long last file: the lock below is taken while it is being scored.
@@ -221,7 +122,9 @@ async function cutBeforeComplete(target: Target, server: ServerProcess, key: str
     if (line.type === 'progress' && line.index === last) {
       // The last file is being scored: the store write that comes with its result waits for this lock,
       // so the client can read every result and leave before the server is done with the stream.
-      release = await target.lock();
+      const probe = await target.probe();
+      await probe.take();
+      release = () => probe.release();
       setTimeout(() => void unlock(), 1000);
     }
     if (line.type === 'result' && line.index === last) {
@@ -234,14 +137,14 @@ async function cutBeforeComplete(target: Target, server: ServerProcess, key: str
   const results = lines.filter((l) => l.type === 'result');
   expect(results).toHaveLength(files.length);
   const whole = wordsOf(lines);
-  await settledUse(target);
+  await settledUseOn(target);
   const retry = await post(server, key, files, 'all-read');
   const replayed = retry.headers.get('idempotent-replayed') === 'true';
   const again = (await retry.text())
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Line);
-  const charged = (await settledUse(target)) - before;
+  const charged = (await settledUseOn(target)) - before;
   console.log(
     `${target.dialect} every result read, hung up before complete (${lines.some((l) => l.type === 'complete') ? 'complete seen' : 'no complete'}): ` +
       `retry replayed ${replayed}, batch ${whole} words, charged ${charged}`,
@@ -256,7 +159,7 @@ async function cutBeforeComplete(target: Target, server: ServerProcess, key: str
  * then continued; `pickServing` says which process serves the stream. Charged = received (at most one result more).
  */
 async function stalledOwner(target: Target, server: ServerProcess, key: string, pids: number[]) {
-  const before = await used(target);
+  const before = await usedOn(target);
   const ticks = pids.map(cpuTicks);
   let stopped = 0;
   const lines = await readLines(await post(server, key, filesOf(14, `${target.dialect}-stall`)), async (line, all) => {
@@ -269,7 +172,7 @@ async function stalledOwner(target: Target, server: ServerProcess, key: string, 
     process.kill(stopped, 'SIGCONT');
   });
   const received = wordsOf(lines);
-  const charged = (await settledUse(target)) - before;
+  const charged = (await settledUseOn(target)) - before;
   const errors = lines.filter((l) => l.type === 'error').map((l) => l.code);
   console.log(
     `${target.dialect} owner stopped ${STALL_MS} ms (lease ${LEASE_MS} ms): ${lines.filter((l) => l.type === 'result').length} results, ` +
@@ -288,13 +191,13 @@ async function stalledOwner(target: Target, server: ServerProcess, key: string, 
 }
 
 describe('charge holds on SQLite: two processes sharing the file (WORKERS=2)', () => {
-  const target = sqliteTarget('holds');
+  const target = sqliteTarget(dir, 'holds', { HOLD_LEASE_MS: String(LEASE_MS), MAX_TEXT_CHARS });
   let key = '';
   let server: ServerProcess;
   let pids: number[] = [];
   beforeAll(async () => {
-    key = createKey(target);
-    server = await start(target, { WORKERS: '2' });
+    key = createKeyOn(target);
+    server = await startOn(target, servers, { WORKERS: '2' });
     await server.waitFor(/"event":"worker_listening"/);
     pids = [server.pid, ...childrenOf(server.pid)];
   }, 60_000);
@@ -316,23 +219,24 @@ describe.if(!POSTGRES_MISSING)('charge holds on two instances sharing PostgreSQL
   let a: ServerProcess;
   let ahead: ServerProcess;
   beforeAll(async () => {
-    target = await postgresTarget('holds');
-    key = createKey(target);
+    cluster ??= startPostgres();
+    target = await postgresTarget(cluster, 'holds', { HOLD_LEASE_MS: String(LEASE_MS), MAX_TEXT_CHARS });
+    key = createKeyOn(target);
     // The second instance's clock runs 30 s ahead (CLOCK_OFFSET_MS): it tends the holds every 500 ms all along.
-    [a, ahead] = await Promise.all([start(target), start(target, { CLOCK_OFFSET_MS: '30000' })]);
+    [a, ahead] = await Promise.all([startOn(target, servers), startOn(target, servers, { CLOCK_OFFSET_MS: '30000' })]);
   }, 60_000);
 
   it('item 1: refuses another body under a used Idempotency-Key on the other instance', () => anotherBody(target, a, ahead, key));
 
   it('item 2: an instance whose clock runs 30 s ahead does not sweep the live holds of the others', async () => {
-    const before = await used(target);
+    const before = await usedOn(target);
     // Files long enough (17,640 words) that the batch is scored over more than a second, and a slow
     // client: the instance ahead tends the holds (every 500 ms) several times while it streams.
     const lines = await readLines(await post(a, key, filesOf(6, 'skew', 280)), async (line) => {
       if (line.type === 'result') await Bun.sleep(400);
     });
     const received = wordsOf(lines);
-    const charged = (await settledUse(target)) - before;
+    const charged = (await settledUseOn(target)) - before;
     console.log(
       `postgres, another instance 30 s ahead: ${received} words received, charged ${charged}, last ${JSON.stringify(lines.at(-1))}`,
     );
@@ -343,18 +247,18 @@ describe.if(!POSTGRES_MISSING)('charge holds on two instances sharing PostgreSQL
   it('item 2: an instance stopped past its lease delivers no more under it', () => stalledOwner(target, a, key, [a.pid]));
 
   it('item 2: a single text whose instance stalls past its lease during the analysis is not answered, and not charged', async () => {
-    const before = await used(target);
+    const before = await usedOn(target);
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
     const answer = fetch(`${a.base}/v1/detect`, { method: 'POST', headers, body: LONG_TEXT });
     // Stopped once its charge is committed: the analysis of 120,000 words is running.
-    for (let i = 0; i < 400 && (await used(target)) === before; i++) await Bun.sleep(5);
-    expect(await used(target)).toBeGreaterThan(before);
+    for (let i = 0; i < 400 && (await usedOn(target)) === before; i++) await Bun.sleep(5);
+    expect(await usedOn(target)).toBeGreaterThan(before);
     a.proc.kill('SIGSTOP');
     await Bun.sleep(STALL_MS);
     a.proc.kill('SIGCONT');
     const response = await answer;
     const body = (await response.json()) as { words?: number; error?: { code: string } };
-    const charged = (await settledUse(target, before)) - before;
+    const charged = (await settledUseOn(target, before)) - before;
     console.log(
       `postgres single text, instance stopped ${STALL_MS} ms mid-analysis: ${response.status} ${body.error?.code ?? ''}, charged ${charged}`,
     );

@@ -10,7 +10,7 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 function countingStore(rows: Map<string, number>) {
   const calls = { lookup: 0, exists: 0 };
   const store: CalibrationStore = {
-    insert: async () => {},
+    insert: async () => 'stored',
     list: async () => [],
     count: async () => 0,
     get: async () => null,
@@ -51,7 +51,23 @@ describe('calibration cache', () => {
     expect(await cached.lookup(1, 'cal_b')).toBeNull();
     rows.set('cal_b', 1); // made on another instance
     expect(await cached.lookup(1, 'cal_b')).toEqual({ id: 'cal_b', parsed: true });
-    expect(calls.lookup).toBe(3);
+    expect(calls.lookup).toBe(4);
+    // The owner's entry is still cached: no query.
+    expect(await cached.lookup(1, 'cal_a')).toEqual({ id: 'cal_a', parsed: true });
+    expect(calls.lookup).toBe(4);
+  });
+
+  it('asks the store about another key’s cached id exactly as about an unknown one (issue 40: it answered at once, 100 µs sooner)', async () => {
+    const { store, calls } = countingStore(new Map([['cal_a', 1]]));
+    const cached = cachedCalibrationStore(store, 60_000);
+    await cached.lookup(1, 'cal_a');
+    const before = { ...calls };
+    expect(await cached.lookup(2, 'cal_a')).toBeNull();
+    const foreign = { lookup: calls.lookup - before.lookup, exists: calls.exists - before.exists };
+    expect(await cached.lookup(2, 'cal_unknown')).toBeNull();
+    const unknown = { lookup: calls.lookup - before.lookup - foreign.lookup, exists: calls.exists - before.exists - foreign.exists };
+    expect(foreign).toEqual(unknown);
+    expect(foreign).toEqual({ lookup: 1, exists: 0 });
   });
 
   it('after the TTL only asks whether the profile still exists, and forgets a deleted one', async () => {

@@ -4,7 +4,7 @@
  * store instances on one database, as several processes or machines would.
  */
 import { afterAll, describe, expect, it } from 'bun:test';
-import { chargeWords, createHolds, getQuotaState, refundWords } from '../../src/modules/quota';
+import { chargeWords, createHolds, getQuotaState, refundWords, SWEPT_KEEP_MS } from '../../src/modules/quota';
 import { createKey, findActiveKey, resolveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import { CALIBRATION_CACHE_TTL_MS } from '../../src/store/calibration-cache';
@@ -371,9 +371,9 @@ export function storeContract(target: ContractTarget | null): void {
         if (!charge.ok) throw new Error('refused');
         expect(await charge.hold.deliver(200)).toBe('counted');
         // Within the lease (by the store's clock) nothing moves; past it, three instances sweep at once and give 300 words back once.
-        expect(await others[0].ledger.sweep()).toBe(0);
+        expect(await others[0].ledger.sweep(SWEPT_KEEP_MS)).toBe(0);
         await Bun.sleep(leaseMs + 50);
-        const back = await Promise.all([first, ...others].map((store) => store.ledger.sweep()));
+        const back = await Promise.all([first, ...others].map((store) => store.ledger.sweep(SWEPT_KEEP_MS)));
         expect(back.reduce((a, b) => a + b, 0)).toBe(300);
         expect(await used(first, key)).toBe(200);
         expect(await first.ledger.read('crashed-1')).toMatchObject({ charged: 200, delivered: 200, attempt: '' });
@@ -453,6 +453,43 @@ export function storeContract(target: ContractTarget | null): void {
         expect(await used(store, key)).toBe(500);
       });
 
+      it('keeps a swept hold readable for a while, so that an attempt that stalled reads what it counted (issue 40)', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const leaseMs = 300;
+        const stalled = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false, leaseMs });
+        // Unkeyed (kept 0 ms once settled): before, the sweep's settlement was purged at once.
+        const charge = await stalled.charge(key, 500, { now: NOV });
+        if (!charge.ok) throw new Error('refused');
+        expect(await charge.hold.deliver(200)).toBe('counted');
+        await Bun.sleep(leaseMs + 50);
+        expect(await store.ledger.sweep(60_000)).toBe(300);
+        expect(await store.ledger.purge(Date.now())).toBe(0);
+        expect(await store.ledger.read(charge.hold.id)).toMatchObject({ charged: 200, delivered: 200, attempt: '' });
+        expect(await store.ledger.purge(Date.now() + 120_000)).toBe(1);
+        expect(await store.ledger.read(charge.hold.id)).toBeNull();
+        expect(await used(store, key)).toBe(200);
+      });
+
+      it('gives back the words of a count whose result was never sent, off the month and the hold', async () => {
+        const { first: store } = await database();
+        const key = await keyOf(store, 'essential');
+        const charge = await holds(store).charge(key, 300, { now: NOV, id: 'late-1', keepUntil: NOV + 86_400_000 });
+        if (!charge.ok) throw new Error('refused');
+        expect(await charge.hold.deliver(100)).toBe('counted');
+        // The next count (to 200) lands after its attempt was told store_unavailable and withheld its result.
+        expect(await store.ledger.deliver('late-1', charge.hold.fence.attempt, 200)).toBe('counted');
+        await store.ledger.giveBack('late-1', { keyId: key.id, period: NOV_PERIOD, words: 100, calls: 0 });
+        expect(await used(store, key)).toBe(200);
+        expect(await store.ledger.read('late-1')).toMatchObject({ charged: 200, delivered: 100 });
+        // The attempt ends having handed over 100 words: the rest goes back, and the withheld result is not paid.
+        await charge.hold.settle();
+        expect(await used(store, key)).toBe(100);
+        // A hold already gone: the month alone.
+        await store.ledger.giveBack('gone-1', { keyId: key.id, period: NOV_PERIOD, words: 40, calls: 0 });
+        expect(await used(store, key)).toBe(60);
+      });
+
       it('purges settled holds once expired, never open ones', async () => {
         const { first: store } = await database();
         const key = await keyOf(store, 'essential');
@@ -510,6 +547,50 @@ export function storeContract(target: ContractTarget | null): void {
         expect(await store.calibrations.lookup(owner.id, 'cal_a')).toBeNull();
         expect(await store.calibrations.count(owner.id)).toBe(1);
         await store.close(); // PostgreSQL counts every pool's connections across the suite
+      });
+
+      it("never lets concurrent inserts pass a key's limit, across instances (issue 40)", async () => {
+        const { first, open } = await fresh();
+        const second = await open();
+        const key = await keyOf(first);
+        const outcomes = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            (i % 2 ? second : first).calibrations.insert(row(key.id, `cal_limit_${i}`, NOV + i), { limit: 20 }),
+          ),
+        );
+        expect(outcomes.filter((o) => o === 'stored')).toHaveLength(20);
+        expect(outcomes.filter((o) => o === 'limit_reached')).toHaveLength(20);
+        expect(await first.calibrations.count(key.id)).toBe(20);
+        // Without a limit (an operator's `calibrate --key-id`), always stored.
+        expect(await first.calibrations.insert(row(key.id, 'cal_operator', NOV))).toBe('stored');
+        await Promise.all([first.close(), second.close()]);
+      });
+
+      it('stores a profile only while its charge is held, and finishes the hold with it (issue 40)', async () => {
+        const { first: store } = await fresh();
+        const key = await keyOf(store, 'essential');
+        const leaseMs = 300;
+        const holds = createHolds({ quota: store.quota, ledger: store.ledger, onEvent: () => {}, background: false, leaseMs });
+        const live = await holds.charge(key, 100, { now: NOV });
+        if (!live.ok) throw new Error('refused');
+        expect(await store.calibrations.insert(row(key.id, 'cal_paid', NOV), { hold: live.hold.fence })).toBe('stored');
+        expect(await store.ledger.read(live.hold.id)).toBeNull();
+        // A key at its limit: nothing stored, the hold left to be settled.
+        const full = await holds.charge(key, 100, { now: NOV });
+        if (!full.ok) throw new Error('refused');
+        expect(await store.calibrations.insert(row(key.id, 'cal_over', NOV), { limit: 1, hold: full.hold.fence })).toBe('limit_reached');
+        expect(await store.ledger.read(full.hold.id)).toMatchObject({ charged: 100 });
+        await full.hold.settle({ calls: 1 });
+        // Past the lease (by the store's clock), swept or not: nothing stored.
+        const stalled = await holds.charge(key, 100, { now: NOV });
+        if (!stalled.ok) throw new Error('refused');
+        await Bun.sleep(leaseMs + 50);
+        expect(await store.calibrations.insert(row(key.id, 'cal_unpaid', NOV), { hold: stalled.hold.fence })).toBe('lease_lost');
+        await store.ledger.sweep(SWEPT_KEEP_MS);
+        expect(await store.calibrations.insert(row(key.id, 'cal_unpaid', NOV), { hold: stalled.hold.fence })).toBe('lease_lost');
+        expect((await store.calibrations.list(key.id)).map((c) => c.id)).toEqual(['cal_paid']);
+        expect(await store.quota.read(key.id, NOV_PERIOD, false)).toMatchObject({ wordsUsed: 100 });
+        await store.close();
       });
 
       it('shares a profile made on one instance with the others at once, and a deletion within the cache time', async () => {

@@ -25,7 +25,7 @@ export interface BatchForm {
   lang: LabelLang | null;
   /** `detail=full`: each result line carries the explanation too. */
   full: boolean;
-  /** The `calibration` field: a profile id (issue 34), or null. */
+  /** The `calibration` field: a profile id (issue 34), or null when absent. */
   calibration: string | null;
 }
 
@@ -102,6 +102,24 @@ function queryWantsFull(url: string): boolean {
   return new URLSearchParams(url.slice(q + 1)).getAll('detail').reduce((full, value) => wantsFull(value, 'query parameter') || full, false);
 }
 
+/**
+ * The `calibration` field: a profile id (its shape is checked when the profile is looked up), or null
+ * when the field is absent. Sent but empty or blank: 400 invalid_calibration_id, as in single mode;
+ * a file, or the field twice: 400 invalid_request (issue 40: either was ignored, and the batch scored
+ * and charged without the profile its client asked for).
+ */
+function calibrationField(form: FormData): string | null {
+  const values = form.getAll('calibration') as unknown[];
+  if (values.length === 0) return null;
+  const [value] = values;
+  if (values.length > 1 || typeof value !== 'string') {
+    throw new ApiError('invalid_request', { detail: 'the "calibration" field must be one profile id, sent as a text field (not a file)' });
+  }
+  const id = value.trim();
+  if (id === '') throw new ApiError('invalid_calibration_id', { id: '' });
+  return id;
+}
+
 /** Parses the multipart body; throws ApiError 413 payload_too_large / too_many_files, 400 for a bad form. */
 export async function readBatchForm(request: Request, limits: FormLimits): Promise<BatchForm> {
   // A wrong query value is refused before the body is read.
@@ -114,6 +132,6 @@ export async function readBatchForm(request: Request, limits: FormLimits): Promi
     files,
     sensitivity: parseSensitivity(form.get('sensitivity')),
     lang: typeof lang === 'string' ? matchLang(lang) : null,
-    calibration: textField(form, 'calibration'),
+    calibration: calibrationField(form),
   };
 }

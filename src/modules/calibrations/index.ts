@@ -51,6 +51,12 @@ export const CALIBRATION_ROUTES = [
 ] as const;
 /** The route whose handler observes itself (it charges words). */
 export const CALIBRATION_CREATE_ROUTE = `POST ${CALIBRATIONS_PATH}`;
+/**
+ * The routes that manage a key's profiles without scoring anything: they take from the key's `reads`
+ * budget, as /v1/usage does (issue 40: 700 GETs spent the detections' budget and the next one was 429).
+ * Making a profile scores texts: it stays on `requests`.
+ */
+export const CALIBRATION_READ_ROUTES = [`GET ${CALIBRATIONS_PATH}`, `GET ${CALIBRATION_PATH}`, `DELETE ${CALIBRATION_PATH}`] as const;
 
 /** Component schemas of the module, by name (the docs module adds them to the document). */
 export const CALIBRATION_SCHEMAS = {

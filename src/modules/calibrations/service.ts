@@ -31,13 +31,13 @@ import type { ExtractPool } from '../../extract/pool';
 import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { Logger } from '../../http/logger';
-import type { ApiKey, CalibrationRecord, CalibrationStore, QuotaStore } from '../../store/types';
+import type { ApiKey, CalibrationRecord, CalibrationStore, InsertOutcome, NewCalibration, QuotaStore } from '../../store/types';
 import { FILE_FIELDS, readUploadedFiles, textField } from '../batch/form';
 import type { ExhaustedFiles } from '../batch/exhausted';
 import { errorLine, type FileRef } from '../batch/lines';
 import { ClientGoneError, type FileFailure, OverQuotaError, planBatch } from '../batch/plan';
 import { extractLimitsOf } from '../batch/pool';
-import { checkQuotaFirst, quotaError, type Holds, type QuotaState } from '../quota';
+import { checkQuotaFirst, quotaError, type HeldCharge, type Holds, type QuotaState } from '../quota';
 import {
   CALIBRATION_ID_PATTERN,
   checkCreateCalibration,
@@ -263,21 +263,22 @@ function profileError(error: unknown): unknown {
   return error;
 }
 
-/**
- * Stores `profile` for `keyId` under its id (a new one when it has none) and returns the record:
- * the one way a profile enters the store (the API, and `calibrate --key-id`).
- */
-export async function storeProfile(calibrations: CalibrationStore, keyId: number, profile: CalibrationProfile): Promise<CalibrationRecord> {
+/** The row of `profile` for `keyId` under its id (a new one when it has none): its record, and the whole profile as JSON. */
+function profileRow(keyId: number, profile: CalibrationProfile): NewCalibration {
   const stored = { ...profile, id: profile.id ?? newCalibrationId() };
-  const record = {
+  return {
     id: stored.id,
     keyId,
     name: stored.name,
     modelVersion: stored.modelVersion,
     createdAt: Date.parse(stored.createdAt),
     summary: JSON.stringify(publicProfile(stored)),
+    profile: JSON.stringify(stored),
   };
-  await calibrations.insert({ ...record, profile: JSON.stringify(stored) });
+}
+
+/** A row's record: what the API shows of it (everything but the profile itself). */
+function recordOf({ profile: _, ...record }: NewCalibration): CalibrationRecord {
   return record;
 }
 
@@ -308,8 +309,49 @@ class Slicer {
 }
 
 /**
+ * Stores `profile` for `keyId` under its id (a new one when it has none) and returns the record:
+ * the way an operator's profile enters the store (`calibrate --key-id`: not charged, no limit).
+ */
+export async function storeProfile(calibrations: CalibrationStore, keyId: number, profile: CalibrationProfile): Promise<CalibrationRecord> {
+  const row = profileRow(keyId, profile);
+  await calibrations.insert(row);
+  return recordOf(row);
+}
+
+/**
+ * Stores a profile the API made, only while `hold` still holds its charge and the key keeps fewer
+ * than MAX_CALIBRATIONS_PER_KEY profiles, both checked in the insert's transaction (issue 40: a
+ * process that stalled past its lease stored a profile whose charge had been given back, and
+ * concurrent requests passed the limit). The hold is finished with the insert; on any refusal or
+ * failure it is settled here (charge and call given back): 503 hold_expired, 409
+ * calibration_limit_reached, or the store's error. A failed insert whose transaction may still
+ * commit is settled first: the settlement and the insert take the same row lock, so afterwards the
+ * profile exists exactly when its charge was kept, and it is answered as made.
+ */
+async function storeUnderHold(
+  calibrations: CalibrationStore,
+  keyId: number,
+  profile: CalibrationProfile,
+  hold: HeldCharge,
+): Promise<CalibrationRecord> {
+  const row = profileRow(keyId, profile);
+  let outcome: InsertOutcome;
+  try {
+    outcome = await calibrations.insert(row, { limit: MAX_CALIBRATIONS_PER_KEY, hold: hold.fence });
+  } catch (error) {
+    await hold.settle({ calls: 1 });
+    if (await calibrations.exists(keyId, row.id).catch(() => false)) return recordOf(row);
+    throw error;
+  }
+  if (outcome === 'stored') return recordOf(row);
+  await hold.settle({ calls: 1 });
+  if (outcome === 'limit_reached') throw new ApiError('calibration_limit_reached', { limit: MAX_CALIBRATIONS_PER_KEY });
+  throw new ApiError('hold_expired', {}, { 'retry-after': '1' });
+}
+
+/**
  * Charges the usable distinct texts' words under a hold, scores them one by one and fits the profile
- * (in slices), stores it; anything failing after the charge gives it back whole.
+ * (in slices), stores it under the hold; anything failing after the charge gives it back whole.
  */
 async function calibrate(
   deps: CalibrationDeps,
@@ -390,8 +432,7 @@ async function calibrate(
     } catch (error) {
       throw profileError(error);
     }
-    const record = await storeProfile(deps.calibrations, key.id, profile);
-    hold.complete();
+    const record = await storeUnderHold(deps.calibrations, key.id, profile, hold);
     return { body: { ...calibrationView(record, deps.modelVersion), skipped }, words, state: charge.state };
   } catch (error) {
     await hold.settle({ calls: 1 });

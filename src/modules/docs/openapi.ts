@@ -83,7 +83,7 @@ export const RATE_LIMIT_HEADERS = {
 export const REQUEST_RATE_HEADERS = {
   'RateLimit-Policy': {
     description:
-      'REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`.',
+      'REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`.',
     schema: { type: 'string' },
     example: '"requests";q=60;w=60',
   },

@@ -16,10 +16,14 @@
  * check, and is kept while undelivered results remain: a retry with the same body is charged only
  * the words the hold has not paid yet; another body gets 422 idempotency_key_reused, whether or
  * not the idempotency record is still there (issue 33: it was credited with the first body's pay).
+ * A count whose reply misses the store's deadline is judged by reading the hold back (a swept hold
+ * stays readable for SWEPT_KEEP_MS, so a process that stalled learns what it had counted); if the
+ * count lands after its result was withheld, its words go back (issue 40). A write that must happen
+ * only while the charge is held (a calibration profile) goes behind the attempt's `fence`.
  */
 import { ApiError } from '../../http/errors';
 import { keepTrying } from '../../store/retry';
-import type { ApiKey, ChargeLedger, Hold, QuotaStore } from '../../store/types';
+import type { ApiKey, ChargeLedger, DeliverResult, GiveBack, Hold, HoldFence, QuotaStore } from '../../store/types';
 import { oweRefund } from './owed';
 import { REFUND_RETRY_WINDOW_MS, type RefundReport } from './refund';
 import { chargeWords, getQuotaState, periodOf, type ChargeResult, type QuotaState } from './service';
@@ -28,6 +32,13 @@ import { chargeWords, getQuotaState, periodOf, type ChargeResult, type QuotaStat
 export const HOLD_LEASE_MS = 30_000;
 /** How often a process renews its holds' leases and settles the abandoned holds of others, at most (a third of the lease if shorter). */
 export const RENEW_EVERY_MS = 10_000;
+/**
+ * How long a hold swept by another process (its lease over) stays readable: an attempt that stalled
+ * and comes back reads there whether its last count landed before the sweep (issue 40: the hold was
+ * purged at once, and a result counted and paid was answered store_unavailable). Past a stall this
+ * long, a count whose reply was lost is taken as landed.
+ */
+export const SWEPT_KEEP_MS = 60 * 60 * 1000;
 
 /**
  * What counting a result found: `counted` (hand it over), or why it may not be handed over:
@@ -41,12 +52,14 @@ export interface HeldCharge {
   readonly id: string;
   /** The words this attempt needs paid (what it would deliver in full). */
   readonly words: number;
+  /** This attempt's fence on its hold: a store write behind it happens only while the charge is held (a profile's insert). */
+  readonly fence: HoldFence;
   /**
    * Counts results before they are handed over: `delivered` words in all so far, under this
    * attempt's lease. Hand them over only when it resolves `counted`. Never rejects.
    */
   deliver(delivered: number): Promise<DeliverOutcome>;
-  /** Ends the attempt: gives back what was charged and not delivered (and the call, with `calls` 1). Never rejects. */
+  /** Ends the attempt: gives back what was charged and not delivered (and the call, with `calls` 1); once (a second call waits for the first). Never rejects. */
   settle(options?: { calls?: 0 | 1 }): Promise<void>;
   /**
    * Counts all `words` as delivered and ends the attempt, before its answer is handed over: a hold
@@ -107,13 +120,21 @@ export interface HoldsOptions {
   clock?: () => number;
 }
 
+/** A fresh attempt waiting for its hold to be finished: the hold, the words, what to give back if the finish lands late, and its answer. */
+interface Finishing {
+  id: string;
+  words: number;
+  unsent(): GiveBack;
+  resolve(outcome: DeliverOutcome): void;
+}
+
 /** The holds of this process, with a random owner id; starts tending them in the background. */
 export function createHolds({ quota, ledger, onEvent, background = true, leaseMs = HOLD_LEASE_MS, clock = Date.now }: HoldsOptions): Holds {
   const owner = crypto.randomUUID();
   // Leases are measured by the store's clock: this process's `clock` only names months and expiries.
   const tend = async () => {
     await ledger.renew(owner, leaseMs);
-    await ledger.sweep();
+    await ledger.sweep(SWEPT_KEEP_MS);
     await ledger.purge(clock());
   };
   const quietly = () => void tend().catch(() => {});
@@ -132,47 +153,104 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
     const done = () => settling.delete(work);
     work.then(done, done);
   };
-  /** Attempts fully delivered in this event-loop turn, finished together at its end: each hold's id and what it found. */
-  let finishing = new Map<string, { id: string; resolve: (outcome: DeliverOutcome) => void }>();
+  /**
+   * Gives back words a late write counted for results that were never sent (and the call of an
+   * attempt that sent nothing). One try, never repeated: the write is not idempotent, and a failure
+   * is reported for an operator (issue 40: without it, a count whose reply came after the deadline
+   * was charged although its result was withheld).
+   */
+  const giveBack = (id: string, back: GiveBack) => {
+    if (back.words <= 0 && back.calls === 0) return;
+    const work = ledger.giveBack(id, back);
+    oweRefund(quota, back.keyId, work);
+    track(work);
+    work.then(
+      () => onEvent('late_count_given_back', { keyId: back.keyId, words: back.words }),
+      () => onEvent('refund_failed', { keyId: back.keyId, words: back.words }),
+    );
+  };
+
+  /**
+   * What a write whose reply did not come in time left, read back from the hold: counted (the hold
+   * counts `total`, or is gone: finished, or fully delivered and purged; a sweep keeps what it
+   * settles for SWEPT_KEEP_MS), `hold_expired` (another attempt or a sweep holds it now),
+   * `store_unavailable` (still this attempt's and not counted, or the hold cannot be read).
+   */
+  const judge = async (id: string, attempt: string, total: number): Promise<DeliverOutcome> => {
+    const hold = await ledger.read(id).catch(() => undefined);
+    if (hold === undefined) return 'store_unavailable';
+    if (hold === null || (hold.delivered >= total && hold.charged >= total)) return 'counted';
+    return hold.attempt === attempt ? 'store_unavailable' : 'hold_expired';
+  };
+
+  /** Attempts fully delivered in this event-loop turn, finished together at its end. */
+  let finishing = new Map<string, Finishing>();
   const finishQueued = () => {
     const batch = finishing;
     finishing = new Map();
-    const done = ledger.finish([...batch.keys()]).then(
+    /** Attempts told something other than `counted` after the finish failed, and those its late reply says it finished. */
+    const decided = new Map<string, DeliverOutcome>();
+    const landed = new Set<string>();
+    const onLate = (finished: string[]) => {
+      for (const attempt of finished) {
+        landed.add(attempt);
+        const entry = batch.get(attempt);
+        // Finished after its attempt was told otherwise: what it charged goes back, as its settlement would have given it.
+        if (entry && decided.has(attempt) && decided.get(attempt) !== 'counted') giveBack(entry.id, entry.unsent());
+      }
+    };
+    const done = ledger.finish([...batch.keys()], onLate).then(
       (finished) => {
         const kept = new Set(finished);
         for (const [attempt, { resolve }] of batch) resolve(kept.has(attempt) ? 'counted' : 'hold_expired');
       },
       async () => {
-        // Maybe written, its reply late (the process paused past the store's deadline): a hold
-        // gone is one this attempt finished (a sweep keeps what it settles).
-        for (const { id, resolve } of batch.values()) {
-          const hold = await ledger.read(id).catch(() => undefined);
-          resolve(hold === null ? 'counted' : 'store_unavailable');
+        // Maybe written, its reply late (the process paused past the store's deadline, or the store is slow).
+        for (const [attempt, { id, words, resolve }] of batch) {
+          const judged = await judge(id, attempt, words);
+          decided.set(attempt, landed.has(attempt) ? 'counted' : judged);
+          resolve(decided.get(attempt)!);
         }
       },
     );
     track(done);
   };
-  /** Counts `total` under `attempt`'s lease; a write that fails is read back, and `store_unavailable` unless it was counted. */
-  const count = (id: string, attempt: string, total: number): Promise<DeliverOutcome> =>
-    ledger.deliver(id, attempt, total).then(
-      (result) => (result === 'counted' ? 'counted' : 'hold_expired'),
-      async () => {
-        // Maybe written, its reply late (the process paused past the store's deadline, issue 33):
-        // the result is paid when the hold counts it, whoever holds the lease now.
-        const hold = await ledger.read(id).catch(() => null);
-        return hold && hold.delivered >= total && hold.charged >= total ? 'counted' : 'store_unavailable';
-      },
-    );
 
-  function held(key: ApiKey, id: string, attempt: string, words: number, keepUntil: number, fresh: boolean): HeldCharge {
+  function held(
+    key: ApiKey,
+    id: string,
+    period: string,
+    attempt: string,
+    words: number,
+    keepUntil: number,
+    prior: Hold | null,
+  ): HeldCharge {
     let delivered = 0;
-    const deliver = async (total: number) => {
-      const outcome = await count(id, attempt, total);
+    /** Words an earlier attempt had counted on the hold: a late count below them counted nothing new. */
+    const base = prior?.delivered ?? 0;
+    const deliver = async (total: number): Promise<DeliverOutcome> => {
+      const from = Math.max(delivered, base);
+      let outcome: DeliverOutcome | undefined;
+      let landed = false;
+      // A reply that comes after the deadline says what the count did: counted after this attempt
+      // was told otherwise (its result withheld), its words go back.
+      const onLate = (result: DeliverResult) => {
+        landed = result === 'counted';
+        if (landed && outcome !== undefined && outcome !== 'counted')
+          giveBack(id, { keyId: key.id, period, words: total - from, calls: 0 });
+      };
+      try {
+        outcome = (await ledger.deliver(id, attempt, total, onLate)) === 'counted' ? 'counted' : 'hold_expired';
+      } catch {
+        const judged = await judge(id, attempt, total);
+        // Its own reply came while the hold was read: it says what happened.
+        outcome = landed ? 'counted' : judged;
+      }
       if (outcome === 'counted') delivered = total;
       return outcome;
     };
-    const settle = async ({ calls = 0 }: { calls?: 0 | 1 } = {}) => {
+    let settled: Promise<void> | undefined;
+    const settleOnce = async (calls: 0 | 1) => {
       const keep = keepUntil > 0 && delivered < words;
       const fields = { keyId: key.id, words: words - delivered };
       const once = () => ledger.settle(id, attempt, delivered, { keep, calls });
@@ -191,20 +269,27 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
         onEvent(outcome.ok ? 'refund_retried' : 'refund_given_up', { ...fields, attempts: outcome.attempts + 1 }),
       );
     };
+    const settle = ({ calls = 0 }: { calls?: 0 | 1 } = {}) => {
+      settled ??= settleOnce(calls);
+      return settled;
+    };
     const complete = async (): Promise<DeliverOutcome> => {
-      if (!fresh) {
+      if (prior) {
         const outcome = await deliver(words);
         if (outcome === 'counted') void settle();
         return outcome;
       }
       const outcome = new Promise<DeliverOutcome>((resolve) => {
         if (finishing.size === 0) setImmediate(finishQueued);
-        finishing.set(attempt, { id, resolve });
+        // A finish that lands after its attempt was told it failed gives back what was not handed over: a
+        // single text's words and call (its answer was an error); nothing of a batch whose results all went out.
+        const unsent = (): GiveBack => ({ keyId: key.id, period, words: words - delivered, calls: delivered === 0 ? 1 : 0 });
+        finishing.set(attempt, { id, words, unsent, resolve });
       });
       if ((await outcome) === 'counted') delivered = words;
       return outcome;
     };
-    return { id, words, deliver, settle, complete };
+    return { id, words, fence: { id, attempt }, deliver, settle, complete };
   }
 
   /**
@@ -235,12 +320,16 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
       if (owed === 0 && prior) {
         // Paid already by an earlier attempt under this key (it crashed or was cut short): nothing more to charge.
         await ledger.take(id, owner, attempt, leaseMs);
-        return { ok: true, state: await getQuotaState(quota, key, now), hold: held(key, id, attempt, words, keepUntil, false) };
+        return {
+          ok: true,
+          state: await getQuotaState(quota, key, now),
+          hold: held(key, id, periodOf(now), attempt, words, keepUntil, prior),
+        };
       }
       const claim = { id, owner, attempt, leaseMs, expiresAt: keepUntil, bodyCheck: bodyCheck ?? null };
       const result = await chargeWords(quota, key, owed, now, signal, claim);
       if (!result.ok) return result;
-      return { ok: true, state: result.state, hold: held(key, id, attempt, words, keepUntil, prior === null) };
+      return { ok: true, state: result.state, hold: held(key, id, periodOf(now), attempt, words, keepUntil, prior) };
     },
     async settled() {
       await Promise.allSettled([...settling]);

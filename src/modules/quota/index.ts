@@ -18,6 +18,7 @@ export {
   createHolds,
   HOLD_LEASE_MS,
   RENEW_EVERY_MS,
+  SWEPT_KEEP_MS,
   type DeliverOutcome,
   type HeldCharge,
   type HeldChargeResult,

@@ -14,8 +14,14 @@ export const REFUND_RETRY_WINDOW_MS = 60 * 60 * 1000;
 /** Pause before the first background retry. */
 const FIRST_RETRY_MS = 500;
 
-/** What refundOrRetry reports (metadata only): the first failure, a late success, giving up. */
-export type RefundReport = (event: 'refund_failed' | 'refund_retried' | 'refund_given_up', fields: Record<string, string | number>) => void;
+/**
+ * What refundOrRetry and the holds report (metadata only): the first failure, a late success,
+ * giving up; and words a count whose reply came late took for a result never sent, given back.
+ */
+export type RefundReport = (
+  event: 'refund_failed' | 'refund_retried' | 'refund_given_up' | 'late_count_given_back',
+  fields: Record<string, string | number>,
+) => void;
 
 /** A refund attempt now; if it fails, retries continue in the background. Resolves after the first attempt; never rejects. */
 export async function refundOrRetry(

@@ -5,12 +5,14 @@
  * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10), which do not collide with the monthly
  * word quota's X-RateLimit-* headers; a refusal is 429 rate_limited with a short Retry-After.
  *
- * Two buckets per key (issue 32): `requests` for the work (detections and batches), `reads` for
- * reading one's own account (GET /v1/usage, /v1/limits). A client that asks for its usage after each
- * detection (the playground does) must not halve its detections, and a burst of detections refused
- * with 429 must still let it read when it may retry: the reads have their own, larger budget.
+ * Two buckets per key (issue 32): `requests` for the work (detections, batches, making a
+ * calibration profile), `reads` for managing one's own account (GET /v1/usage, /v1/limits; listing,
+ * reading and deleting profiles, issue 40). A client that asks for its usage after each detection
+ * (the playground does) must not halve its detections, and a burst of detections refused with 429
+ * must still let it read when it may retry: the reads have their own, larger budget.
  */
 import { ApiError } from '../../http/errors';
+import { matchesRoute } from '../../http/routes';
 import { planFor } from '../../plans';
 import type { ApiKey, RateStore } from '../../store/types';
 import { available, msUntilNext, type RatePolicy, secondsUntilFull } from './gcra';
@@ -18,8 +20,20 @@ import { available, msUntilNext, type RatePolicy, secondsUntilFull } from './gcr
 /** The request-rate window: plans give requests per minute. */
 export const REQUEST_WINDOW_MS = 60_000;
 
-/** Which budget a request takes from: `requests` (detections, batches) or `reads` (usage, limits). */
+/** Which budget a request takes from: `requests` (detections, batches, new profiles) or `reads` (usage, limits, reading and deleting profiles). */
 export type RequestBucket = 'requests' | 'reads';
+
+/**
+ * The bucket of a route (`METHOD /path`, as the rate-limit plugin names it): `reads` for `readRoutes`
+ * (`METHOD /pattern`, `:param` segments matching one segment), `requests` for every other route.
+ */
+export function bucketOf(readRoutes: readonly string[]): (route: string) => RequestBucket {
+  const patterns = readRoutes.map((route) => route.split(' ') as [string, string]);
+  return (route) => {
+    const [method, path] = route.split(' ');
+    return patterns.some(([m, pattern]) => m === method && matchesRoute(pattern, path)) ? 'reads' : 'requests';
+  };
+}
 
 /**
  * Reads of one's own usage and limits per minute, for every plan whose detection rate is lower:

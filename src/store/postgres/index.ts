@@ -60,7 +60,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     const { hold } = request;
     // A held charge is given back through its hold, so its lease never gives it back a second time.
     const refund = hold
-      ? () => ledger.settle(hold.id, hold.owner, 0, { keep: true, calls: 1 })
+      ? () => ledger.settle(hold.id, hold.attempt, 0, { keep: true, calls: 1 })
       : () => quota.refund(request.keyId, request.period, request.words, 1);
     void keepTrying(refund, { windowMs: LATE_REFUND_WINDOW_MS }).then(
       (outcome) => outcome.ok || onEvent('late_charge_refund_failed', { ...fields, name: driverCode(outcome.lastError) }),

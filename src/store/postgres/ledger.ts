@@ -18,6 +18,11 @@ const DELIVER_SQL = `UPDATE charge_holds SET delivered = GREATEST(delivered, $3:
   WHERE id = $1::text AND attempt = $2::text AND lease_until > ${STORE_NOW_MS} AND $3::integer <= charged RETURNING 1`;
 /** A settled hold has no attempt left: a late delivery or settlement of the one that held it finds nothing. */
 const SETTLE_SQL = "UPDATE charge_holds SET charged = $2::integer, delivered = $3::integer, attempt = '' WHERE id = $1::text";
+/** A swept hold is kept readable for `keepMs` at least, for the attempt that stalled (issue 40). */
+const KEEP_SQL = `UPDATE charge_holds SET expires_at = GREATEST(expires_at, ${STORE_NOW_MS} + $2::bigint) WHERE id = $1::text`;
+/** Words counted for a result never sent come off the hold (never below zero). */
+const UNCOUNT_SQL =
+  'UPDATE charge_holds SET charged = GREATEST(0, charged - $2::integer), delivered = GREATEST(0, delivered - $2::integer) WHERE id = $1::text';
 const DELETE_SQL = 'DELETE FROM charge_holds WHERE id = $1::text';
 const FINISH_SQL = `DELETE FROM charge_holds WHERE attempt = ANY($1::text[]) AND lease_until > ${STORE_NOW_MS} RETURNING attempt`;
 const RENEW_SQL = `UPDATE charge_holds SET lease_until = ${STORE_NOW_MS} + $2::bigint
@@ -65,23 +70,38 @@ export function postgresChargeLedger(db: PgDb, timeoutMs: number): ChargeLedger 
     async take(id, owner, attempt, leaseMs) {
       await deadline(query(TAKE_SQL, [id, owner, attempt, leaseMs]));
     },
-    deliver: async (id, attempt, words) =>
-      (await deadline(query(DELIVER_SQL, [id, attempt, words]))).length > 0 ? 'counted' : 'lease_lost',
+    deliver: async (id, attempt, words, onLate) => {
+      const counted = (rows: Row[]) => (rows.length > 0 ? 'counted' : 'lease_lost');
+      const rows = await withDeadline(query(DELIVER_SQL, [id, attempt, words]), timeoutMs, (late) => onLate?.(counted(late)));
+      return counted(rows);
+    },
     settle: (id, attempt, delivered, { keep, calls }) =>
       inTransaction(async (tx) => {
         const hold = toHold((await tx(LOCK_SQL, [id]))[0]);
         if (!hold || hold.attempt !== attempt || attempt === '') return 0;
         return settleRow(tx, id, hold, delivered, keep, calls);
       }),
-    finish: async (attempts) => (await deadline(query(FINISH_SQL, [[...attempts]]))).map((row) => String(row.attempt)),
+    finish: async (attempts, onLate) => {
+      const finished = (rows: Row[]) => rows.map((row) => String(row.attempt));
+      return finished(await withDeadline(query(FINISH_SQL, [[...attempts]]), timeoutMs, (late) => onLate?.(finished(late))));
+    },
     async renew(owner, leaseMs) {
       await deadline(query(RENEW_SQL, [owner, leaseMs]));
     },
-    sweep: () =>
+    sweep: (keepMs) =>
       inTransaction(async (tx) => {
         let back = 0;
-        for (const row of await tx(EXPIRED_SQL, [])) back += await settleRow(tx, String(row.id), toHold(row)!, 0, true, 0);
+        for (const row of await tx(EXPIRED_SQL, [])) {
+          back += await settleRow(tx, String(row.id), toHold(row)!, 0, true, 0);
+          await tx(KEEP_SQL, [row.id, keepMs]);
+        }
         return back;
+      }),
+    giveBack: (id, { keyId, period, words, calls }) =>
+      inTransaction(async (tx) => {
+        // The hold's row first, then the month's, as a settlement locks them (the other order deadlocked with it).
+        await tx(UNCOUNT_SQL, [id, words]);
+        await tx(REFUND_SQL, [keyId, period, words, calls]);
       }),
     purge: async (now) => (await deadline(query(PURGE_SQL, [now]))).length,
   };

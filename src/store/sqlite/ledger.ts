@@ -17,6 +17,10 @@ const DELIVER_SQL = `UPDATE charge_holds SET delivered = MAX(delivered, $words)
   WHERE id = $id AND attempt = $attempt AND lease_until > ${STORE_NOW_MS} AND $words <= charged`;
 /** A settled hold has no attempt left: a late delivery or settlement of the one that held it finds nothing. */
 const SETTLE_SQL = "UPDATE charge_holds SET charged = $charged, delivered = $delivered, attempt = '' WHERE id = $id";
+/** A swept hold is kept readable for `keepMs` at least, for the attempt that stalled (issue 40). */
+const KEEP_SQL = `UPDATE charge_holds SET expires_at = MAX(expires_at, ${STORE_NOW_MS} + $keepMs) WHERE id = $id`;
+/** Words counted for a result never sent come off the hold (never below zero). */
+const UNCOUNT_SQL = 'UPDATE charge_holds SET charged = MAX(0, charged - $words), delivered = MAX(0, delivered - $words) WHERE id = $id';
 const DELETE_SQL = 'DELETE FROM charge_holds WHERE id = $id';
 const FINISH_SQL = `DELETE FROM charge_holds
   WHERE attempt IN (SELECT value FROM json_each($attempts)) AND lease_until > ${STORE_NOW_MS} RETURNING attempt`;
@@ -43,10 +47,17 @@ export function sqliteChargeLedger(db: Db, timeoutMs: number): ChargeLedger {
     if (!hold || hold.attempt !== attempt || attempt === '') return 0;
     return settleRow(id, hold, delivered, keep, calls);
   });
-  const sweepNow = db.$client.transaction(() => {
+  const sweepNow = db.$client.transaction((keepMs: number) => {
     let back = 0;
-    for (const hold of prepared<Hold & { id: string }>(db, EXPIRED_SQL).all({})) back += settleRow(hold.id, hold, 0, true, 0);
+    for (const hold of prepared<Hold & { id: string }>(db, EXPIRED_SQL).all({})) {
+      back += settleRow(hold.id, hold, 0, true, 0);
+      prepared(db, KEEP_SQL).run({ id: hold.id, keepMs });
+    }
     return back;
+  });
+  const giveBackNow = db.$client.transaction((id: string, keyId: number, period: string, words: number, calls: 0 | 1) => {
+    prepared(db, UNCOUNT_SQL).run({ id, words });
+    prepared(db, REFUND_SQL).run({ keyId, period, words, calls });
   });
   return {
     read: (id) => run(() => read(id)),
@@ -65,7 +76,11 @@ export function sqliteChargeLedger(db: Db, timeoutMs: number): ChargeLedger {
     async renew(owner, leaseMs) {
       await run(() => prepared(db, RENEW_SQL).run({ owner, leaseMs }));
     },
-    sweep: () => run(() => sweepNow.immediate()),
+    sweep: (keepMs) => run(() => sweepNow.immediate(keepMs)),
+    // SQLite's writes never reply late (a busy attempt changed nothing): `onLate` of deliver and finish is never called.
+    async giveBack(id, { keyId, period, words, calls }) {
+      await run(() => giveBackNow.immediate(id, keyId, period, words, calls));
+    },
     purge: (now) => run(() => prepared(db, PURGE_SQL).run({ now }).changes),
   };
 }
