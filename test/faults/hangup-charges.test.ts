@@ -41,6 +41,8 @@ afterAll(async () => {
 
 /** PROSE is 63 words: a file of about `words` words (`tag` keeps files apart). */
 const fileOf = (words: number, tag: string) => `File ${tag}. ${`${PROSE} `.repeat(Math.round(words / 63))}`;
+/** Files and texts here are long on purpose (their scoring must outlast a hang-up or a stall): the servers take the largest text the limit allows (4 Mi characters; 512 Ki by default). */
+const MAX_TEXT_CHARS = String(4 * 1024 * 1024);
 
 type Line = { type: string; index?: number; words?: number; code?: string; total?: number };
 
@@ -268,7 +270,7 @@ async function stoppedWhileCounting(target: Target, server: ServerProcess, key: 
 }
 
 describe('hang-ups and late counts on SQLite', () => {
-  const target = sqliteTarget(dir, 'hangup', { STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS) });
+  const target = sqliteTarget(dir, 'hangup', { STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS), MAX_TEXT_CHARS });
   let key = '';
   let server: ServerProcess;
   beforeAll(async () => {
@@ -294,7 +296,7 @@ describe.if(!POSTGRES_MISSING)('hang-ups, late counts and stalls on PostgreSQL',
   let b: ServerProcess;
   beforeAll(async () => {
     cluster ??= startPostgres();
-    target = await postgresTarget(cluster, 'hangup', { STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS) });
+    target = await postgresTarget(cluster, 'hangup', { STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS), MAX_TEXT_CHARS });
     key = createKeyOn(target);
     const short = { HOLD_LEASE_MS: String(LEASE_MS) };
     [c, a, b] = await Promise.all([startOn(target, servers), startOn(target, servers, short), startOn(target, servers, short)]);
