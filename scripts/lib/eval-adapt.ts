@@ -21,7 +21,7 @@ import { sigmoid } from '../../src/detector/score/logistic';
 import type { ModelFile } from '../../src/detector/score/model';
 import { cellAt } from '../../src/detector/score/probability';
 import { languageThresholds, MIN_FAMILY_HUMAN_TEXTS, type HeldOutScore } from './calibrate';
-import { TARGET_HELD_FLAGGED } from './eval-calibration';
+import { modeRow, pct, pooled, share, type Tally, TARGET_HELD_FLAGGED, tally } from './eval-calibration';
 import { UNTRAINED_FAMILIES } from './data';
 
 /** One held-out whole text with what an adaptation reads of it. */
@@ -46,12 +46,6 @@ export const TARGET_CROSS_LOSS = 0.02;
 
 const LANGS = ['en', 'es'] as const;
 const VERSION = 'eval';
-
-/** Per mode: a numerator and a denominator, summed over splits. */
-type Tally = Record<Sensitivity, { hit: number; of: number }>;
-const tally = (): Tally => ({ conservative: { hit: 0, of: 0 }, balanced: { hit: 0, of: 0 }, aggressive: { hit: 0, of: 0 } });
-const share = (t: { hit: number; of: number }) => (t.of ? t.hit / t.of : Number.NaN);
-const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '-');
 
 /** The figures of one (family, language), or of one (family, language, example generator) for cross-generator. */
 export interface AdaptResult {
@@ -236,23 +230,6 @@ export function evaluateAdaptation(
   return { families, crossGenerator };
 }
 
-/** The pooled share of a figure over rows (sums of numerators over sums of denominators). */
-export function pooledShare(rows: readonly AdaptResult[], pick: (r: AdaptResult) => Tally | undefined): Record<Sensitivity, number> {
-  const out = {} as Record<Sensitivity, number>;
-  for (const mode of SENSITIVITIES) {
-    let hit = 0;
-    let of = 0;
-    for (const r of rows) {
-      const t = pick(r);
-      if (!t) continue;
-      hit += t[mode].hit;
-      of += t[mode].of;
-    }
-    out[mode] = of ? hit / of : Number.NaN;
-  }
-  return out;
-}
-
 /** The tables of docs/calibration.md ("Adapting to your generators"), as Markdown. */
 export function adaptReport(e: AdaptEval, splits = ADAPT_SPLITS): string {
   const modes = (t: Tally) => SENSITIVITIES.map((m) => pct(share(t[m]))).join(' / ');
@@ -268,50 +245,36 @@ export function adaptReport(e: AdaptEval, splits = ADAPT_SPLITS): string {
       `| ${f.family} | ${f.lang} | ${f.human} / ${f.ai} | ${modes(f.catchGlobal)} | ${modes(f.catchProfile)} | ${modes(f.catchAdapted[few])} | ${modes(f.catchAdapted[many])} | ${modes(f.heldProfile)} | ${modes(f.heldAdapted[many])} | ${f.adapted[few]}/${f.splits} / ${f.adapted[many]}/${f.splits} |`,
     );
   }
-  const row = (label: string, v: Record<Sensitivity, number>) => `| ${label} | ${SENSITIVITIES.map((m) => pct(v[m])).join(' | ')} |`;
   const fam = e.families;
-  lines.push('', '| pooled over the families | conservative | balanced | aggressive |', '|---|---|---|---|');
-  lines.push(
-    row(
-      'held-back human flagged, global',
-      pooledShare(fam, (f) => f.heldGlobal),
-    ),
-  );
-  lines.push(
-    row(
-      'held-back human flagged, calibration-only',
-      pooledShare(fam, (f) => f.heldProfile),
-    ),
-  );
-  for (const n of EXAMPLE_COUNTS)
+  const table = (title: string, rows: Array<[string, Record<Sensitivity, number>]>) =>
     lines.push(
-      row(
-        `held-back human flagged, adapted (${n} examples)`,
-        pooledShare(fam, (f) => f.heldAdapted[n]),
-      ),
+      '',
+      `| ${title} | conservative | balanced | aggressive |`,
+      '|---|---|---|---|',
+      ...rows.map(([label, v]) => modeRow(label, v)),
     );
-  lines.push(row('target (issue 38), at most', TARGET_HELD_FLAGGED));
-  lines.push(row('the mode promise', MODE_FPR));
-  lines.push(
-    row(
-      'AI caught, global',
-      pooledShare(fam, (f) => f.catchGlobal),
+  /** One pooled row per example count. */
+  const perCount = (rows: readonly AdaptResult[], label: (n: number) => string, pick: (n: number) => (r: AdaptResult) => Tally) =>
+    EXAMPLE_COUNTS.map((n): [string, Record<Sensitivity, number>] => [label(n), pooled(rows, pick(n))]);
+  table('pooled over the families', [
+    ['held-back human flagged, global', pooled(fam, (f) => f.heldGlobal)],
+    ['held-back human flagged, calibration-only', pooled(fam, (f) => f.heldProfile)],
+    ...perCount(
+      fam,
+      (n) => `held-back human flagged, adapted (${n} examples)`,
+      (n) => (f) => f.heldAdapted[n],
     ),
-  );
-  lines.push(
-    row(
-      'AI caught, calibration-only',
-      pooledShare(fam, (f) => f.catchProfile),
+    ['target (issue 38), at most', TARGET_HELD_FLAGGED],
+    ['the mode promise', MODE_FPR],
+    ['AI caught, global', pooled(fam, (f) => f.catchGlobal)],
+    ['AI caught, calibration-only', pooled(fam, (f) => f.catchProfile)],
+    ...perCount(
+      fam,
+      (n) => `AI caught, adapted (${n} examples)`,
+      (n) => (f) => f.catchAdapted[n],
     ),
-  );
-  for (const n of EXAMPLE_COUNTS)
-    lines.push(
-      row(
-        `AI caught, adapted (${n} examples)`,
-        pooledShare(fam, (f) => f.catchAdapted[n]),
-      ),
-    );
-  const gain = (n: number) => pooledShare(fam, (f) => f.catchAdapted[n]).balanced - pooledShare(fam, (f) => f.catchProfile).balanced;
+  ]);
+  const gain = (n: number) => pooled(fam, (f) => f.catchAdapted[n]).balanced - pooled(fam, (f) => f.catchProfile).balanced;
   lines.push(
     '',
     `Pooled catch at balanced, adapted minus calibration-only: ${EXAMPLE_COUNTS.map((n) => `${n} examples ${(100 * gain(n)).toFixed(1)} points`).join(', ')} (target: at least ${(100 * TARGET_GAIN).toFixed(0)}).`,
@@ -330,28 +293,20 @@ export function adaptReport(e: AdaptEval, splits = ADAPT_SPLITS): string {
         `| ${c.family} | ${c.lang} | ${c.from} | ${modes(c.catchProfile)} | ${modes(c.catchAdapted[few])} | ${modes(c.catchAdapted[many])} | ${modes(c.heldAdapted[few])} | ${c.adapted[few]}/${c.splits} / ${c.adapted[many]}/${c.splits} |`,
       );
     }
-    lines.push('', '| pooled, cross-generator | conservative | balanced | aggressive |', '|---|---|---|---|');
-    lines.push(
-      row(
-        'AI caught, calibration-only',
-        pooledShare(cross, (c) => c.catchProfile),
+    table('pooled, cross-generator', [
+      ['AI caught, calibration-only', pooled(cross, (c) => c.catchProfile)],
+      ...perCount(
+        cross,
+        (n) => `AI caught, adapted (${n} examples of another generator)`,
+        (n) => (c) => c.catchAdapted[n],
       ),
-    );
-    for (const n of EXAMPLE_COUNTS)
-      lines.push(
-        row(
-          `AI caught, adapted (${n} examples of another generator)`,
-          pooledShare(cross, (c) => c.catchAdapted[n]),
-        ),
-      );
-    for (const n of EXAMPLE_COUNTS)
-      lines.push(
-        row(
-          `held-back human flagged, adapted (${n})`,
-          pooledShare(cross, (c) => c.heldAdapted[n]),
-        ),
-      );
-    const loss = (n: number) => pooledShare(cross, (c) => c.catchProfile).balanced - pooledShare(cross, (c) => c.catchAdapted[n]).balanced;
+      ...perCount(
+        cross,
+        (n) => `held-back human flagged, adapted (${n})`,
+        (n) => (c) => c.heldAdapted[n],
+      ),
+    ]);
+    const loss = (n: number) => pooled(cross, (c) => c.catchProfile).balanced - pooled(cross, (c) => c.catchAdapted[n]).balanced;
     lines.push(
       '',
       `Cross-generator catch at balanced, calibration-only minus adapted: ${EXAMPLE_COUNTS.map((n) => `${n} examples ${(100 * loss(n)).toFixed(1)} points`).join(', ')} (target: at most ${(100 * TARGET_CROSS_LOSS).toFixed(0)}; negative is a gain).`,

@@ -43,11 +43,14 @@ const LANGS = ['en', 'es'] as const;
 /** The model version the profiles are made and applied with: never stale here. */
 const VERSION = 'eval';
 
-/** Per mode: a numerator and a denominator, summed over splits. */
-type Tally = Record<Sensitivity, { hit: number; of: number }>;
-const tally = (): Tally => ({ conservative: { hit: 0, of: 0 }, balanced: { hit: 0, of: 0 }, aggressive: { hit: 0, of: 0 } });
-const share = (t: { hit: number; of: number }) => (t.of ? t.hit / t.of : Number.NaN);
-const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '-');
+/** Per mode: a numerator and a denominator, summed over splits (eval-adapt.ts counts the same way). */
+export type Tally = Record<Sensitivity, { hit: number; of: number }>;
+export const tally = (): Tally => ({ conservative: { hit: 0, of: 0 }, balanced: { hit: 0, of: 0 }, aggressive: { hit: 0, of: 0 } });
+export const share = (t: { hit: number; of: number }) => (t.of ? t.hit / t.of : Number.NaN);
+export const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '-');
+/** A Markdown row of one figure per mode. */
+export const modeRow = (label: string, v: Record<Sensitivity, number>) =>
+  `| ${label} | ${SENSITIVITIES.map((m) => pct(v[m])).join(' | ')} |`;
 
 /** One family's figures, each a Tally over the splits. */
 export interface FamilyResult {
@@ -190,12 +193,12 @@ export function evaluateCalibration(
   return { families, crossRegister };
 }
 
-/** The pooled share of a figure over families (sums of numerators over sums of denominators). */
-export function pooled(families: readonly FamilyResult[], pick: (f: FamilyResult) => Tally): Record<Sensitivity, number> {
+/** The pooled share of a figure over rows (sums of numerators over sums of denominators). */
+export function pooled<T>(rows: readonly T[], pick: (row: T) => Tally): Record<Sensitivity, number> {
   const out = {} as Record<Sensitivity, number>;
   for (const mode of SENSITIVITIES) {
-    const hit = families.reduce((n, f) => n + pick(f)[mode].hit, 0);
-    const of = families.reduce((n, f) => n + pick(f)[mode].of, 0);
+    const hit = rows.reduce((n, r) => n + pick(r)[mode].hit, 0);
+    const of = rows.reduce((n, r) => n + pick(r)[mode].of, 0);
     out[mode] = of ? hit / of : Number.NaN;
   }
   return out;
@@ -223,7 +226,7 @@ export function calibrationReport(e: CalibrationEval, splits = SPLITS, by: Popul
   }
   const fam = e.families;
   const withAi = fam.filter((f) => f.ai > 0);
-  const pooledRow = (label: string, v: Record<Sensitivity, number>) => `| ${label} | ${SENSITIVITIES.map((m) => pct(v[m])).join(' | ')} |`;
+  const pooledRow = modeRow;
   lines.push('', '| pooled over the families | conservative | balanced | aggressive |', '|---|---|---|---|');
   lines.push(
     pooledRow(

@@ -13,14 +13,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultWords, streamLines } from '../batch/helpers';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
 import { childrenOf, type ServerProcess } from '../fixtures/server-process';
-import { cpuTicks, createKeyOn, postgresTarget, settledUseOn, sqliteTarget, startOn, usedOn, type Target } from './store-target';
+import { cpuTicks, createKeyOn, postgresTarget, settledUseOn, sqliteTarget, startOn, usedOn, type Target, tearDown } from './store-target';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 warnIfMissing('test/faults/charge-holds.test.ts');
@@ -31,16 +31,7 @@ const LEASE_MS = 1500;
 const STALL_MS = 2 * LEASE_MS + 500;
 let cluster: PostgresCluster | undefined;
 const servers = new Set<ServerProcess>();
-afterAll(async () => {
-  for (const server of servers) {
-    // A stopped process cannot die of SIGKILL until it is continued.
-    server.proc.kill('SIGCONT');
-    for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');
-    server.proc.kill('SIGKILL');
-  }
-  cluster?.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => tearDown(servers, cluster, dir));
 
 /** `n` distinct files of 4,410 words, or `repeat` / 70 times that (`tag` keeps two batches' files apart). */
 const filesOf = (n: number, tag: string, repeat = 70) =>

@@ -8,16 +8,26 @@
  *    on the charge holds (the count waits for it), and for the stall, a SIGSTOP while the count waits.
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultWords } from '../batch/helpers';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
-import { childrenOf, type ServerProcess } from '../fixtures/server-process';
+import type { ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { createKeyOn, liveHoldsOn, postgresTarget, settledUseOn, sqliteTarget, startOn, usedOn, type Target } from './store-target';
+import {
+  createKeyOn,
+  liveHoldsOn,
+  postgresTarget,
+  settledUseOn,
+  sqliteTarget,
+  startOn,
+  usedOn,
+  type Target,
+  tearDown,
+} from './store-target';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 warnIfMissing('test/faults/hangup-charges.test.ts');
@@ -29,15 +39,7 @@ const STORE_TIMEOUT_MS = 1500;
 const LEASE_MS = 1500;
 let cluster: PostgresCluster | undefined;
 const servers = new Set<ServerProcess>();
-afterAll(async () => {
-  for (const server of servers) {
-    server.proc.kill('SIGCONT');
-    for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');
-    server.proc.kill('SIGKILL');
-  }
-  cluster?.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => tearDown(servers, cluster, dir));
 
 /** PROSE is 63 words: a file of about `words` words (`tag` keeps files apart). */
 const fileOf = (words: number, tag: string) => `File ${tag}. ${`${PROSE} `.repeat(Math.round(words / 63))}`;

@@ -12,7 +12,7 @@
  *    another key's cached profile id costs a query like an unknown one (PostgreSQL, timed).
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { humanTexts } from '../../scripts/lib/human-texts';
@@ -30,6 +30,7 @@ import {
   startOn,
   usedOn,
   type Target,
+  tearDown,
 } from './store-target';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -40,15 +41,7 @@ const dir = mkdtempSync(join(tmpdir(), 'fault-profile-charges-'));
 const LEASE_MS = 1500;
 let cluster: PostgresCluster | undefined;
 const servers = new Set<ServerProcess>();
-afterAll(async () => {
-  for (const server of servers) {
-    server.proc.kill('SIGCONT');
-    for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');
-    server.proc.kill('SIGKILL');
-  }
-  cluster?.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => tearDown(servers, cluster, dir));
 
 /** Detections timed for each of the two kinds of id in item 8 (interleaved). */
 const PAIRS = 1000;

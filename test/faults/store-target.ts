@@ -7,10 +7,10 @@
 import { expect } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PostgresCluster } from '../fixtures/postgres';
-import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
+import { childrenOf, runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 
 const ROOT = join(import.meta.dir, '../..');
 
@@ -159,4 +159,18 @@ export async function settledUseOn(target: Target, expected?: number): Promise<n
 export function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Kills every server a fault file started (continuing a stopped one first: a stopped process cannot die
+ * of SIGKILL until it is continued), with its children, then the PostgreSQL cluster and the folder.
+ */
+export function tearDown(servers: Iterable<ServerProcess>, cluster: PostgresCluster | undefined, dir: string): void {
+  for (const server of servers) {
+    server.proc.kill('SIGCONT');
+    for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');
+    server.proc.kill('SIGKILL');
+  }
+  cluster?.destroy();
+  rmSync(dir, { recursive: true, force: true });
 }

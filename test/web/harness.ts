@@ -101,6 +101,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
 /** Where the browser tests write their screenshots (git-ignored); docs/playground.png is a copy of playground-mixed.png. */
 export const ARTIFACTS = join(import.meta.dir, '..', 'artifacts');
 
+/** The two widths the issues check the playground at (a laptop and a phone), each in both interface languages. */
+export const VIEWS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+export const UI_LANGS = ['en', 'es'] as const;
+export const COMBOS = VIEWS.flatMap((view) => UI_LANGS.map((lang) => ({ view, lang, tag: `${view.width}-${lang}` })));
+
 /** A test server and a chromium page open on its playground, with one close() for both. */
 export interface PlaygroundSession {
   server: TestServer;

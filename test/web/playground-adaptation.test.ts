@@ -26,6 +26,7 @@ import {
   analyzeText,
   ARTIFACTS,
   BROWSER_TIMEOUT_MS,
+  COMBOS,
   HAVE_CHROMIUM,
   isDetect,
   openPlayground,
@@ -34,14 +35,6 @@ import {
 } from './harness.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
-
-/** The two widths of the issue, each in both interface languages. */
-const VIEWS = [
-  { width: 1280, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-const LANGS: UiLang[] = ['en', 'es'];
-const COMBOS = VIEWS.flatMap((view) => LANGS.map((lang) => ({ view, lang, tag: `${view.width}-${lang}` })));
 
 /** The adapted profile of test/engine/adaptation.test.ts: 150 human notes and 80 AI examples (13,050 words: more than a free month). */
 const HUMAN_TEXTS = 150;

@@ -20,6 +20,7 @@ import {
   analyzeText,
   ARTIFACTS,
   BROWSER_TIMEOUT_MS,
+  COMBOS,
   HAVE_CHROMIUM,
   isDetect,
   openPlayground,
@@ -29,14 +30,6 @@ import {
 import { AI_PARAGRAPH, AI_WITH_HUMAN_LINE, ESSAY, MIXED, SHORT_FORMAL } from './texts.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
-
-/** The two widths of the issue, each in both interface languages. */
-const VIEWS = [
-  { width: 1280, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-const LANGS: UiLang[] = ['en', 'es'];
-const COMBOS = VIEWS.flatMap((view) => LANGS.map((lang) => ({ view, lang, tag: `${view.width}-${lang}` })));
 
 /** Texts in a profile: the fewest a language needs (MIN_PROFILE_TEXTS), so a free month pays for it. */
 const PROFILE_TEXTS = 50;
