@@ -39,7 +39,7 @@ export const CreateCalibrationSchema = t.Object(
     aiTexts: t.Optional(
       t.Array(t.String(), {
         maxItems: MAX_CALIBRATION_TEXTS,
-        description: `Optional AI examples of the same population (at most ${MAX_CALIBRATION_TEXTS}): texts you had the models your writers use write for your own prompts. A language with ${MIN_AI_TEXTS}+ of them is adapted: the profile also learns from them (docs/calibration.md, "Adapting to your generators"); the bars are still set on the human texts. Charged like the human texts; never stored or logged.`,
+        description: `Optional AI examples of the same population (at most ${MAX_CALIBRATION_TEXTS} texts and AI examples in all): texts you had the models your writers use write for your own prompts. A language with ${MIN_AI_TEXTS}+ of them is adapted: the profile also learns from them (docs/calibration.md, "Adapting to your generators"); the bars are still set on the human texts. Charged like the human texts; never stored or logged.`,
       }),
     ),
   },

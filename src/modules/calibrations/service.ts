@@ -159,12 +159,12 @@ export async function calibrateJson(
   body: unknown,
   signals: CalibrationSignals,
 ): Promise<CalibrationOutcome> {
-  for (const field of ['texts', 'aiTexts'] as const) {
+  // Human texts and AI examples count together, as files do in a form.
+  const count = (['texts', 'aiTexts'] as const).reduce((n, field) => {
     const list = (body as Record<string, unknown> | null)?.[field];
-    if (Array.isArray(list) && list.length > MAX_CALIBRATION_TEXTS) {
-      throw new ApiError('too_many_texts', { limit: MAX_CALIBRATION_TEXTS, count: list.length });
-    }
-  }
+    return n + (Array.isArray(list) ? list.length : 0);
+  }, 0);
+  if (count > MAX_CALIBRATION_TEXTS) throw new ApiError('too_many_texts', { limit: MAX_CALIBRATION_TEXTS, count });
   const name = nameOf((body as { name?: unknown } | null)?.name);
   if (!checkCreateCalibration.Check(body)) {
     throw new ApiError('invalid_request', {
