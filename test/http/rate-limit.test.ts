@@ -215,7 +215,14 @@ describe('GET /v1/limits', () => {
         extractTimeoutSeconds: 30,
       },
       extraction: { throttledAfter: 10, windowSeconds: 60 },
-      calibrations: { maxProfiles: 20, maxTexts: 5000, minTextsPerLanguage: 50, minWordsPerText: 20, maxTextChars: 300_000 },
+      calibrations: {
+        maxProfiles: 20,
+        maxTexts: 5000,
+        minTextsPerLanguage: 50,
+        minAiTextsPerLanguage: 50,
+        minWordsPerText: 20,
+        maxTextChars: 300_000,
+      },
     });
   });
 

@@ -96,10 +96,17 @@ export const LimitsSchema = t.Object(
           minimum: 1,
           description: 'Profiles a key may keep (POST /v1/calibrations past it: 409 calibration_limit_reached).',
         }),
-        maxTexts: Int({ minimum: 1, description: 'Texts (JSON) or files (multipart) of one calibration request.' }),
+        maxTexts: Int({
+          minimum: 1,
+          description: 'Texts and AI examples (JSON) or files (multipart) of one calibration request, together.',
+        }),
         minTextsPerLanguage: Int({
           minimum: 1,
           description: 'Usable texts a language needs for a profile (else 422 calibration_too_small).',
+        }),
+        minAiTextsPerLanguage: Int({
+          minimum: 1,
+          description: 'AI examples a language needs to be adapted to them (fewer: calibration-only, `notAdapted: too_few_ai_texts`).',
         }),
         minWordsPerText: Int({ minimum: 1, description: 'Words a text needs to be used (shorter ones are skipped, not charged).' }),
         maxTextChars: Int({

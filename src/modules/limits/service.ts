@@ -6,7 +6,7 @@ import type { ApiKey } from '../../store/types';
 import { EXHAUSTED_FILES_PER_KEY, EXHAUSTED_WINDOW_MS } from '../batch/exhausted';
 import { requestPolicy } from '../rate';
 import { MAX_CALIBRATION_TEXTS, MAX_CALIBRATIONS_PER_KEY } from '../calibrations/model';
-import { MIN_PROFILE_TEXTS, MIN_PROFILE_WORDS } from '../../detector/decide/profile';
+import { MIN_AI_TEXTS, MIN_PROFILE_TEXTS, MIN_PROFILE_WORDS } from '../../detector/decide/profile';
 import type { Limits } from './model';
 
 /** The limits a key works under on this server. */
@@ -34,6 +34,7 @@ export function limitsOf(config: Config, key: ApiKey): Limits {
       maxProfiles: MAX_CALIBRATIONS_PER_KEY,
       maxTexts: MAX_CALIBRATION_TEXTS,
       minTextsPerLanguage: MIN_PROFILE_TEXTS,
+      minAiTextsPerLanguage: MIN_AI_TEXTS,
       minWordsPerText: MIN_PROFILE_WORDS,
       maxTextChars: config.maxTextChars,
     },
