@@ -170,7 +170,7 @@ export interface components {
         DetectResponse: {
             /** @constant */
             success: true;
-            /** @description Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity. */
+            /** @description Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity. With a calibration profile adapted to your AI examples applied (`calibration.adapted`), the adapted score the verdict was decided on; `calibration.modelScore` is then the model’s own. */
             score: number;
             /** @description Localized verdict label. */
             verdict: string;
@@ -261,7 +261,7 @@ export interface components {
             probability: number;
             /** @description Words counted and charged (the one word definition). */
             words: number;
-            /** @description Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge). */
+            /** @description Human and AI passages, in text order, not overlapping, covering the text from its first word to its last (empty for text too short to judge). The model’s reading: a text read as one passage has the document’s `score` (the adapted one when `calibration.adapted`); the passages of a text of several are the model’s, never adapted. */
             segments: {
                 /** @description Start offset in UTF-16 code units of the text exactly as submitted (inclusive), on a sentence boundary. */
                 start: number;
@@ -293,7 +293,7 @@ export interface components {
                  * @enum {string}
                  */
                 source: "model" | "calibration";
-                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
+                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). Under a profile that applied (`source: calibration`), the text's own type, one of those the profile covers (the share is measured on all of the profile's texts). */
                 docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
                 /** @description The length range in words the share was measured on; null when measured over every length. */
                 words: {
@@ -317,8 +317,14 @@ export interface components {
                 applied: boolean;
                 /** @description Why it was not applied (null when applied): `model_changed` (made with another model: make it again), `language_not_covered`, `doc_type_not_covered`, `length_not_covered`, `too_few_texts` (too few texts for this sensitivity's promise). */
                 reason: ("model_changed" | "language_not_covered" | "doc_type_not_covered" | "length_not_covered" | "too_few_texts") | null;
+                /** @description True when the profile applied and its language is adapted to the operator's AI examples: the verdict was decided on the adapted score, which is then the answer's `score` (and `adaptedScore`); `modelScore` is the model's own. */
+                adapted: boolean;
+                /** @description Only when `adapted`: the adapted score (0-100), the same as the answer’s `score`. */
+                adaptedScore?: number;
+                /** @description Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile. */
+                modelScore?: number;
             };
-            /** @description Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text. */
+            /** @description Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text. They follow the passages: in a text read as one passage they are shifted together to average to `score` (the adapted score when `calibration.adapted`). */
             sentenceScores: {
                 /** @description Start offset in UTF-16 code units of the text exactly as submitted (inclusive). */
                 start: number;
@@ -340,7 +346,7 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
+                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "text_too_long" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
                 /**
@@ -416,7 +422,7 @@ export interface components {
             index: number;
             /** @description The part’s file name, without control and bidi characters; a name over 255 characters is shortened in the middle (`…`), keeping its extension. */
             fileName: string;
-            /** @description Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity. */
+            /** @description Calibrated AI likelihood, 0 (human) to 100 (AI). Independent of sensitivity. With a calibration profile adapted to your AI examples applied (`calibration.adapted`), the adapted score the verdict was decided on; `calibration.modelScore` is then the model’s own. */
             score: number;
             /** @description Localized verdict label. */
             verdict: string;
@@ -462,7 +468,7 @@ export interface components {
                  * @enum {string}
                  */
                 source: "model" | "calibration";
-                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). */
+                /** @description The document type the share was measured on; null when measured over every type (too few texts of this one). Under a profile that applied (`source: calibration`), the text's own type, one of those the profile covers (the share is measured on all of the profile's texts). */
                 docType: ("essay" | "academic" | "news" | "story" | "email" | "review" | "social_post" | "qa_answer" | "technical" | "reference" | "list_notes" | "other") | null;
                 /** @description The length range in words the share was measured on; null when measured over every length. */
                 words: {
@@ -486,6 +492,12 @@ export interface components {
                 applied: boolean;
                 /** @description Why it was not applied (null when applied): `model_changed` (made with another model: make it again), `language_not_covered`, `doc_type_not_covered`, `length_not_covered`, `too_few_texts` (too few texts for this sensitivity's promise). */
                 reason: ("model_changed" | "language_not_covered" | "doc_type_not_covered" | "length_not_covered" | "too_few_texts") | null;
+                /** @description True when the profile applied and its language is adapted to the operator's AI examples: the verdict was decided on the adapted score, which is then the answer's `score` (and `adaptedScore`); `modelScore` is the model's own. */
+                adapted: boolean;
+                /** @description Only when `adapted`: the adapted score (0-100), the same as the answer’s `score`. */
+                adaptedScore?: number;
+                /** @description Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile. */
+                modelScore?: number;
             };
             /**
              * @description Detected language of the text.
@@ -699,6 +711,8 @@ export interface components {
             single: {
                 /** @description Largest JSON body of a single text (bytes). */
                 maxBodyBytes: number;
+                /** @description Most characters (UTF-16 code units) of the text, as sent and once normalised (413 text_too_long). */
+                maxTextChars: number;
             };
             /** @description Batch mode (multipart/form-data). */
             batch: {
@@ -710,7 +724,7 @@ export interface components {
                 maxBatchBytes: number;
                 /** @description Most pages read from one PDF. */
                 maxPdfPages: number;
-                /** @description Most characters of text one PDF or DOCX may yield. */
+                /** @description Most characters of text one file of any format may yield (an `extract_limit` line, kind `text_chars`). */
                 maxTextChars: number;
                 /** @description Wall-clock budget of one batch; files not done by then get batch_timeout. */
                 timeBudgetSeconds: number;
@@ -728,27 +742,35 @@ export interface components {
             calibrations: {
                 /** @description Profiles a key may keep (POST /v1/calibrations past it: 409 calibration_limit_reached). */
                 maxProfiles: number;
-                /** @description Texts (JSON) or files (multipart) of one calibration request. */
+                /** @description Texts and AI examples (JSON) or files (multipart) of one calibration request, together. */
                 maxTexts: number;
                 /** @description Usable texts a language needs for a profile (else 422 calibration_too_small). */
                 minTextsPerLanguage: number;
+                /** @description AI examples a language needs to be adapted to them (fewer: calibration-only, `notAdapted: too_few_ai_texts`). */
+                minAiTextsPerLanguage: number;
                 /** @description Words a text needs to be used (shorter ones are skipped, not charged). */
                 minWordsPerText: number;
+                /** @description Most characters of a text or a file’s text, the limit of a detection: longer ones are skipped (`skipped`), not charged. */
+                maxTextChars: number;
             };
         };
         /** @description A calibration set (Content-Type: application/json). */
         CreateCalibration: {
             /** @description A name for the profile (1-100 characters after trimming), e.g. the population its texts come from. */
             name: string;
-            /** @description Known-human texts of one population (at most 5000). Texts under 20 words are skipped, not charged. Scored, then dropped: never stored or logged. */
+            /** @description Known-human texts of one population (at most 5000). Texts under 20 words or longer than a detection accepts are skipped, not charged. Scored, then dropped: never stored or logged. */
             texts: string[];
+            /** @description Optional AI examples of the same population (at most 5000 texts and AI examples in all): texts you had the models your writers use write for your own prompts. A language with 50+ of them is adapted: the profile also learns from them (docs/calibration.md, "Adapting to your generators"); the bars are still set on the human texts. Charged like the human texts; never stored or logged. */
+            aiTexts?: string[];
         };
         /** @description A calibration set as files (Content-Type: multipart/form-data). */
         CalibrationForm: {
             /** @description A name for the profile (1-100 characters after trimming), e.g. the population its texts come from. */
             name: string;
-            /** @description Known-human files, one text each: TXT, MD, DOCX or PDF (the part may also be named `files`), at most 5000. Read like a batch's files, then dropped. */
+            /** @description Known-human files, one text each: TXT, MD, DOCX or PDF (the part may also be named `files`), at most 5000 files in all. Read like a batch's files, then dropped. */
             "files[]": string[];
+            /** @description Optional AI examples as files, one text each (the part may also be named `aiFiles`), like `aiTexts` in JSON; they count towards the 5000 files. */
+            "aiFiles[]"?: string[];
         };
         /** @description A calibration profile: per language, the thresholds set on one population’s known-human texts and the error measured on them. */
         Calibration: {
@@ -779,7 +801,7 @@ export interface components {
                         /** @description null: no upper bound. */
                         max: number | null;
                     } | null;
-                    /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                    /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
                     modes: {
                         /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         conservative: {
@@ -827,6 +849,120 @@ export interface components {
                             thresholdScore?: number | null;
                         };
                     };
+                    /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
+                    adaptation: {
+                        /** @description Distinct AI examples of this language (20+ words) the adaptation learned from. */
+                        aiTexts: number;
+                        /** @description How many of the AI examples the document-type classifier puts in each type (types with none left out). */
+                        docTypes: {
+                            essay?: number;
+                            academic?: number;
+                            news?: number;
+                            story?: number;
+                            email?: number;
+                            review?: number;
+                            social_post?: number;
+                            qa_answer?: number;
+                            technical?: number;
+                            reference?: number;
+                            list_notes?: number;
+                            other?: number;
+                        };
+                        /** @description How well the scores tell your AI examples from your human texts (1: always; 0.5: chance). */
+                        auroc: {
+                            /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                            adapted: number;
+                            /** @description The same for the model alone. */
+                            model: number;
+                        };
+                        /** @description Word patterns (n-grams seen in 5+ of your texts) that carry a weight. */
+                        features: number;
+                        /** @description Per sensitivity: the bar on the adapted score (set on your human texts' cross-fitted scores), what it flags of them, and what it catches of your AI examples beside the model alone. */
+                        modes: {
+                            conservative: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
+                                /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                caught: number;
+                                /** @description caught / aiTexts. */
+                                catchRate: number;
+                                /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                modelCaught: number;
+                                /** @description modelCaught / aiTexts. */
+                                modelCatchRate: number;
+                            };
+                            balanced: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
+                                /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                caught: number;
+                                /** @description caught / aiTexts. */
+                                catchRate: number;
+                                /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                modelCaught: number;
+                                /** @description modelCaught / aiTexts. */
+                                modelCatchRate: number;
+                            };
+                            aggressive: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
+                                /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                caught: number;
+                                /** @description caught / aiTexts. */
+                                catchRate: number;
+                                /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                modelCaught: number;
+                                /** @description modelCaught / aiTexts. */
+                                modelCatchRate: number;
+                            };
+                        };
+                    } | null;
+                    /** @description Why the language was not adapted; null when it was. */
+                    notAdapted: {
+                        /** @enum {string} */
+                        reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                        /** @description Distinct AI examples of this language given. */
+                        aiTexts: number;
+                        /** @description The AI examples a language needs to be adapted. */
+                        minAiTexts: number;
+                        /** @description When a fit was tried: how it separated your examples; else null. */
+                        auroc: {
+                            /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                            adapted: number;
+                            /** @description The same for the model alone. */
+                            model: number;
+                        } | null;
+                    } | null;
                 };
                 /** @description One language of the profile. */
                 es?: {
@@ -840,7 +976,7 @@ export interface components {
                         /** @description null: no upper bound. */
                         max: number | null;
                     } | null;
-                    /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                    /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
                     modes: {
                         /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         conservative: {
@@ -888,9 +1024,144 @@ export interface components {
                             thresholdScore?: number | null;
                         };
                     };
+                    /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
+                    adaptation: {
+                        /** @description Distinct AI examples of this language (20+ words) the adaptation learned from. */
+                        aiTexts: number;
+                        /** @description How many of the AI examples the document-type classifier puts in each type (types with none left out). */
+                        docTypes: {
+                            essay?: number;
+                            academic?: number;
+                            news?: number;
+                            story?: number;
+                            email?: number;
+                            review?: number;
+                            social_post?: number;
+                            qa_answer?: number;
+                            technical?: number;
+                            reference?: number;
+                            list_notes?: number;
+                            other?: number;
+                        };
+                        /** @description How well the scores tell your AI examples from your human texts (1: always; 0.5: chance). */
+                        auroc: {
+                            /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                            adapted: number;
+                            /** @description The same for the model alone. */
+                            model: number;
+                        };
+                        /** @description Word patterns (n-grams seen in 5+ of your texts) that carry a weight. */
+                        features: number;
+                        /** @description Per sensitivity: the bar on the adapted score (set on your human texts' cross-fitted scores), what it flags of them, and what it catches of your AI examples beside the model alone. */
+                        modes: {
+                            conservative: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
+                                /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                caught: number;
+                                /** @description caught / aiTexts. */
+                                catchRate: number;
+                                /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                modelCaught: number;
+                                /** @description modelCaught / aiTexts. */
+                                modelCatchRate: number;
+                            };
+                            balanced: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
+                                /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                caught: number;
+                                /** @description caught / aiTexts. */
+                                catchRate: number;
+                                /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                modelCaught: number;
+                                /** @description modelCaught / aiTexts. */
+                                modelCatchRate: number;
+                            };
+                            aggressive: {
+                                /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                thresholdLogit: number | null;
+                                /** @description The profile's texts at or above the threshold. */
+                                flagged: number;
+                                /** @description The texts the threshold was set on. */
+                                texts: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                upperBound: number;
+                                /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                thresholdScore?: number | null;
+                                /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                caught: number;
+                                /** @description caught / aiTexts. */
+                                catchRate: number;
+                                /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                modelCaught: number;
+                                /** @description modelCaught / aiTexts. */
+                                modelCatchRate: number;
+                            };
+                        };
+                    } | null;
+                    /** @description Why the language was not adapted; null when it was. */
+                    notAdapted: {
+                        /** @enum {string} */
+                        reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                        /** @description Distinct AI examples of this language given. */
+                        aiTexts: number;
+                        /** @description The AI examples a language needs to be adapted. */
+                        minAiTexts: number;
+                        /** @description When a fit was tried: how it separated your examples; else null. */
+                        auroc: {
+                            /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                            adapted: number;
+                            /** @description The same for the model alone. */
+                            model: number;
+                        } | null;
+                    } | null;
                 };
             };
-            /** @description Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged. */
+            /** @description Texts left out as duplicates (the same after Unicode NFKC normalisation and collapsing whitespace) of another text of the set: one text counts once. Not scored, not charged. */
+            duplicates: {
+                human: number;
+                ai: number;
+            };
+            /** @description What the profile does not cover that you may have expected it to (empty when nothing). */
+            warnings: {
+                /** @enum {string} */
+                code: "mode_not_covered" | "not_adapted";
+                /** @enum {string} */
+                language: "en" | "es";
+                /** @enum {string} */
+                mode?: "conservative" | "balanced" | "aggressive";
+                /** @description mode_not_covered: the usable human texts of the language. */
+                texts?: number;
+                /** @description The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted). */
+                needed: number;
+                /** @enum {string} */
+                reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                aiTexts?: number;
+            }[];
+            /** @description Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged. */
             skipped?: number;
             /** @description Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged. */
             skippedFiles?: {
@@ -938,7 +1209,7 @@ export interface components {
                             /** @description null: no upper bound. */
                             max: number | null;
                         } | null;
-                        /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                        /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
                         modes: {
                             /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             conservative: {
@@ -986,6 +1257,120 @@ export interface components {
                                 thresholdScore?: number | null;
                             };
                         };
+                        /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
+                        adaptation: {
+                            /** @description Distinct AI examples of this language (20+ words) the adaptation learned from. */
+                            aiTexts: number;
+                            /** @description How many of the AI examples the document-type classifier puts in each type (types with none left out). */
+                            docTypes: {
+                                essay?: number;
+                                academic?: number;
+                                news?: number;
+                                story?: number;
+                                email?: number;
+                                review?: number;
+                                social_post?: number;
+                                qa_answer?: number;
+                                technical?: number;
+                                reference?: number;
+                                list_notes?: number;
+                                other?: number;
+                            };
+                            /** @description How well the scores tell your AI examples from your human texts (1: always; 0.5: chance). */
+                            auroc: {
+                                /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                                adapted: number;
+                                /** @description The same for the model alone. */
+                                model: number;
+                            };
+                            /** @description Word patterns (n-grams seen in 5+ of your texts) that carry a weight. */
+                            features: number;
+                            /** @description Per sensitivity: the bar on the adapted score (set on your human texts' cross-fitted scores), what it flags of them, and what it catches of your AI examples beside the model alone. */
+                            modes: {
+                                conservative: {
+                                    /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                    thresholdLogit: number | null;
+                                    /** @description The profile's texts at or above the threshold. */
+                                    flagged: number;
+                                    /** @description The texts the threshold was set on. */
+                                    texts: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                    upperBound: number;
+                                    /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                    thresholdScore?: number | null;
+                                    /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                    caught: number;
+                                    /** @description caught / aiTexts. */
+                                    catchRate: number;
+                                    /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                    modelCaught: number;
+                                    /** @description modelCaught / aiTexts. */
+                                    modelCatchRate: number;
+                                };
+                                balanced: {
+                                    /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                    thresholdLogit: number | null;
+                                    /** @description The profile's texts at or above the threshold. */
+                                    flagged: number;
+                                    /** @description The texts the threshold was set on. */
+                                    texts: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                    upperBound: number;
+                                    /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                    thresholdScore?: number | null;
+                                    /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                    caught: number;
+                                    /** @description caught / aiTexts. */
+                                    catchRate: number;
+                                    /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                    modelCaught: number;
+                                    /** @description modelCaught / aiTexts. */
+                                    modelCatchRate: number;
+                                };
+                                aggressive: {
+                                    /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                    thresholdLogit: number | null;
+                                    /** @description The profile's texts at or above the threshold. */
+                                    flagged: number;
+                                    /** @description The texts the threshold was set on. */
+                                    texts: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                    upperBound: number;
+                                    /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                    thresholdScore?: number | null;
+                                    /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                    caught: number;
+                                    /** @description caught / aiTexts. */
+                                    catchRate: number;
+                                    /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                    modelCaught: number;
+                                    /** @description modelCaught / aiTexts. */
+                                    modelCatchRate: number;
+                                };
+                            };
+                        } | null;
+                        /** @description Why the language was not adapted; null when it was. */
+                        notAdapted: {
+                            /** @enum {string} */
+                            reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                            /** @description Distinct AI examples of this language given. */
+                            aiTexts: number;
+                            /** @description The AI examples a language needs to be adapted. */
+                            minAiTexts: number;
+                            /** @description When a fit was tried: how it separated your examples; else null. */
+                            auroc: {
+                                /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                                adapted: number;
+                                /** @description The same for the model alone. */
+                                model: number;
+                            } | null;
+                        } | null;
                     };
                     /** @description One language of the profile. */
                     es?: {
@@ -999,7 +1384,7 @@ export interface components {
                             /** @description null: no upper bound. */
                             max: number | null;
                         } | null;
-                        /** @description Per sensitivity: the threshold and the error measured on the texts. */
+                        /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
                         modes: {
                             /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             conservative: {
@@ -1047,9 +1432,144 @@ export interface components {
                                 thresholdScore?: number | null;
                             };
                         };
+                        /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
+                        adaptation: {
+                            /** @description Distinct AI examples of this language (20+ words) the adaptation learned from. */
+                            aiTexts: number;
+                            /** @description How many of the AI examples the document-type classifier puts in each type (types with none left out). */
+                            docTypes: {
+                                essay?: number;
+                                academic?: number;
+                                news?: number;
+                                story?: number;
+                                email?: number;
+                                review?: number;
+                                social_post?: number;
+                                qa_answer?: number;
+                                technical?: number;
+                                reference?: number;
+                                list_notes?: number;
+                                other?: number;
+                            };
+                            /** @description How well the scores tell your AI examples from your human texts (1: always; 0.5: chance). */
+                            auroc: {
+                                /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                                adapted: number;
+                                /** @description The same for the model alone. */
+                                model: number;
+                            };
+                            /** @description Word patterns (n-grams seen in 5+ of your texts) that carry a weight. */
+                            features: number;
+                            /** @description Per sensitivity: the bar on the adapted score (set on your human texts' cross-fitted scores), what it flags of them, and what it catches of your AI examples beside the model alone. */
+                            modes: {
+                                conservative: {
+                                    /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                    thresholdLogit: number | null;
+                                    /** @description The profile's texts at or above the threshold. */
+                                    flagged: number;
+                                    /** @description The texts the threshold was set on. */
+                                    texts: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                    upperBound: number;
+                                    /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                    thresholdScore?: number | null;
+                                    /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                    caught: number;
+                                    /** @description caught / aiTexts. */
+                                    catchRate: number;
+                                    /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                    modelCaught: number;
+                                    /** @description modelCaught / aiTexts. */
+                                    modelCatchRate: number;
+                                };
+                                balanced: {
+                                    /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                    thresholdLogit: number | null;
+                                    /** @description The profile's texts at or above the threshold. */
+                                    flagged: number;
+                                    /** @description The texts the threshold was set on. */
+                                    texts: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                    upperBound: number;
+                                    /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                    thresholdScore?: number | null;
+                                    /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                    caught: number;
+                                    /** @description caught / aiTexts. */
+                                    catchRate: number;
+                                    /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                    modelCaught: number;
+                                    /** @description modelCaught / aiTexts. */
+                                    modelCatchRate: number;
+                                };
+                                aggressive: {
+                                    /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
+                                    thresholdLogit: number | null;
+                                    /** @description The profile's texts at or above the threshold. */
+                                    flagged: number;
+                                    /** @description The texts the threshold was set on. */
+                                    texts: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
+                                    upperBound: number;
+                                    /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
+                                    thresholdScore?: number | null;
+                                    /** @description Your AI examples this bar catches, each scored by a fit that never saw it (cross-validated). */
+                                    caught: number;
+                                    /** @description caught / aiTexts. */
+                                    catchRate: number;
+                                    /** @description The same examples caught by the model's own score with this profile's calibration-only bar (`modes`). */
+                                    modelCaught: number;
+                                    /** @description modelCaught / aiTexts. */
+                                    modelCatchRate: number;
+                                };
+                            };
+                        } | null;
+                        /** @description Why the language was not adapted; null when it was. */
+                        notAdapted: {
+                            /** @enum {string} */
+                            reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                            /** @description Distinct AI examples of this language given. */
+                            aiTexts: number;
+                            /** @description The AI examples a language needs to be adapted. */
+                            minAiTexts: number;
+                            /** @description When a fit was tried: how it separated your examples; else null. */
+                            auroc: {
+                                /** @description Cross-validated AUROC of your AI examples against your human texts, adapted. */
+                                adapted: number;
+                                /** @description The same for the model alone. */
+                                model: number;
+                            } | null;
+                        } | null;
                     };
                 };
-                /** @description Only in the answer that made it: texts or files not used (under 20 words, more sentences than a detection accepts, or a file that could not be read). Not charged. */
+                /** @description Texts left out as duplicates (the same after Unicode NFKC normalisation and collapsing whitespace) of another text of the set: one text counts once. Not scored, not charged. */
+                duplicates: {
+                    human: number;
+                    ai: number;
+                };
+                /** @description What the profile does not cover that you may have expected it to (empty when nothing). */
+                warnings: {
+                    /** @enum {string} */
+                    code: "mode_not_covered" | "not_adapted";
+                    /** @enum {string} */
+                    language: "en" | "es";
+                    /** @enum {string} */
+                    mode?: "conservative" | "balanced" | "aggressive";
+                    /** @description mode_not_covered: the usable human texts of the language. */
+                    texts?: number;
+                    /** @description The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted). */
+                    needed: number;
+                    /** @enum {string} */
+                    reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                    aiTexts?: number;
+                }[];
+                /** @description Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged. */
                 skipped?: number;
                 /** @description Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged. */
                 skippedFiles?: {
@@ -1103,7 +1623,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The service is up and its store answers. */
+            /** @description The service is up, its store answers and it scores a known text. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1114,6 +1634,8 @@ export interface operations {
                         status: "ok";
                         /** @constant */
                         store: "up";
+                        /** @constant */
+                        scoring: "up";
                         /** @description Package version. */
                         version: string;
                         /** @description The model that scored this: `<format>.<featureVersion>-<first 12 hex digits of the SHA-256 of the model files>`, derived from the loaded files (a retrained model changes it). */
@@ -1121,7 +1643,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The process is up but its store fails writes, is locked or is unreachable: detection requests get 503 store_unavailable. */
+            /** @description The process is up but its store fails writes, is locked or is unreachable (detection requests get 503 store_unavailable), or it cannot score a text (they get 500 internal_error). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1130,11 +1652,12 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "degraded";
-                        /** @constant */
-                        store: "down";
-                        /** @description `writes_failing`: the latest write failed (disk full, read-only file system, I/O error); `locked`: another process holds the SQLite write lock; `unreachable`: the store did not answer its probe. */
+                        store: "up" | "down";
+                        /** @description `down`: scoring a known text failed (checked at most once a second): detections answer 500 meanwhile. */
+                        scoring: "up" | "down";
+                        /** @description The store’s first: `writes_failing`: the latest write failed (disk full, read-only file system, I/O error); `locked`: another process holds the SQLite write lock; `unreachable`: the store did not answer its probe. Then `scoring_failing`: the detection engine failed and could not be rebuilt. */
                         reason: string;
-                        /** @description The driver’s code, e.g. `SQLITE_FULL`, `SQLITE_READONLY`, `SQLITE_BUSY`, `timeout`. */
+                        /** @description The driver’s code, e.g. `SQLITE_FULL`, `SQLITE_READONLY`, `SQLITE_BUSY`, `timeout`; for scoring, the error’s name (e.g. `CoreUnavailableError`). */
                         code: string;
                         /** @description Package version. */
                         version: string;
@@ -1164,7 +1687,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1200,7 +1723,7 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1242,7 +1765,7 @@ export interface operations {
             /** @description The limits. */
             200: {
                 headers: {
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1278,7 +1801,7 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1308,7 +1831,7 @@ export interface operations {
             /** @description The profiles. */
             200: {
                 headers: {
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1344,7 +1867,7 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1400,7 +1923,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1527,7 +2050,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1575,7 +2098,7 @@ export interface operations {
             /** @description The profile. */
             200: {
                 headers: {
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1637,7 +2160,7 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1741,7 +2264,7 @@ export interface operations {
                     "Content-Language"?: "en" | "es";
                     /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1806,7 +2329,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -1885,7 +2408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `exceeds_plan`. */
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `text_too_long`, `exceeds_plan`. */
             413: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -1955,7 +2478,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -2020,7 +2543,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;
@@ -2099,7 +2622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `exceeds_plan`. */
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `text_too_long`, `exceeds_plan`. */
             413: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -2169,7 +2692,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and `reads` on GET /v1/usage and /v1/limits, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
                     "RateLimit-Policy"?: string;
                     /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
                     RateLimit?: string;

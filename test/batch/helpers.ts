@@ -18,7 +18,7 @@ import {
   SAMPLE_PDF_PAGES,
   SAMPLE_PDF_TEXT,
 } from '../fixtures/make';
-import { detector as realDetector, freshStore, keyOn, PROSE } from '../http/helpers';
+import { detector as realDetector, freshStore, IN_PROCESS_MEMORY_LIMIT_MB, keyOn, PROSE } from '../http/helpers';
 
 const configs: Config[] = [];
 
@@ -29,7 +29,7 @@ export function closeBatchPools(): void {
 
 /** An app on a fresh in-memory database with an optional detector (default: the real one). */
 export function makeBatchApp(env: Record<string, string> = {}, detector: Detector = realDetector()) {
-  const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', ...env });
+  const config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', MEMORY_LIMIT_MB: IN_PROCESS_MEMORY_LIMIT_MB, ...env });
   configs.push(config);
   const store = freshStore();
   const logs: string[] = [];

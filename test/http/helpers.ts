@@ -15,9 +15,17 @@ export function detector(): Detector {
   return shared;
 }
 
+/**
+ * MEMORY_LIMIT_MB of the apps built in the test process: their extraction pool stops its files when the
+ * PROCESS's RSS passes it, and this process is the whole suite's (`bun test` runs every file in it: an
+ * earlier file's engines and data count). The memory governor and the RSS guard are tested on server
+ * processes of their own (test/faults/, test/memory-governor.test.ts).
+ */
+export const IN_PROCESS_MEMORY_LIMIT_MB = String(64 * 1024);
+
 /** An app on a fresh SQLite store, its log lines, and a key maker (the secret plus the stored row). */
 export function makeApp(env: Record<string, string> = {}, store: SqliteStore = freshStore()) {
-  const config: Config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', ...env });
+  const config: Config = loadConfig({ DATABASE_PATH: ':memory:', BOOTSTRAP_KEY: '0', MEMORY_LIMIT_MB: IN_PROCESS_MEMORY_LIMIT_MB, ...env });
   const logs: string[] = [];
   const app = createApp({ config, store, detector: detector(), logger: createJsonLogger((line) => logs.push(line)) });
   const newKey = (plan: PlanId = 'free', name?: string) => keyOn(store, plan, name);

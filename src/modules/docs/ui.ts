@@ -43,6 +43,21 @@ const NDJSON_AS_ARRAY = `function (res) {
   return res;
 }`;
 
+/**
+ * Swagger UI's request interceptor, as page script: a form field left empty is not sent. Swagger UI
+ * sends every field of a multipart form, `calibration=""` included, which the batch form refuses (400
+ * `invalid_calibration_id`: issue 40 made an empty `calibration` an error rather than "no profile",
+ * since a client that names one must never be scored without it); a field nobody filled in is absent.
+ */
+const EMPTY_FIELDS_LEFT_OUT = `function (req) {
+  if (typeof FormData !== 'undefined' && req.body instanceof FormData) {
+    var empty = [];
+    req.body.forEach(function (value, name) { if (value === '') empty.push(name); });
+    empty.forEach(function (name) { req.body.delete(name); });
+  }
+  return req;
+}`;
+
 /** The HTML page at /swagger: loads only same-origin assets, then the spec at `specUrl`. */
 export function swaggerPage(title: string, specUrl: string): string {
   return `<!doctype html>
@@ -60,6 +75,7 @@ export function swaggerPage(title: string, specUrl: string): string {
   <script>
     var options = ${JSON.stringify(uiOptions(specUrl))};
     options.responseInterceptor = ${NDJSON_AS_ARRAY};
+    options.requestInterceptor = ${EMPTY_FIELDS_LEFT_OUT};
     window.ui = SwaggerUIBundle(options);
   </script>
 </body>
