@@ -11,7 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodedError } from '../contract/errors';
-import { TextTooLongError } from '../contract/text-length';
+import { DEFAULT_MAX_TEXT_CHARS, TextTooLongError } from '../contract/text-length';
 import { loadConfig } from '../config';
 import {
   type CalibrationProfile,
@@ -23,16 +23,14 @@ import {
   profileWarnings,
   publicProfile,
 } from '../detector/decide/profile';
-import { DistinctTexts } from '../detector/learn/distinct';
 import { buildProfile } from '../detector/learn/profile';
 import type { Detector } from '../detector/types';
 import { ExtractError } from '../extract';
 import type { ExtractPool } from '../extract/pool';
-import { ApiError } from '../http/errors';
 import { errorMessage } from '../i18n';
 import { modelVersion } from '../model-version';
 import { extractPoolFor } from '../modules/batch/pool';
-import { checkScorable, checkTextLength } from '../modules/detect/service';
+import { CalibrationScreen } from '../modules/calibrations/screen';
 import { lineChunks } from './detect-jsonl';
 
 /** Usage text of `calibrate`. */
@@ -170,36 +168,33 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const fromStdin = positionals.length === 0 || positionals.includes('-');
   const detector = deps.detector ?? (await (await import('../detector')).createDetector());
   const sides = { human: { samples: [] as ProfileInput[], tally: tally() }, ai: { samples: [] as ProfileInput[], tally: tally() } };
-  const distinct = new DistinctTexts();
-  // Each text is scored and dropped: only its score (and, until the profile is fitted, its evidence) is
-  // kept. A text that cannot be scored is named and skipped, whatever the reason: the other texts still
-  // make the profile (issue 40).
+  const screen = new CalibrationScreen((text) => detector.countWords(text), DEFAULT_MAX_TEXT_CHARS);
+  /** A line or file that cannot be used or scored, named on stderr: the other texts still make the profile (issue 40). */
+  const fail = (t: Tally, where: string, error: Pick<CodedError, 'code' | 'params'>) => {
+    t.failed++;
+    err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
+  };
+  // Each text is scored and dropped: only its score (and, until the profile is fitted, its evidence) is kept.
   const take = (text: string, where: string, side: 'human' | 'ai') => {
     const t = sides[side].tally;
     t.read++;
+    const screened = screen.screen(text);
+    if (!screened.use) {
+      if (screened.why === 'refused') fail(t, where, screened.error);
+      else if (screened.why === 'duplicate') t.duplicates++;
+      else t.tooShort++;
+      return;
+    }
     try {
-      checkTextLength(text);
-      const words = detector.countWords(text);
-      if (words < MIN_PROFILE_WORDS) {
-        t.tooShort++;
-        return;
-      }
-      checkScorable(text, words);
-      if (!distinct.add(text)) {
-        t.duplicates++;
-        return;
-      }
       const s = detector.profileSample(text);
       if (s) {
         sides[side].samples.push(s);
         t.usable++;
       } else t.tooShort++;
     } catch (error) {
-      t.failed++;
       // TextTooLongError: within the limit as read, past it once normalised (NFKC).
-      if (error instanceof ApiError || error instanceof TextTooLongError) {
-        err(`${where}\terror\t${error.code}\t${errorMessage('en', error.code, error.params)}`);
-      } else err(`${where}\terror\tinternal_error\t${(error as Error)?.name ?? 'Error'}`);
+      if (error instanceof TextTooLongError) fail(t, where, error);
+      else fail(t, where, { code: 'internal_error', params: {} });
     }
   };
   if (fromStdin) {

@@ -189,9 +189,18 @@ export function adaptedLogit(fit: AdaptationFit, modelLogit: number, evidence: A
 /** The probability of an adapted logit (calibrated at even odds on the profile's texts). */
 export const adaptedProbability = sigmoid;
 
+/** Adapted readings made, by the decision's `adapted` record: explain() and analyze() read the same one, made once. */
+const readings = new WeakMap<object, { of: EngineResult; read: EngineResult }>();
+
 /** The score as a decision reads it: the adapted reading when a profile's adaptation decided, else the model's own. */
 export function decisionReading(r: EngineResult, decision: { adapted: { probability: number } | null }): EngineResult {
-  return decision.adapted ? adaptedReading(r, decision.adapted.probability) : r;
+  const { adapted } = decision;
+  if (!adapted) return r;
+  const made = readings.get(adapted);
+  if (made?.of === r) return made.read;
+  const read = adaptedReading(r, adapted.probability);
+  readings.set(adapted, { of: r, read });
+  return read;
 }
 
 /**

@@ -24,11 +24,9 @@ import {
   publicProfile,
   withDefaults,
 } from '../../detector/decide/profile';
-import { DistinctTexts } from '../../detector/learn/distinct';
 import { profileSteps } from '../../detector/learn/profile';
 import type { CalibrationProfile, Detector } from '../../detector/types';
 import type { ExtractPool } from '../../extract/pool';
-import { excessSentences } from '../../extract/sentences';
 import { ApiError } from '../../http/errors';
 import type { Logger } from '../../http/logger';
 import type { ApiKey, CalibrationRecord, CalibrationStore, InsertOutcome, NewCalibration, QuotaStore } from '../../store/types';
@@ -37,6 +35,7 @@ import type { ExhaustedFiles } from '../batch/exhausted';
 import { errorLine, type FileRef } from '../batch/lines';
 import { ClientGoneError, type FileFailure, OverQuotaError, planBatch } from '../batch/plan';
 import { extractLimitsOf } from '../batch/pool';
+import { CalibrationScreen } from './screen';
 import { checkQuotaFirst, quotaError, type HeldCharge, type Holds, type QuotaState } from '../quota';
 import {
   CALIBRATION_ID_PATTERN,
@@ -362,7 +361,7 @@ async function calibrate(
   signals: CalibrationSignals,
 ): Promise<CalibrationOutcome> {
   const { detector } = deps;
-  const distinct = new DistinctTexts();
+  const screen = new CalibrationScreen((text) => detector.countWords(text), deps.config.maxTextChars);
   const duplicates = { human: 0, ai: 0 };
   const usable: CalibrationTexts = { human: [], ai: [] };
   let words = 0;
@@ -372,20 +371,13 @@ async function calibrate(
     for (const text of texts[side]) {
       // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
       await slicer.tick();
-      // A text a detection would refuse (longer than MAX_TEXT_CHARS, too many sentences: costly to
-      // score) is skipped, as the CLI does; the length first, before a character of it is counted.
-      const count = text.length > deps.config.maxTextChars ? 0 : detector.countWords(text);
-      if (count < MIN_PROFILE_WORDS || excessSentences(text)) {
-        skipped++;
-        continue;
-      }
-      // The same text again is not more evidence: neither scored nor charged.
-      if (!distinct.add(text)) {
-        duplicates[side]++;
-        continue;
-      }
-      usable[side].push(text);
-      words += count;
+      // A text a detection would refuse, or too short, is skipped (the CLI names it); the same text again is not more evidence.
+      const screened = screen.screen(text);
+      if (screened.use) {
+        usable[side].push(text);
+        words += screened.words;
+      } else if (screened.why === 'duplicate') duplicates[side]++;
+      else skipped++;
     }
     // The request's own arrays are emptied too: nothing keeps a text longer than its scoring.
     texts[side].length = 0;
