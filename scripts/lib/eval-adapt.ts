@@ -17,12 +17,21 @@ import { applyProfile, type CalibrationProfile, type ProfileInput } from '../../
 import { buildProfile } from '../../src/detector/learn/profile';
 import { shuffled } from '../../src/detector/learn/stats';
 import type { DocType } from '../../src/detector/score/doctype';
-import { sigmoid } from '../../src/detector/score/logistic';
 import type { ModelFile } from '../../src/detector/score/model';
 import { cellAt } from '../../src/detector/score/probability';
-import { languageThresholds, MIN_FAMILY_HUMAN_TEXTS, type HeldOutScore } from './calibrate';
-import { modeRow, pct, pooled, share, type Tally, TARGET_HELD_FLAGGED, tally } from './eval-calibration';
-import { UNTRAINED_FAMILIES } from './data';
+import { MIN_FAMILY_HUMAN_TEXTS, type HeldOutScore } from './calibrate';
+import {
+  flaggedAt,
+  modeRow,
+  nestedGlobalLogits,
+  pct,
+  pooled,
+  sampleOf,
+  share,
+  type Tally,
+  TARGET_HELD_FLAGGED,
+  tally,
+} from './eval-calibration';
 
 /** One held-out whole text with what an adaptation reads of it. */
 export interface AdaptRecord extends HeldOutScore {
@@ -86,18 +95,8 @@ function newResult(family: string, lang: ModelLang, human: number, ai: number, f
   };
 }
 
-/** A record as a profile input: the held-out logit, the shipped model's probability of it, the evidence. */
-function inputOf(model: ModelFile, r: AdaptRecord): ProfileInput {
-  const { platt } = cellAt(model, LANGS[r.lang], r.words);
-  return {
-    lang: LANGS[r.lang],
-    logit: r.z,
-    probability: sigmoid(platt.a * r.z + platt.b),
-    words: r.words,
-    docType: r.docType,
-    evidence: r.evidence,
-  };
-}
+/** A record as a profile input: its sample (eval-calibration.ts sampleOf) and its evidence. */
+const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({ ...sampleOf(model, r), evidence: r.evidence });
 
 /** Everything the evaluation prints. */
 export interface AdaptEval {
@@ -117,17 +116,10 @@ export function evaluateAdaptation(
   const facts = {
     conclusiveAt: (lang: ModelLang, words: number, mode: Sensitivity) => cellAt(model, lang, words).conclusive[mode],
   };
-  // Nested global thresholds: for each family, those the other (trained) families set.
-  const guards = records.filter((s) => !UNTRAINED_FAMILIES.has(s.family));
-  const nested = new Map<string, Record<Sensitivity, number>[]>();
-  for (const family of new Set(records.map((s) => s.family)))
-    nested.set(family, languageThresholds(guards.filter((s) => s.family !== family)));
-  const globalLogit = (r: AdaptRecord, mode: Sensitivity) => nested.get(r.family)![r.lang][mode];
+  const globalLogit = nestedGlobalLogits(records);
   /** Flagged as a detection decides: the profile's bar (or the global one), even odds, a conclusive cell. */
   const flagged = (r: AdaptRecord, mode: Sensitivity, profile: CalibrationProfile | null): boolean => {
-    const cell = cellAt(model, LANGS[r.lang], r.words);
-    if (!cell.conclusive[mode]) return false;
-    if (!profile) return sigmoid(cell.platt.a * r.z + cell.platt.b) >= 0.5 && r.z >= globalLogit(r, mode);
+    if (!profile) return flaggedAt(model, r, mode, globalLogit(r, mode));
     const a = applyProfile(
       profile,
       {
@@ -141,8 +133,8 @@ export function evaluateAdaptation(
       },
       VERSION,
     );
-    if (a.adapted) return a.adapted.probability >= 0.5 && a.adapted.logit >= a.thresholdLogit;
-    return sigmoid(cell.platt.a * r.z + cell.platt.b) >= 0.5 && r.z >= a.thresholdLogit;
+    if (!a.adapted) return flaggedAt(model, r, mode, a.thresholdLogit);
+    return a.adapted.probability >= 0.5 && a.adapted.logit >= a.thresholdLogit && cellAt(model, LANGS[r.lang], r.words).conclusive[mode];
   };
   const count = (t: Tally, xs: readonly AdaptRecord[], mode: Sensitivity, profile: CalibrationProfile | null) => {
     for (const r of xs) {

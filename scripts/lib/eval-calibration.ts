@@ -10,7 +10,7 @@
  * floor (the choice docs/calibration.md explains).
  */
 import { MODE_FPR, SENSITIVITIES, type Sensitivity } from '../../src/contract';
-import { applyProfile, type CalibrationProfile } from '../../src/detector/decide/profile';
+import { applyProfile, type CalibrationProfile, type LangProfileSample } from '../../src/detector/decide/profile';
 import { buildProfile } from '../../src/detector/learn/profile';
 import { shuffled } from '../../src/detector/learn/stats';
 import type { DocType } from '../../src/detector/score/doctype';
@@ -72,25 +72,39 @@ export interface FamilyResult {
 }
 
 /** The decision of a held-out score: the threshold logit given, even odds of its cell (unless `floor` is off), a conclusive cell. */
-function flaggedAt(model: ModelFile, s: CalibrationRecord, mode: Sensitivity, thresholdLogit: number, floor = true): boolean {
+export function flaggedAt(
+  model: ModelFile,
+  s: Pick<HeldOutScore, 'lang' | 'words' | 'z'>,
+  mode: Sensitivity,
+  thresholdLogit: number,
+  floor = true,
+): boolean {
   const cell = cellAt(model, LANGS[s.lang], s.words);
   const evenOdds = cell.platt.a > 0 ? -cell.platt.b / cell.platt.a : Number.POSITIVE_INFINITY;
   return s.z >= Math.max(thresholdLogit, floor ? evenOdds : Number.NEGATIVE_INFINITY) && cell.conclusive[mode];
 }
 
+/** A held-out record as a profile's sample: its held-out logit, and the shipped model's probability of it. */
+export function sampleOf(model: ModelFile, s: HeldOutScore & { docType: DocType | null }): LangProfileSample {
+  const { platt } = cellAt(model, LANGS[s.lang], s.words);
+  return { lang: LANGS[s.lang], logit: s.z, probability: sigmoid(platt.a * s.z + platt.b), words: s.words, docType: s.docType as DocType };
+}
+
+/** Each family's global bars, nested: those the other (trained) families set, as `eval --loso` holds them out. */
+export function nestedGlobalLogits(records: readonly HeldOutScore[]): (s: HeldOutScore, mode: Sensitivity) => number {
+  const guards = records.filter((s) => !UNTRAINED_FAMILIES.has(s.family));
+  const nested = new Map<string, Record<Sensitivity, number>[]>();
+  for (const family of new Set(records.map((s) => s.family)))
+    nested.set(family, languageThresholds(guards.filter((s) => s.family !== family)));
+  return (s, mode) => nested.get(s.family)![s.lang][mode];
+}
+
 /** A profile from human records (whole texts with a document type) of one language. */
 function profileOf(model: ModelFile, human: readonly CalibrationRecord[], name: string): CalibrationProfile {
-  const samples = human.map((s) => {
-    const { platt } = cellAt(model, LANGS[s.lang], s.words);
-    return {
-      lang: LANGS[s.lang],
-      logit: s.z,
-      probability: sigmoid(platt.a * s.z + platt.b),
-      words: s.words,
-      docType: s.docType as DocType,
-    };
-  });
-  return buildProfile(samples, { name, modelVersion: VERSION, createdAt: '1970-01-01T00:00:00.000Z' });
+  return buildProfile(
+    human.map((s) => sampleOf(model, s)),
+    { name, modelVersion: VERSION, createdAt: '1970-01-01T00:00:00.000Z' },
+  );
 }
 
 /** Whole texts that count: not an excerpt, not a light LLM edit of a human text (neither label's). */
@@ -110,12 +124,7 @@ export function evaluateCalibration(
   splits = SPLITS,
   by: PopulationKind = 'family',
 ): CalibrationEval {
-  // Nested global thresholds: for each family, those the other (trained) families set.
-  const guards = records.filter((s) => !UNTRAINED_FAMILIES.has(s.family));
-  const nested = new Map<string, Record<Sensitivity, number>[]>();
-  for (const family of new Set(records.map((s) => s.family)))
-    nested.set(family, languageThresholds(guards.filter((s) => s.family !== family)));
-  const globalLogit = (s: CalibrationRecord, mode: Sensitivity) => nested.get(s.family)![s.lang][mode];
+  const globalLogit = nestedGlobalLogits(records);
   const globalFlag = (s: CalibrationRecord, mode: Sensitivity) => flaggedAt(model, s, mode, globalLogit(s, mode));
   const decideWith = (profile: CalibrationProfile, s: CalibrationRecord, mode: Sensitivity) =>
     applyProfile(

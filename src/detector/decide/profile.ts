@@ -177,9 +177,12 @@ export function thresholdScore(thresholdLogit: number | null, probability: (logi
   return thresholdLogit === null ? null : Math.max(EVEN_ODDS_SCORE, Math.round(100 * probability(thresholdLogit)));
 }
 
+/** Whether a covered length range holds a text of `words` scored words. */
+const coversWords = (range: ProfileLanguage['words'], words: number) => words >= range.min && (range.max === null || words <= range.max);
+
 /** Whether a profile's language covers a text of this document type and length (else the stricter bar decides, unadapted). */
 export function covers(language: Pick<ProfileLanguage, 'docTypes' | 'words'>, docType: DocType, words: number): boolean {
-  return language.docTypes.includes(docType) && words >= language.words.min && (language.words.max === null || words <= language.words.max);
+  return language.docTypes.includes(docType) && coversWords(language.words, words);
 }
 
 /** How the rule reads a language's texts: on the model's logit (calibration-only), or on the adapted one given the model's bar at the mode. */
@@ -384,7 +387,7 @@ export function applyProfile(profile: CalibrationProfile, target: ProfileTarget,
     adapted: null,
   });
   if (!lang.docTypes.includes(target.docType)) return stricter('doc_type_not_covered');
-  if (!covers(lang, target.docType, target.words)) return stricter('length_not_covered');
+  if (!coversWords(lang.words, target.words)) return stricter('length_not_covered');
   const a = lang.adaptation;
   const am = a?.modes[target.mode];
   if (a && am && am.thresholdLogit !== null && target.evidence && target.modelLogit !== undefined) {
@@ -565,9 +568,9 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
     else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
     checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
-    if (adapted === (l.notAdapted !== undefined && l.notAdapted !== null)) {
-      if (value.format !== 1) throw invalid(`${at} must have exactly one of adaptation and notAdapted`);
-    }
+    // Format 2 says either what a language learned or why it learned nothing (format 1 says neither: withDefaults).
+    const explained = l.notAdapted !== undefined && l.notAdapted !== null;
+    if (value.format !== 1 && adapted === explained) throw invalid(`${at} must have exactly one of adaptation and notAdapted`);
   }
   return withDefaults(value as unknown as CalibrationProfile);
 }

@@ -8,7 +8,7 @@
  * (both labels weighed equally) puts the adapted logit at even odds and is folded into the fit.
  */
 import { ADAPTATION_STYLE, type AdaptationEvidence, type AdaptationFit, MIN_FEATURE_TEXTS } from '../decide/adaptation';
-import { fitPlatt, type SparseDoc, sparseSteps } from './lr';
+import { documentLogit, fitPlatt, type SparseDoc, type SparseModel, sparseSteps } from './lr';
 import { auroc, shuffled } from './stats';
 
 /** Folds of the cross-fit: each text is scored by a fit trained on the other four fifths. */
@@ -142,23 +142,6 @@ function* documents(
   return docs;
 }
 
-/** A fitted fold in compact indexes. */
-interface FoldFit {
-  w: Float32Array;
-  bias: number;
-  offsetWeight: number;
-  dense: Float64Array;
-}
-
-/** The raw (pre-Platt) logit of a document under a fold fit. */
-function foldLogit(f: FoldFit, d: SparseDoc): number {
-  let z = 0;
-  for (const j of d.feats) z += f.w[j];
-  let logit = (d.feats.length ? z / Math.sqrt(d.grams!) : 0) + f.bias + f.offsetWeight * d.offset!;
-  for (let k = 0; k < f.dense.length; k++) logit += f.dense[k] * d.dense![k];
-  return logit;
-}
-
 /** Each text's fold: humans and AI examples each shuffled (seeded) and dealt round-robin, so every fold has both labels. */
 function foldsOf(labels: readonly (0 | 1)[]): Int32Array {
   const fold = new Int32Array(labels.length);
@@ -186,20 +169,19 @@ export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText
   let bits = 4;
   while (1 << bits < grams.length) bits++;
   const raw = new Float64Array(texts.length);
-  const fits: FoldFit[] = [];
+  const fits: SparseModel[] = [];
   for (let k = 0; k < ADAPTATION_FOLDS; k++) {
     const train = docs.filter((_, i) => fold[i] !== k);
-    const model = yield* sparseSteps(train, {
+    const fit = yield* sparseSteps(train, {
       ...ADAPTATION_OPTIONS,
       bits,
       seed: ADAPTATION_SEED + 10 + k,
       denseInputs: ADAPTATION_STYLE.length,
       yieldEvery: YIELD_EVERY,
     });
-    const f = { w: model.w, bias: model.bias[0], offsetWeight: model.offsetWeight, dense: model.dense };
-    fits.push(f);
+    fits.push(fit);
     docs.forEach((d, i) => {
-      if (fold[i] === k) raw[i] = foldLogit(f, d);
+      if (fold[i] === k) raw[i] = documentLogit(fit, d);
     });
     yield;
   }
@@ -233,14 +215,14 @@ const significant = (v: number) => Number(v.toPrecision(6));
 
 /** The fold fits averaged, with the Platt scaling (a, b) folded in: the fit applied to new texts. */
 function averaged(
-  fits: readonly FoldFit[],
+  fits: readonly SparseModel[],
   grams: Uint32Array,
   style: { mean: number[]; scale: number[] },
   a: number,
   b: number,
 ): AdaptationFit {
   const n = fits.length;
-  const mean = (pick: (f: FoldFit) => number) => fits.reduce((s, f) => s + pick(f), 0) / n;
+  const mean = (pick: (f: SparseModel) => number) => fits.reduce((s, f) => s + pick(f), 0) / n;
   const keptGrams: number[] = [];
   const weights: number[] = [];
   grams.forEach((g, j) => {
@@ -259,6 +241,6 @@ function averaged(
       weights: ADAPTATION_STYLE.map((_, k) => significant(a * mean((f) => f.dense[k]))),
     },
     logitWeight: significant(a * mean((f) => f.offsetWeight)),
-    bias: significant(a * mean((f) => f.bias) + b),
+    bias: significant(a * mean((f) => f.bias[0]) + b),
   };
 }

@@ -128,6 +128,17 @@ export function trainSparse(docs: readonly SparseDoc[], o: SparseOptions): Spars
   return runToEnd(sparseSteps(docs, o));
 }
 
+/** A document's logit under a model sparseSteps fitted: the formula it trains, with the document's offset and dense inputs. */
+export function documentLogit(m: SparseModel, d: SparseDoc): number {
+  const f = d.feats;
+  let z = 0;
+  for (let k = 0; k < f.length; k++) z += m.w[f[k]];
+  let logit = (f.length > 0 ? z / Math.sqrt(d.grams ?? f.length) : 0) + m.bias[d.lang];
+  if (d.offset !== undefined) logit += m.offsetWeight * d.offset;
+  if (d.dense) for (let k = 0; k < m.dense.length; k++) logit += m.dense[k] * d.dense[k];
+  return logit;
+}
+
 /** The hashed model's logit for a list of n-gram indexes. */
 export function sparseLogit(w: Float32Array, bias: number, feats: Uint32Array, from = 0, to = feats.length): number {
   const m = to - from;
