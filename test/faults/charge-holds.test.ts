@@ -19,8 +19,19 @@ import { join } from 'node:path';
 import { resultWords, streamLines } from '../batch/helpers';
 import { PROSE } from '../http/helpers';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
-import { childrenOf, type ServerProcess } from '../fixtures/server-process';
-import { cpuTicks, createKeyOn, postgresTarget, settledUseOn, sqliteTarget, startOn, usedOn, type Target, tearDown } from './store-target';
+import type { ServerProcess } from '../fixtures/server-process';
+import {
+  cpuTicks,
+  createKeyOn,
+  postgresTarget,
+  settledUseOn,
+  sqliteTarget,
+  startOn,
+  startTwoOn,
+  usedOn,
+  type Target,
+  tearDown,
+} from './store-target';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 warnIfMissing('test/faults/charge-holds.test.ts');
@@ -188,9 +199,7 @@ describe('charge holds on SQLite: two processes sharing the file (WORKERS=2)', (
   let pids: number[] = [];
   beforeAll(async () => {
     key = createKeyOn(target);
-    server = await startOn(target, servers, { WORKERS: '2' });
-    await server.waitFor(/"event":"worker_listening"/);
-    pids = [server.pid, ...childrenOf(server.pid)];
+    ({ server, pids } = await startTwoOn(target, servers));
   }, 60_000);
 
   it('item 1: refuses another body under a used Idempotency-Key, and never credits it', () => anotherBody(target, server, server, key));

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { humanTexts } from '../../scripts/lib/human-texts';
 import { MAX_CALIBRATIONS_PER_KEY } from '../../src/modules/calibrations';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing, type PostgresCluster } from '../fixtures/postgres';
-import { childrenOf, type ServerProcess } from '../fixtures/server-process';
+import type { ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import {
   cpuTicks,
@@ -28,6 +28,7 @@ import {
   settledUseOn,
   sqliteTarget,
   startOn,
+  startTwoOn,
   usedOn,
   type Target,
   tearDown,
@@ -122,9 +123,7 @@ describe('calibration profiles on SQLite: two processes sharing the file (WORKER
   let pids: number[] = [];
   beforeAll(async () => {
     key = createKeyOn(target);
-    server = await startOn(target, servers, { WORKERS: '2' });
-    await server.waitFor(/"event":"worker_listening"/);
-    pids = [server.pid, ...childrenOf(server.pid)];
+    ({ server, pids } = await startTwoOn(target, servers));
   }, 60_000);
 
   it('item 2: a process stopped past its lease while scoring a calibration stores no profile, and charges nothing', async () => {

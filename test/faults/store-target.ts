@@ -161,6 +161,13 @@ export function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** A server of two processes sharing the target (WORKERS=2), once its worker listens, and the pids of both. */
+export async function startTwoOn(target: Target, servers: Set<ServerProcess>): Promise<{ server: ServerProcess; pids: number[] }> {
+  const server = await startOn(target, servers, { WORKERS: '2' });
+  await server.waitFor(/"event":"worker_listening"/);
+  return { server, pids: [server.pid, ...childrenOf(server.pid)] };
+}
+
 /**
  * Kills every server a fault file started (continuing a stopped one first: a stopped process cannot die
  * of SIGKILL until it is continued), with its children, then the PostgreSQL cluster and the folder.
