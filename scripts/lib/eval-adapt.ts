@@ -149,6 +149,24 @@ export function evaluateAdaptation(
       ai.map((r) => inputOf(model, r)),
     );
   const isAdapted = (p: CalibrationProfile, lang: ModelLang) => p.languages[lang]?.adaptation !== null;
+  /** Adapted profiles from the human texts and the first 50 / 100 of `examples`: the held-back human texts flagged and `toCatch` caught, per mode. */
+  const measureAdapted = (
+    row: AdaptResult,
+    human: readonly AdaptRecord[],
+    examples: readonly AdaptRecord[],
+    held: readonly AdaptRecord[],
+    toCatch: readonly AdaptRecord[],
+  ) => {
+    for (const n of EXAMPLE_COUNTS) {
+      if (examples.length < n) continue;
+      const adapted = make(human, examples.slice(0, n), row.family);
+      if (isAdapted(adapted, row.lang)) row.adapted[n]++;
+      for (const mode of SENSITIVITIES) {
+        count(row.heldAdapted[n], held, mode, adapted);
+        count(row.catchAdapted[n], toCatch, mode, adapted);
+      }
+    }
+  };
 
   const groups = new Map<string, AdaptRecord[]>();
   for (const r of records) {
@@ -183,15 +201,7 @@ export function evaluateAdaptation(
         count(result.catchGlobal, testAi, mode, null);
         count(result.catchProfile, testAi, mode, base);
       }
-      for (const n of EXAMPLE_COUNTS) {
-        if (pool.length < n) continue;
-        const adapted = make(profileHuman, pool.slice(0, n), family);
-        if (isAdapted(adapted, lang)) result.adapted[n]++;
-        for (const mode of SENSITIVITIES) {
-          count(result.heldAdapted[n], heldHuman, mode, adapted);
-          count(result.catchAdapted[n], testAi, mode, adapted);
-        }
-      }
+      measureAdapted(result, profileHuman, pool, heldHuman, testAi);
       // Cross-generator: examples of one generator only, caught measured on the others' test texts.
       if (!crossGenerators || generators.length < 2) continue;
       for (const g of generators) {
@@ -204,15 +214,7 @@ export function evaluateAdaptation(
           count(row.heldProfile, heldHuman, mode, base);
           count(row.catchProfile, others, mode, base);
         }
-        for (const n of EXAMPLE_COUNTS) {
-          if (own.length < n) continue;
-          const adapted = make(profileHuman, own.slice(0, n), family);
-          if (isAdapted(adapted, lang)) row.adapted[n]++;
-          for (const mode of SENSITIVITIES) {
-            count(row.heldAdapted[n], heldHuman, mode, adapted);
-            count(row.catchAdapted[n], others, mode, adapted);
-          }
-        }
+        measureAdapted(row, profileHuman, own, heldHuman, others);
       }
     }
     onFamily(key.replace('\t', '/'));
