@@ -6,7 +6,7 @@
 import { isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
-import { changedLetters, type EngineResult, MIN_PROSE_WORDS, proseWordCount } from '../score/engine';
+import { changedLetters, type EngineResult } from '../score/engine';
 import type { ModelFile } from '../score/model';
 import type { Segment } from '../score/segments';
 import { adaptedProbability, evidenceOf } from './adaptation';
@@ -88,8 +88,6 @@ export function decide(
   const cell = cellOf(model, r.language, r.scoredWords);
   const docType = detectDocType(docTypes, text, r).type;
   const ml = modelLang(r.language);
-  // A text with too little prose to judge keeps the model's capped reading (engine.ts UNJUDGED_PROBABILITY): never adapted.
-  const judged = proseWordCount(r.sentences) >= MIN_PROSE_WORDS;
   const applied = withProfile
     ? applyProfile(
         withProfile.profile,
@@ -100,7 +98,8 @@ export function decide(
           mode,
           globalLogit: model.thresholdLogits[ml][mode],
           modelLogit: r.lexicalLogit,
-          evidence: judged ? evidenceOf(r) : null,
+          // A text with too little prose to judge keeps the model's capped reading (engine.ts UNJUDGED_PROBABILITY): never adapted.
+          evidence: r.judged ? evidenceOf(r) : null,
         },
         withProfile.modelVersion,
       )

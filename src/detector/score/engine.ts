@@ -33,6 +33,8 @@ export interface EngineResult {
   lexicalLogit: number;
   /** Words of the prose the score read (presentation.ts): what picks the calibration cell. */
   scoredWords: number;
+  /** Enough prose to judge (MIN_PROSE_WORDS): false caps `probability` at UNJUDGED_PROBABILITY. */
+  judged: boolean;
   sentences: ScoredSentence[];
   paragraphs: ParagraphRecord[];
   style: StyleFeatures;
@@ -185,6 +187,7 @@ export class Engine {
       score,
       lexicalLogit: lexical,
       scoredWords,
+      judged,
       sentences,
       paragraphs,
       style,
