@@ -137,6 +137,22 @@ export function isDetect(res: Response): boolean {
   return res.url().endsWith('/v1/detect') && res.request().method() === 'POST';
 }
 
+/** Whether a browser response is the page's call of POST /v1/calibrations (making a profile). */
+export function isCreate(res: Response): boolean {
+  return res.url().endsWith('/v1/calibrations') && res.request().method() === 'POST';
+}
+
+/** Text files for a file picker (page.setInputFiles), one text each, named `prefix-i.txt`. */
+export function asFiles(texts: string[], prefix: string): { name: string; mimeType: string; buffer: Buffer }[] {
+  return texts.map((text, i) => ({ name: `${prefix}-${i}.txt`, mimeType: 'text/plain', buffer: Buffer.from(text) }));
+}
+
+/** Sets the page to one of COMBOS: its viewport and its interface language. */
+export async function show(page: Page, combo: (typeof COMBOS)[number]): Promise<void> {
+  await page.setViewportSize(combo.view);
+  await page.check(`#lang-${combo.lang}`);
+}
+
 /** Pastes `text` on the Text tab, clicks Analyze, waits for the result on screen; the API's answer and its body. */
 export async function analyzeText(page: Page, text: string): Promise<{ res: Response; body: Record<string, any> }> {
   await page.click('#tab-text');

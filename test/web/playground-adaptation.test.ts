@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SENSITIVITIES } from '../../src/contract/index.ts';
 import { type CalibrationProfile, publicProfile } from '../../src/detector/decide/profile.ts';
 import { makeProfile } from '../../src/detector/index.ts';
@@ -25,12 +25,15 @@ import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,
   ARTIFACTS,
+  asFiles,
   BROWSER_TIMEOUT_MS,
   COMBOS,
   HAVE_CHROMIUM,
+  isCreate,
   isDetect,
   openPlayground,
   type PlaygroundSession,
+  show,
   type TestServer,
 } from './harness.ts';
 
@@ -44,15 +47,6 @@ const ADAPTED_NAME = 'Diaries 2019';
 const FEW_HUMAN = 60;
 const FEW_AI = 30;
 const FEW_NAME = 'Few examples';
-
-const isCreate = (res: Response) => res.url().endsWith('/v1/calibrations') && res.request().method() === 'POST';
-const asFiles = (texts: string[], prefix: string) =>
-  texts.map((text, i) => ({ name: `${prefix}-${i}.txt`, mimeType: 'text/plain', buffer: Buffer.from(text) }));
-
-async function show(page: Page, combo: (typeof COMBOS)[number]): Promise<void> {
-  await page.setViewportSize(combo.view);
-  await page.check(`#lang-${combo.lang}`);
-}
 
 /** Nothing wider than its box on the page or in a profile card (the page never scrolls sideways). */
 async function overflow(page: Page, width: number): Promise<string[]> {

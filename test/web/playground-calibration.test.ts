@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { join } from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SENSITIVITIES } from '../../src/contract/index.ts';
 import { publicProfile } from '../../src/detector/decide/profile.ts';
 import { makeProfile } from '../../src/detector/index.ts';
@@ -20,8 +20,10 @@ import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,
   ARTIFACTS,
+  asFiles,
   BROWSER_TIMEOUT_MS,
   HAVE_CHROMIUM,
+  isCreate,
   isDetect,
   openPlayground,
   type PlaygroundSession,
@@ -34,12 +36,6 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 /** Texts in the profile: 100 (n + 1 >= 100 lets even the 1% mode keep its promise with none flagged). */
 const PROFILE_TEXTS = 100;
 const PROFILE_NAME = 'Staff notes 2019';
-
-const isCreate = (res: Response) => res.url().endsWith('/v1/calibrations') && res.request().method() === 'POST';
-
-/** Text files for the picker, one text each. */
-const asFiles = (texts: string[], prefix: string) =>
-  texts.map((text, i) => ({ name: `${prefix}-${i}.txt`, mimeType: 'text/plain', buffer: Buffer.from(text) }));
 
 /** "1.3%": a share as the page writes it in English (one decimal at most). */
 const rate = (share: number) => new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(share);

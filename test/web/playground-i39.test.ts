@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { join } from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { aiSharePercent } from '../../src/contract/share.ts';
 import { STRINGS, tr, type UiLang } from '../../src/web/strings.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
@@ -19,12 +19,15 @@ import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,
   ARTIFACTS,
+  asFiles,
   BROWSER_TIMEOUT_MS,
   COMBOS,
   HAVE_CHROMIUM,
+  isCreate,
   isDetect,
   openPlayground,
   type PlaygroundSession,
+  show,
   type TestServer,
 } from './harness.ts';
 import { AI_PARAGRAPH, AI_WITH_HUMAN_LINE, ESSAY, MIXED, SHORT_FORMAL } from './texts.ts';
@@ -34,16 +37,8 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 /** Texts in a profile: the fewest a language needs (MIN_PROFILE_TEXTS), so a free month pays for it. */
 const PROFILE_TEXTS = 50;
 
-const isCreate = (res: Response) => res.url().endsWith('/v1/calibrations') && res.request().method() === 'POST';
-const asFiles = (texts: string[], prefix: string) =>
-  texts.map((text, i) => ({ name: `${prefix}-${i}.txt`, mimeType: 'text/plain', buffer: Buffer.from(text) }));
 /** A whole percentage as the page writes it in `lang` ("18%", "18 %"). */
 const pct = (share: number, lang: UiLang) => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share);
-
-async function show(page: Page, combo: (typeof COMBOS)[number]): Promise<void> {
-  await page.setViewportSize(combo.view);
-  await page.check(`#lang-${combo.lang}`);
-}
 
 /** Puts `key` in the key field the way a person does (typing, then leaving the field). */
 async function useKey(page: Page, key: string): Promise<void> {
