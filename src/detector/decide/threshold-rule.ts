@@ -91,9 +91,9 @@ export function ruleThreshold(texts: readonly RuleText[], fpr: number): ProfileM
   if (k < 0 || n === 0) return figures(null, 0, n);
   const ranked = texts.map((t) => (t.always ? Number.POSITIVE_INFINITY : t.logit)).sort((a, b) => b - a);
   const cut = ranked[k];
-  // More texts are flagged whatever the bar than the promise allows: the bar flags nothing more.
-  const highest = Math.max(...texts.map((t) => t.logit));
-  const thresholdLogit = justAbove(Number.isFinite(cut) ? cut : highest);
+  // More texts are flagged whatever the bar than the promise allows: the bar flags nothing more (just above the
+  // highest logit; a reduce, as the CLI takes any number of texts and Math.max(...) of a million overflows the stack).
+  const thresholdLogit = justAbove(Number.isFinite(cut) ? cut : texts.reduce((m, t) => Math.max(m, t.logit), Number.NEGATIVE_INFINITY));
   let flagged = 0;
   for (const t of texts) if (flags(t, thresholdLogit)) flagged++;
   return figures(thresholdLogit, flagged, n);
