@@ -412,19 +412,13 @@ async function calibrate(
       },
       samples.ai,
     );
-    let profile: CalibrationProfile;
+    let step: IteratorResult<void, CalibrationProfile>;
     try {
-      for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) {
-          profile = step.value;
-          break;
-        }
-        await slicer.tick();
-      }
+      while (!(step = steps.next()).done) await slicer.tick();
     } catch (error) {
       throw profileError(error);
     }
-    const record = await storeUnderHold(deps.calibrations, key.id, profile, hold);
+    const record = await storeUnderHold(deps.calibrations, key.id, step.value, hold);
     return { body: { ...calibrationView(record, deps.modelVersion), skipped }, words, state: charge.state };
   } catch (error) {
     await hold.settle({ calls: 1 });
