@@ -41,6 +41,7 @@ import {
   NOT_ADAPTED_REASONS,
   type NotAdapted,
 } from './adaptation';
+import type { ReferenceSet } from './reference';
 import {
   allowedFlags,
   flags,
@@ -162,6 +163,12 @@ export interface ProfileMeta extends ModelFacts {
   id?: string;
   /** Duplicates the caller left out (learn/distinct.ts). */
   duplicates?: { human: number; ai: number };
+  /**
+   * Reference human writers of many populations (./reference.ts; issue 43): extra negatives of the
+   * adaptation's fit and the populations every bar is guarded on. The detector passes the set shipped
+   * with its model; the eval its own. Absent or null: no guard.
+   */
+  reference?: ReferenceSet | null;
 }
 
 /** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */

@@ -8,6 +8,7 @@
 import { round6, type Sensitivity } from '../../contract';
 import { binomialUpperBound } from '../score/bounds';
 import type { DocType } from '../score/doctype';
+import type { OtherWriters } from './guard';
 
 /** What a profile keeps of one text it was made from: its scores and its kind, never its words. */
 export interface ProfileSample {
@@ -41,6 +42,12 @@ export interface ProfileModeThreshold {
    * no threshold. Absent when the profile was made without the model's calibration (offline tests).
    */
   thresholdScore?: number | null;
+  /**
+   * What the bar a covered detection applies at this mode flags of reference writers outside the
+   * profile's texts (./guard.ts; issue 43 item 3). Only `languages.<lang>.modes.<mode>` carries it;
+   * absent in a profile made without a reference set.
+   */
+  otherWriters?: OtherWriters;
 }
 
 /** One text at one mode, as the rule reads it. */
