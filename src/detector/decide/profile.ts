@@ -151,6 +151,13 @@ export interface ModelFacts {
   conclusiveAt?: (lang: ModelLang, words: number, mode: Sensitivity) => boolean;
   /** The model's own threshold logit for the language and mode (what a text outside a profile's coverage is also held to; default: none). */
   globalLogitAt?: (lang: ModelLang, mode: Sensitivity) => number;
+  /**
+   * Reference human writers of many populations (./reference.ts; issue 43): extra negatives of the
+   * adaptation's fit and the populations every bar is guarded on. The detector's facts carry the set
+   * shipped with its model (so every caller that spreads `detector.facts` into a ProfileMeta passes
+   * it); the eval passes its own. Absent or null: no guard, no reference negatives.
+   */
+  reference?: ReferenceSet | null;
 }
 
 /** What a profile is made with besides the scores. */
@@ -163,12 +170,6 @@ export interface ProfileMeta extends ModelFacts {
   id?: string;
   /** Duplicates the caller left out (learn/distinct.ts). */
   duplicates?: { human: number; ai: number };
-  /**
-   * Reference human writers of many populations (./reference.ts; issue 43): extra negatives of the
-   * adaptation's fit and the populations every bar is guarded on. The detector passes the set shipped
-   * with its model; the eval its own. Absent or null: no guard.
-   */
-  reference?: ReferenceSet | null;
 }
 
 /** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */

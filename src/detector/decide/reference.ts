@@ -17,7 +17,7 @@
  * - A population is one source family of the data (scripts/lib/data.ts familyOf) in one language: its
  *   `id` is stable (`<lang>:<family>`), its `label` is what a person reads ("second-language learner
  *   essays"); the eval holds populations out by id.
- * - Profiles are made with `ProfileMeta.reference` (the detector passes the loaded one; the eval its
+ * - Profiles are made with `ModelFacts.reference` (the detector's facts carry the loaded one; the eval its
  *   own, without the families it measures); absent or null: no guard, no reference negatives.
  */
 import type { ModelLang } from '../../contract';
