@@ -121,6 +121,10 @@ export const en = {
     wordsFrom: '{min}+ words',
   },
   languages: { en: 'English', es: 'Spanish', other: 'other languages' },
+  calibrationNotes: {
+    model_passages:
+      'Your profile, adapted to your AI examples, reads the text as a whole (score {score}/100); the passages shown are the model’s own reading, which finds about {percent}% of the text AI-like.',
+  },
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',

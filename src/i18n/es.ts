@@ -125,6 +125,10 @@ export const es: Catalogue = {
     wordsFrom: '{min} palabras o más',
   },
   languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
+  calibrationNotes: {
+    model_passages:
+      'Su perfil, adaptado a sus ejemplos de IA, lee el texto como un todo (puntuación {score}/100); los pasajes mostrados son la lectura propia del modelo, que encuentra cerca del {percent}% del texto con rasgos de IA.',
+  },
   bullets: {
     lexical_ai:
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',
