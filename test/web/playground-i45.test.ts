@@ -12,7 +12,16 @@ import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts.ts';
 import { gaugeBand } from '../../src/web/result.ts';
 import { tr } from '../../src/web/strings.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { analyzeText, ARTIFACTS, BROWSER_TIMEOUT_MS, COMBOS, HAVE_CHROMIUM, openPlayground, type PlaygroundSession, show } from './harness.ts';
+import {
+  analyzeText,
+  ARTIFACTS,
+  BROWSER_TIMEOUT_MS,
+  COMBOS,
+  HAVE_CHROMIUM,
+  openPlayground,
+  type PlaygroundSession,
+  show,
+} from './harness.ts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
