@@ -19,7 +19,14 @@ import {
 } from './modules/calibrations';
 import { DETECT_ROUTES, detectModule, type HandleBatch } from './modules/detect';
 import { docsModule } from './modules/docs';
-import { calibrationOperations, detectAliasOperation, detectOperation, limitsOperation, usageOperation } from './modules/docs/openapi';
+import {
+  calibrationOperations,
+  detectAliasOperation,
+  detectBatchOperation,
+  detectOperation,
+  limitsOperation,
+  usageOperation,
+} from './modules/docs/openapi';
 import { healthModule, scoringProbe } from './modules/health';
 import { metricsModule } from './modules/metrics';
 import { findActiveKey } from './modules/keys';
@@ -146,7 +153,7 @@ export function createApp(deps: AppDeps) {
         streams: deps.streams,
         handleBatch: deps.handleBatch ?? createBatchHandler({ rates: deps.store.rates }),
         metrics,
-        operations: { detect: detectOperation, alias: detectAliasOperation },
+        operations: { detect: detectOperation, alias: detectAliasOperation, batch: detectBatchOperation },
         findProfile: (key, id) => findProfile(deps.store.calibrations, key, id),
       }),
     );

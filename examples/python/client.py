@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""A Python client of the AI text detector, standard library only: scores a text, scores a file,
-and, given a folder of texts known to be human-written, makes a calibration profile from them, scores
-the text with it, lists the key's profiles and deletes it; then reads the key's usage.
+"""A Python client of the AI text detector, standard library only: scores a text, scores a file
+(POST /v1/detect/batch), and, given a folder of texts known to be human-written (and optionally one of
+your AI examples, which adapt the profile to your generators), makes a calibration profile from them,
+says what it learned, scores the text with it (the adapted score and the model's own), lists the key's
+profiles and deletes it; then reads the key's usage.
 
-    DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... python3 examples/python/client.py essay.pdf [known-human-folder]
+    DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... python3 examples/python/client.py essay.pdf [known-human-folder [ai-examples-folder]]
 
 Prints one JSON object per step on stdout (the same steps as examples/typescript/client.ts).
 """
@@ -76,17 +78,19 @@ class DetectorClient:
         """Scores files (TXT, MD, DOCX, PDF); yields each NDJSON line (a dict) as it arrives."""
         body, content_type = multipart(paths, {"detail": "full"} if detail else {})
         headers = {"Content-Type": content_type, "Idempotency-Key": str(uuid.uuid4())}
-        with self._request("/v1/detect", body, headers) as response:
+        # Batch has its own operation: one answer type (NDJSON) for generated clients.
+        with self._request("/v1/detect/batch", body, headers) as response:
             for raw in response:  # the stream is read line by line, as the server flushes it
                 line = raw.decode("utf-8").strip()
                 if line:
                     yield json.loads(line)
 
-    def calibrate(self, name, paths):
-        """Makes a calibration profile from known-human files (one text each, 50+ per language), charged like
-        detecting them; files it cannot use are named in `skippedFiles`. Sent once, never retried: the route
-        takes no Idempotency-Key, so a retry could make a second profile."""
-        body, content_type = multipart(paths, {"name": name})
+    def calibrate(self, name, paths, ai_paths=()):
+        """Makes a calibration profile from known-human files (one text each, 50+ per language) and, optionally,
+        AI examples of your generators (50+ per language to adapt it), charged like detecting them; files it
+        cannot use are named in `skippedFiles`. Sent once, never retried: the route takes no Idempotency-Key,
+        so a retry could make a second profile."""
+        body, content_type = multipart(paths, {"name": name}, ai_paths)
         with self._request("/v1/calibrations", body, {"Content-Type": content_type}, attempts=1) as response:
             return json.loads(response.read().decode("utf-8"))
 
@@ -106,31 +110,48 @@ class DetectorClient:
             return json.loads(response.read().decode("utf-8"))
 
 
-def multipart(paths, fields):
-    """A multipart/form-data body: the text fields, then each file as a part `files[]`; and its Content-Type."""
+def multipart(paths, fields, ai_paths=()):
+    """A multipart/form-data body: the text fields, then each file as a part `files[]` (and each AI example as
+    `aiFiles[]`); and its Content-Type."""
     boundary = uuid.uuid4().hex
     parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode("utf-8") for name, value in fields.items()]
-    for path in paths:
+    for part, path in [("files[]", p) for p in paths] + [("aiFiles[]", p) for p in ai_paths]:
         with open(path, "rb") as handle:
             content = handle.read()
         name = os.path.basename(path).replace('"', "_")
         parts.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="{name}"\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{part}"; filename="{name}"\r\n'
             "Content-Type: application/octet-stream\r\n\r\n".encode("utf-8") + content + b"\r\n"
         )
     return b"".join(parts) + f"--{boundary}--\r\n".encode("utf-8"), f"multipart/form-data; boundary={boundary}"
 
 
-def calibration_steps(client, folder):
-    """Make a profile from the folder's files, score the sample with it, list the key's profiles, delete it."""
-    paths = [os.path.join(folder, name) for name in sorted(os.listdir(folder))]
-    profile = client.calibrate("Known-human examples", paths)
+def folder_paths(folder):
+    """The files of a folder, in name order."""
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))]
+
+
+def calibration_steps(client, folder, ai_folder=None):
+    """Make a profile from the folder's files (and AI examples), say per language whether it adapted, score the
+    sample with it, list the key's profiles, delete it."""
+    profile = client.calibrate("Known-human examples", folder_paths(folder), folder_paths(ai_folder) if ai_folder else ())
     texts = {lang: language["texts"] for lang, language in profile["languages"].items()}
     skipped_files = [{"fileName": f["fileName"], "code": f["code"]} for f in profile.get("skippedFiles", [])]
-    print(json.dumps({"step": "calibrate", "id": profile["id"], "texts": texts, "skipped": profile["skipped"], "skippedFiles": skipped_files}))
+    # Per language: adapted to the AI examples (and what it catches of them at balanced, beside the model alone), or why not.
+    adaptation = {}
+    for lang, language in profile["languages"].items():
+        adapted = language.get("adaptation")
+        if adapted:
+            balanced = adapted["modes"]["balanced"]
+            adaptation[lang] = {"aiTexts": adapted["aiTexts"], "catchRate": balanced["catchRate"], "modelCatchRate": balanced["modelCatchRate"]}
+        else:
+            adaptation[lang] = {"notAdapted": (language.get("notAdapted") or {}).get("reason")}
+    print(json.dumps({"step": "calibrate", "id": profile["id"], "texts": texts, "skipped": profile["skipped"], "skippedFiles": skipped_files, "adaptation": adaptation}))
     scored = client.detect_text(SAMPLE, "balanced", profile["id"])
-    # `applied: false` names why the profile did not decide this text (its length or type is not covered...).
-    print(json.dumps({"step": "calibrated", "score": scored["score"], "verdictKey": scored["verdictKey"], "calibration": scored["calibration"], "measuredError": scored["measuredError"]["source"]}))
+    # `applied: false` names why the profile did not decide this text (its length or type is not covered...);
+    # `adapted: true`: `score` is the adapted score, `modelScore` the model's own.
+    calibration = scored["calibration"]
+    print(json.dumps({"step": "calibrated", "score": scored["score"], "verdictKey": scored["verdictKey"], "calibration": calibration, "adapted": calibration.get("adapted", False), "modelScore": calibration.get("modelScore"), "measuredError": scored["measuredError"]["source"]}))
     print(json.dumps({"step": "profiles", "ids": [c["id"] for c in client.calibrations()["calibrations"]]}))
     client.delete_calibration(profile["id"])
     print(json.dumps({"step": "deleted", "id": profile["id"]}))
@@ -139,8 +160,8 @@ def calibration_steps(client, folder):
 def main():
     base_url = os.environ.get("DETECTOR_URL", "http://localhost:3000")
     key = os.environ.get("DETECTOR_KEY")
-    if not key or len(sys.argv) not in (2, 3):
-        print("usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... python3 examples/python/client.py FILE [KNOWN_HUMAN_FOLDER]", file=sys.stderr)
+    if not key or len(sys.argv) not in (2, 3, 4):
+        print("usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... python3 examples/python/client.py FILE [KNOWN_HUMAN_FOLDER [AI_EXAMPLES_FOLDER]]", file=sys.stderr)
         return 2
     client = DetectorClient(base_url, key)
     text = client.detect_text(SAMPLE)
@@ -151,8 +172,8 @@ def main():
             print(json.dumps({"step": "file", "fileName": line["fileName"], "score": line["score"], "verdictKey": line["verdictKey"], "words": line["words"], "why": why}))
         elif line["type"] == "error":
             print(json.dumps({"step": "file", "fileName": line["fileName"], "error": line["code"]}))
-    if len(sys.argv) == 3:
-        calibration_steps(client, sys.argv[2])
+    if len(sys.argv) >= 3:
+        calibration_steps(client, sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     usage = client.usage()
     print(json.dumps({"step": "usage", "plan": usage["plan"], "words": usage["words"], "calls": usage["calls"], "trial": usage["trial"]}))
     return 0

@@ -119,9 +119,9 @@ export interface paths {
         put?: never;
         /**
          * Detect AI-generated text
-         * @description Single mode (application/json): scores one text and explains the score. Batch mode (multipart/form-data, parts `files[]`) streams NDJSON. Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. Labels and messages follow `?lang=` or Accept-Language (en, es).
+         * @description Scores one text (application/json) and explains the score. Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. Labels and messages follow `?lang=` or Accept-Language (en, es).
          *
-         *     Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`.
+         *     Files go to `POST /v1/detect/batch` (multipart/form-data, NDJSON answer), documented there with one schema per answer so that generated clients need no narrowing. For existing clients this path also takes that form and answers exactly as /v1/detect/batch does.
          */
         post: operations["detect"];
         delete?: never;
@@ -143,11 +143,33 @@ export interface paths {
          * Detect AI-generated text (alias of POST /v1/detect)
          * @description The seed's path, kept for existing clients: the same handler, request and answers as `POST /v1/detect`. New clients should use /v1.
          *
-         *     Single mode (application/json): scores one text and explains the score. Batch mode (multipart/form-data, parts `files[]`) streams NDJSON. Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. Labels and messages follow `?lang=` or Accept-Language (en, es).
+         *     Scores one text (application/json) and explains the score. Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. Labels and messages follow `?lang=` or Accept-Language (en, es).
+         *
+         *     Files go to `POST /v1/detect/batch` (multipart/form-data, NDJSON answer), documented there with one schema per answer so that generated clients need no narrowing. For existing clients this path also takes that form and answers exactly as /v1/detect/batch does.
+         */
+        post: operations["detectAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/detect/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detect AI-generated text in files (batch)
+         * @description Batch mode: files (parts `files[]`: TXT, MD, DOCX, PDF) scored one by one, streamed as NDJSON lines. Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only files delivered are charged. Labels and messages follow `?lang=`, the form field `lang` or Accept-Language (en, es). Another Content-Type is 415 `unsupported_media_type`.
          *
          *     Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`.
          */
-        post: operations["detectAlias"];
+        post: operations["detectBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -323,6 +345,13 @@ export interface components {
                 adaptedScore?: number;
                 /** @description Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile. */
                 modelScore?: number;
+                /**
+                 * @description Only when `adapted` and the text reads as several passages: `segments`, `aiShare` and the sentence scores are the model’s own reading (an adaptation reads whole texts), which can differ from the adapted `score`. When the adapted score reaches the bar, the whole-text reading decides (an AI verdict, never `mixed`).
+                 * @constant
+                 */
+                passages?: "model";
+                /** @description With `passages`: one sentence, in the label language, saying why the score and the passages differ. */
+                note?: string;
             };
             /** @description Every sentence with at least one word, in text order, with its AI score (a line of symbols alone has none). Empty exactly when `segments` is. Sentence scores say where the text reads as AI; the verdict is decided on the whole text. They follow the passages: in a text read as one passage they are shifted together to average to `score` (the adapted score when `calibration.adapted`). */
             sentenceScores: {
@@ -498,6 +527,13 @@ export interface components {
                 adaptedScore?: number;
                 /** @description Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile. */
                 modelScore?: number;
+                /**
+                 * @description Only when `adapted` and the text reads as several passages: `segments`, `aiShare` and the sentence scores are the model’s own reading (an adaptation reads whole texts), which can differ from the adapted `score`. When the adapted score reaches the bar, the whole-text reading decides (an AI verdict, never `mixed`).
+                 * @constant
+                 */
+                passages?: "model";
+                /** @description With `passages`: one sentence, in the label language, saying why the score and the passages differ. */
+                note?: string;
             };
             /**
              * @description Detected language of the text.
@@ -2316,11 +2352,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DetectRequest"];
-                "multipart/form-data": components["schemas"]["BatchForm"];
             };
         };
         responses: {
-            /** @description Analysis of the text (single mode), or an NDJSON stream (batch mode). Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`. */
+            /** @description Analysis of the text. */
             200: {
                 headers: {
                     /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
@@ -2343,7 +2378,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DetectResponse"];
-                    "application/x-ndjson": components["schemas"]["BatchLine"];
                 };
             };
             /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
@@ -2530,11 +2564,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DetectRequest"];
-                "multipart/form-data": components["schemas"]["BatchForm"];
             };
         };
         responses: {
-            /** @description Analysis of the text (single mode), or an NDJSON stream (batch mode). Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`. */
+            /** @description Analysis of the text. */
             200: {
                 headers: {
                     /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
@@ -2557,6 +2590,217 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DetectResponse"];
+                };
+            };
+            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
+            400: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No key, or an unknown or revoked key. Checked before the body is read. Codes: `missing_api_key`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description RFC 9110 §11.6.1 challenges: `Bearer` (RFC 6750; error="invalid_token" for an unknown or revoked key) and `ApiKey` naming the X-API-Key header. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `calibration` field names no profile of this key (unknown, deleted, or another key’s); nothing was charged. Codes: `calibration_not_found`. */
+            404: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still running (after waiting up to 10 s for it). Retry to get its answer. Codes: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than MAX_BODY_BYTES (single) or the batch limits; or (`exceeds_plan`) the request needs more words than the plan gives in a whole month, so it can never succeed: split it. Not retryable as is. Codes: `payload_too_large`, `too_many_files`, `too_many_sentences`, `text_too_long`, `exceeds_plan`. */
+            413: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Content-Type is neither application/json nor multipart/form-data. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This Idempotency-Key was already used by this API key with another body (within 24 hours). Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the key’s rate (RateLimit-Policy); retry after `Retry-After` seconds (short). `quota_exceeded`: this request needs more words than remain this month; no Retry-After: the reset is `X-RateLimit-Reset` and the body’s `resetAt`. `trial_calls_exhausted`: a trial key’s 500 calls are used; they never reset. The body’s `needed`, `remaining`, `limit`, `unit` and `resetAt` say the numbers. Codes: `quota_exceeded`, `trial_calls_exhausted`, `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description rate_limited only: seconds until the key may send its next request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `store_unavailable`: the key and quota store is locked or unreachable; nothing was charged. `hold_expired`: the server process stalled past the lease of this request’s charge, which was given back; nothing was charged. Retry after `Retry-After`. Codes: `store_unavailable`, `hold_expired`. */
+            503: {
+                headers: {
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    detectBatch: {
+        parameters: {
+            query?: {
+                /** @description Label language; overrides Accept-Language. */
+                lang?: "en" | "es";
+                /** @description Batch mode: as the form field `detail` (`full` adds the explanation to each result line). Either place turns it on; another value in either is 400 `invalid_request`. Single mode always answers in full. */
+                detail?: "full";
+            };
+            header?: {
+                /** @description Label language by RFC 9110 negotiation: es, es-ES, es-419… select Spanish; q-values honoured; default en. */
+                "Accept-Language"?: string;
+                /** @description Your id for this request, echoed in the answer and the log line; any other value is replaced by a fresh UUID. */
+                "X-Request-Id"?: string;
+                /** @description A fresh value per logical request, e.g. a UUID. Makes a retry safe: the same key from the same API key with the same body (for a batch: the same files and fields) within 24 hours gets the first successful answer again, with `Idempotent-Replayed: true`, charged once. Another body: 422 `idempotency_key_reused`. Only successful answers are kept; they are stored encrypted (see docs/api.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["BatchForm"];
+            };
+        };
+        responses: {
+            /** @description An NDJSON stream. Batch mode answers `application/x-ndjson`: one JSON object per line, each flushed as it is ready. Per file, in upload order: a `progress` line, then a `result` or an `error` line; last, a `complete` line (absent when the batch was cut short). Each line is one of the `BatchLine` schemas, told apart by `type`. */
+            200: {
+                headers: {
+                    /** @description Monthly WORD quota, not a request rate: words per UTC calendar month of the key's plan (the body's `rate_limit`). The request rate is `RateLimit-Policy`. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Monthly WORD quota: words left this month (the body’s `rate_remaining`), not requests. Requests left now: `RateLimit`. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Monthly WORD quota: epoch seconds of its next reset (00:00 UTC, first day of next month). Not the request rate’s reset (`RateLimit` t). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description REQUEST rate of the key, not words: `"<bucket>";q=<requests>;w=<seconds>`. All q may come at once, then one every w/q s. The bucket is `requests` on detections (single and batch) and on making a calibration profile, and `reads` on GET /v1/usage and /v1/limits and on listing, reading and deleting profiles, which have a budget of their own. Words per month: `X-RateLimit-*`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description REQUESTS left in that bucket, not words: `"<bucket>";r=<requests the key may send now>;t=<seconds until all q are back>`. */
+                    RateLimit?: string;
+                    /** @description Language of labels and messages. */
+                    "Content-Language"?: "en" | "es";
+                    /** @description The request’s id: the client’s own X-Request-Id when valid, else a fresh UUID. Written in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key (nothing was charged). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/x-ndjson": components["schemas"]["BatchLine"];
                 };
             };

@@ -1,10 +1,12 @@
 /**
  * A TypeScript client of the AI text detector on the types generated from its OpenAPI document
- * (./api.ts, `bun run examples:types`): scores a text, scores a file, and, given a folder of texts
- * known to be human-written, makes a calibration profile from them, scores the text with it, lists
- * the key's profiles and deletes it; then reads the key's usage.
+ * (./api.ts, `bun run examples:types`): scores a text, scores a file (POST /v1/detect/batch), and,
+ * given a folder of texts known to be human-written (and optionally one of your AI examples, which
+ * adapt the profile to your generators), makes a calibration profile from them, says what it learned,
+ * scores the text with it (the adapted score and the model's own), lists the key's profiles and deletes
+ * it; then reads the key's usage.
  *
- *   DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts essay.pdf [known-human-folder]
+ *   DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts essay.pdf [known-human-folder [ai-examples-folder]]
  *
  * Prints one JSON object per step on stdout. Needs only fetch, FormData and Blob (run here with Bun).
  */
@@ -81,14 +83,16 @@ export class DetectorClient {
   }
 
   /**
-   * Makes a calibration profile from known-human files (one text each, 50+ per language), charged like
-   * detecting them; files it cannot use are named in `skippedFiles`. Sent once, never retried: the
+   * Makes a calibration profile from known-human files (one text each, 50+ per language) and, optionally,
+   * AI examples of your generators (50+ per language to adapt it), charged like detecting them; files it cannot use are named in `skippedFiles`. Sent once, never retried: the
    * route takes no Idempotency-Key, so a retry could make a second profile.
    */
-  async calibrate(name: string, files: Upload[]): Promise<Calibration> {
+  async calibrate(name: string, files: Upload[], aiFiles: Upload[] = []): Promise<Calibration> {
     const form = new FormData();
     form.append('name', name);
     for (const file of files) form.append('files[]', new Blob([file.bytes]), file.name);
+    // AI examples (50+ per language) adapt the profile to your generators: charged like the human files.
+    for (const file of aiFiles) form.append('aiFiles[]', new Blob([file.bytes]), file.name);
     return (await (await this.request('/v1/calibrations', { method: 'POST', body: form }, 1)).json()) as Calibration;
   }
 
@@ -107,7 +111,12 @@ export class DetectorClient {
     const form = new FormData();
     for (const file of files) form.append('files[]', new Blob([file.bytes]), file.name);
     if (detail) form.append('detail', 'full');
-    const response = await this.request('/v1/detect', { method: 'POST', body: form, headers: { 'idempotency-key': crypto.randomUUID() } });
+    // Batch has its own operation: one answer type (NDJSON) for generated clients.
+    const response = await this.request('/v1/detect/batch', {
+      method: 'POST',
+      body: form,
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let buffered = '';
@@ -139,10 +148,10 @@ const SAMPLE =
 async function main(): Promise<void> {
   const baseUrl = process.env.DETECTOR_URL ?? 'http://localhost:3000';
   const key = process.env.DETECTOR_KEY;
-  const [path, folder] = process.argv.slice(2);
+  const [path, folder, aiFolder] = process.argv.slice(2);
   if (!key || !path) {
     console.error(
-      'usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts FILE [KNOWN_HUMAN_FOLDER]',
+      'usage: DETECTOR_URL=http://localhost:3000 DETECTOR_KEY=ak_... bun examples/typescript/client.ts FILE [KNOWN_HUMAN_FOLDER [AI_EXAMPLES_FOLDER]]',
     );
     process.exit(2);
   }
@@ -169,29 +178,52 @@ async function main(): Promise<void> {
       );
     } else if (line.type === 'error') console.log(JSON.stringify({ step: 'file', fileName: line.fileName, error: line.code }));
   }
-  if (folder) await calibrationSteps(client, folder);
+  if (folder) await calibrationSteps(client, folder, aiFolder);
   const usage = await client.usage();
   console.log(JSON.stringify({ step: 'usage', plan: usage.plan, words: usage.words, calls: usage.calls, trial: usage.trial }));
 }
 
-/** Make a profile from the folder's files, score the sample with it, list the key's profiles, delete it. */
-async function calibrationSteps(client: DetectorClient, folder: string): Promise<void> {
+/** The files of a folder, in name order. */
+async function folderFiles(folder: string): Promise<Upload[]> {
   const { readdir, readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
   const names = (await readdir(folder)).sort();
-  const files = await Promise.all(names.map(async (name) => ({ name, bytes: new Uint8Array(await readFile(join(folder, name))) })));
-  const profile = await client.calibrate('Known-human examples', files);
+  return Promise.all(names.map(async (name) => ({ name, bytes: new Uint8Array(await readFile(join(folder, name))) })));
+}
+
+/**
+ * Make a profile from the folder's files (and AI examples), say per language whether it adapted, score the
+ * sample with it, list the key's profiles, delete it.
+ */
+async function calibrationSteps(client: DetectorClient, folder: string, aiFolder?: string): Promise<void> {
+  const profile = await client.calibrate('Known-human examples', await folderFiles(folder), aiFolder ? await folderFiles(aiFolder) : []);
   const texts = Object.fromEntries(Object.entries(profile.languages).map(([lang, l]) => [lang, l?.texts]));
   const skippedFiles = (profile.skippedFiles ?? []).map(({ fileName, code }) => ({ fileName, code }));
-  console.log(JSON.stringify({ step: 'calibrate', id: profile.id, texts, skipped: profile.skipped, skippedFiles }));
+  // Per language: adapted to the AI examples (and what it catches of them at balanced, beside the model alone), or why not.
+  const adaptation = Object.fromEntries(
+    Object.entries(profile.languages).map(([lang, l]) => [
+      lang,
+      l?.adaptation
+        ? {
+            aiTexts: l.adaptation.aiTexts,
+            catchRate: l.adaptation.modes.balanced.catchRate,
+            modelCatchRate: l.adaptation.modes.balanced.modelCatchRate,
+          }
+        : { notAdapted: l?.notAdapted?.reason ?? null },
+    ]),
+  );
+  console.log(JSON.stringify({ step: 'calibrate', id: profile.id, texts, skipped: profile.skipped, skippedFiles, adaptation }));
   const scored = await client.detectText(SAMPLE, 'balanced', profile.id);
-  // `applied: false` names why the profile did not decide this text (its length or type is not covered...).
+  // `applied: false` names why the profile did not decide this text (its length or type is not covered...);
+  // `adapted: true`: `score` is the adapted score, `modelScore` the model's own.
   console.log(
     JSON.stringify({
       step: 'calibrated',
       score: scored.score,
       verdictKey: scored.verdictKey,
       calibration: scored.calibration,
+      adapted: scored.calibration?.adapted ?? false,
+      modelScore: scored.calibration?.modelScore ?? null,
       measuredError: scored.measuredError.source,
     }),
   );

@@ -58,6 +58,8 @@ export const en = {
       'The Authorization scheme "{scheme}" is not supported: send the key as X-API-Key: <key> or Authorization: Bearer <key>.',
     exceeds_plan_calibration:
       'This calibration needs {words} words, more than the {limit} words a month of the {plan} plan: it can never fit, and a profile cannot be split. Make it offline with `bun run calibrate` (free, no API key, the texts never leave your machine), or use a larger plan.',
+    unsupported_media_type_batch:
+      'Unsupported Content-Type: POST /v1/detect/batch takes multipart/form-data with files[]; send one text as application/json to POST /v1/detect.',
     unsupported_media_type_calibration:
       'Unsupported Content-Type: send application/json with "name" and "texts" (an array of texts), or multipart/form-data with a "name" field and files[].',
     invalid_request_name_required: 'The "name" field is required: 1 to {limit} characters.',
@@ -121,6 +123,10 @@ export const en = {
     wordsFrom: '{min}+ words',
   },
   languages: { en: 'English', es: 'Spanish', other: 'other languages' },
+  calibrationNotes: {
+    model_passages:
+      'Your profile, adapted to your AI examples, reads the text as a whole (score {score}/100); the passages shown are the model’s own reading, which finds about {percent}% of the text AI-like.',
+  },
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',

@@ -63,6 +63,8 @@ export const es: Catalogue = {
       'El esquema de Authorization "{scheme}" no está admitido: envía la clave como X-API-Key: <clave> o Authorization: Bearer <clave>.',
     exceeds_plan_calibration:
       'Esta calibración necesita {words} palabras, más que las {limit} palabras al mes del plan {plan}: nunca cabrá, y un perfil no se puede dividir. Créalo sin conexión con `bun run calibrate` (gratis, sin clave de API, los textos no salen de tu máquina), o usa un plan mayor.',
+    unsupported_media_type_batch:
+      'Content-Type no admitido: POST /v1/detect/batch recibe multipart/form-data con files[]; envíe un texto como application/json a POST /v1/detect.',
     unsupported_media_type_calibration:
       'Content-Type no admitido: envía application/json con "name" y "texts" (una lista de textos), o multipart/form-data con un campo "name" y files[].',
     invalid_request_name_required: 'El campo "name" es obligatorio: de 1 a {limit} caracteres.',
@@ -125,6 +127,10 @@ export const es: Catalogue = {
     wordsFrom: '{min} palabras o más',
   },
   languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
+  calibrationNotes: {
+    model_passages:
+      'Su perfil, adaptado a sus ejemplos de IA, lee el texto como un todo (puntuación {score}/100); los pasajes mostrados son la lectura propia del modelo, que encuentra cerca del {percent}% del texto con rasgos de IA.',
+  },
   bullets: {
     lexical_ai:
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',

@@ -182,7 +182,8 @@ export function renderResult(text: string, result: DetectResult, headers: Header
   renderGauge(result, lang);
   paintVerdict(byId('verdict'), result.verdictKey, result.verdict);
   byId('verdict-hint').textContent = tr(lang, `verdictHint_${result.verdictKey}`);
-  const notMixed = notMixedNote(result, lang);
+  // An adapted score over the model's passages: the server's one line on why they differ (issue 45 item 2), else why not Mixed.
+  const notMixed = result.calibration?.note ?? notMixedNote(result, lang);
   byId('mixed-note').textContent = notMixed ?? '';
   byId('mixed-note').hidden = notMixed === null;
   // The measured error beside the verdict, in the server's words (it is asked in the page's language).

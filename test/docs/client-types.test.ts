@@ -92,13 +92,16 @@ describe('a client generated from /swagger/json with openapi-typescript', () => 
       fieldAssertions(schema, `components["schemas"]${index(name)}`, checks);
     }
     const response = 'components["schemas"]["DetectResponse"]';
-    const ndjson = 'paths["/api/detect"]["post"]["responses"][200]["content"]["application/x-ndjson"]';
+    const ndjson = 'paths["/v1/detect/batch"]["post"]["responses"][200]["content"]["application/x-ndjson"]';
     checks.push(
       `type _score = Assert<Equal<${response}["score"], number>>;`,
       `type _start = Assert<Equal<${response}["textAnnotations"][number]["start"], number>>;`,
       `type _end = Assert<Equal<${response}["bullets"][number]["end"], number>>;`,
       `type _verdict = Assert<Equal<${response}["verdictKey"], ${union(VERDICT_KEYS)}>>;`,
       `type _json = Assert<Equal<paths["/api/detect"]["post"]["responses"][200]["content"]["application/json"], ${response}>>;`,
+      // Issue 45 item 8: one media type per answer, so a generated client's `data` needs no narrowing.
+      `type _onlyJson = Assert<Equal<keyof paths["/v1/detect"]["post"]["responses"][200]["content"], "application/json">>;`,
+      `type _onlyNdjson = Assert<Equal<keyof paths["/v1/detect/batch"]["post"]["responses"][200]["content"], "application/x-ndjson">>;`,
       `type _lines = Assert<Equal<${ndjson}, components["schemas"]["BatchLine"]>>;`,
       `type _lineTypes = Assert<Equal<${ndjson}["type"], "progress" | "result" | "error" | "complete">>;`,
       `type _fileCodes = Assert<Equal<components["schemas"]["BatchErrorLine"]["code"], ${union(FILE_ERROR_CODES)}>>;`,

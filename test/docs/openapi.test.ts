@@ -117,7 +117,7 @@ describe('the OpenAPI document', () => {
       expect(schemas.BatchLine.oneOf).toContainEqual({ $ref: `#/components/schemas/${name}`, type: 'object' });
       expect(schemas.BatchLine.discriminator.mapping[type]).toBe(`#/components/schemas/${name}`);
     }
-    const stream = detect.responses['200'].content['application/x-ndjson'];
+    const stream = spec.paths['/v1/detect/batch'].post.responses['200'].content['application/x-ndjson'];
     expect(stream.schema).toEqual({ $ref: '#/components/schemas/BatchLine' });
     const exampleTypes = Object.values(stream.examples).map((e) => (e as Json).value.type);
     expect(new Set(exampleTypes)).toEqual(new Set(Object.keys(lines)));

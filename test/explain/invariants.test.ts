@@ -276,6 +276,10 @@ describe('explanation invariants', () => {
     // Adapted to generated diaries (made, like an operator's, from the writers' own kind of text and a model's); with the
     // shared data, a second profile adapted from dev texts of several sources. Applied to other diaries, hand-written texts and dev texts.
     const profiles: CalibrationProfile[] = [makeProfile(detector, humanNotes(150), META, aiNotes(80))];
+    // Issue 45 item 2: a profile of two notes a text (80-149 words), adapted, which covers a human note followed by an AI one.
+    const pairs = (xs: string[]) => xs.slice(0, xs.length >> 1).map((x, i) => `${x} ${xs[(xs.length >> 1) + i]}`);
+    profiles.push(makeProfile(detector, pairs(humanNotes(300)), META, pairs(aiNotes(200))));
+    expect(profiles[1].languages.en!.adaptation).not.toBeNull();
     if (DATA) {
       const en = rows.filter((r) => r.lang === 'en');
       profiles.push(
@@ -302,10 +306,13 @@ describe('explanation invariants', () => {
       HUMAN_EN_2,
       `${HUMAN_EN}\n\n${AI_EN}`,
       ...rows.slice(1000, 1300).map((r) => r.text),
+      // Two AI notes the model reads as mixed (issue 45 item 2: an adapted 100 beside "mixed").
+      ...pairs(aiNotes(400).slice(200)),
     ];
     const found: string[] = [];
     let adapted = 0;
     let moved = 0;
+    let wholeOverPassages = 0;
     texts.forEach((text, i) => {
       const r = engine.analyze(text, undefined, true);
       for (const [k, profile] of profiles.entries()) {
@@ -321,9 +328,21 @@ describe('explanation invariants', () => {
           // (A probability just under even odds rounds to a score of 50: the rule reads the probability.)
           if (HUMAN_SIDE.has(decision.verdictKey) && read.probability >= 0.5)
             found.push(`text ${i} profile ${k} ${mode}: ${decision.verdictKey} at p = ${read.probability}`);
+          // Issue 45 item 2: an adapted reading that reaches its bar decides the whole text; `mixed` only below it.
+          if (decision.adapted && decision.verdictKey === 'mixed' && read.probability >= decision.aiThreshold)
+            found.push(`text ${i} profile ${k} ${mode}: mixed at adapted score ${read.score}, over the bar`);
+          if (decision.adapted && decision.verdictKey !== 'mixed' && detector.decide(text, r, mode).mixedPassage) wholeOverPassages++;
           for (const lang of LANGS) {
             const e = detector.explain(text, r, decision, lang);
             for (const v of violations(text, read, e, engine, mode)) found.push(`text ${i} profile ${k} ${mode}/${lang}: ${v}`);
+            // "The rest reads as human" only beside a mixed verdict; passages that are the model's own reading are said to be.
+            if (e.bullets.some((b) => b.id === 'mixed_authorship') !== (e.verdictKey === 'mixed'))
+              found.push(`text ${i} profile ${k} ${mode}/${lang}: ${e.verdictKey} verdict, mixed_authorship bullet ${!!e.bullets.length}`);
+            const several = decision.adapted !== null && r.segments.length > 1;
+            if (several !== (e.calibration?.passages === 'model'))
+              found.push(`text ${i} profile ${k} ${mode}/${lang}: ${r.segments.length} passages, passages ${e.calibration?.passages}`);
+            if (several && !e.calibration?.note?.includes(`${read.score}/100`))
+              found.push(`text ${i} profile ${k} ${mode}/${lang}: note "${e.calibration?.note}" without the score ${read.score}`);
           }
         }
       }
@@ -331,6 +350,8 @@ describe('explanation invariants', () => {
     expect(found.slice(0, 20)).toEqual([]);
     expect(adapted).toBeGreaterThan(100);
     expect(moved).toBeGreaterThan(20);
+    // The rule of issue 45 item 2 was exercised: adapted answers the model alone would have called mixed.
+    expect(wholeOverPassages).toBeGreaterThan(5);
   });
 
   it.skipIf(!DATA)(

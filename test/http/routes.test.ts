@@ -73,6 +73,7 @@ describe('a trailing slash', () => {
       '/v1/calibrations',
       '/v1/calibrations/{id}',
       '/v1/detect',
+      '/v1/detect/batch',
       '/v1/limits',
       '/v1/usage',
     ]);
@@ -144,9 +145,15 @@ describe('docs', () => {
       expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Language']),
     );
     expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
-    const ndjson = Object.values(ok.content['application/x-ndjson'].examples).map((e) => (e as { value: { type: string } }).value.type);
+    // Batch mode has its own operation, one media type each way (issue 45 item 8).
+    const batch = spec.paths['/v1/detect/batch'].post;
+    expect(Object.keys(ok.content)).toEqual(['application/json']);
+    expect(Object.keys(batch.responses['200'].content)).toEqual(['application/x-ndjson']);
+    const ndjson = Object.values(batch.responses['200'].content['application/x-ndjson'].examples).map(
+      (e) => (e as { value: { type: string } }).value.type,
+    );
     expect(ndjson).toEqual(['progress', 'result', 'progress', 'result', 'progress', 'error', 'complete']);
-    expect(op.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/BatchForm' });
+    expect(batch.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/BatchForm' });
     expect(spec.components.schemas.BatchForm.properties['files[]'].type).toBe('array');
     // Every operation's responses: the calibration routes document the codes only they answer (issue 34).
     const operations = Object.values(spec.paths).flatMap((path) => Object.values(path as object)) as Array<{ responses: object }>;

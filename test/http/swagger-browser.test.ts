@@ -107,9 +107,9 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
   it('shows a batch answer (NDJSON) as its lines, not "can\'t parse JSON" (issue 28)', async () => {
     const page = browser!.page;
     await openAuthorized(page);
-    await page.click('.opblock-summary-path[data-path="/v1/detect"]');
+    // Batch has its own operation (issue 45 item 8): one request and one answer media type.
+    await page.click('.opblock-summary-path[data-path="/v1/detect/batch"]');
     await page.click('button.try-out__btn');
-    await page.locator('.opblock-section-request-body select').first().selectOption('multipart/form-data');
     await page
       .locator('.opblock-section-request-body input[type="file"]')
       .first()
@@ -118,7 +118,7 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
         mimeType: 'text/plain',
         buffer: Buffer.from(EXAMPLES.single.request.text),
       });
-    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/v1/detect`));
+    const answered = page.waitForResponse((r) => r.url().startsWith(`${base}/v1/detect/batch`));
     await page.click('button.execute');
     const response = await answered;
     expect(response.status()).toBe(200);
@@ -148,8 +148,7 @@ describe.if(HAVE_CHROMIUM)('Swagger UI in a browser', () => {
   it('shows the batch stream as a oneOf of the four named line types with its discriminator, not (any | any | any | any)', async () => {
     const page = browser!.page;
     await page.goto(`${base}/swagger`);
-    await page.click('.opblock-summary-path[data-path="/v1/detect"]');
-    await page.locator('.responses-wrapper select.content-type').first().selectOption('application/x-ndjson');
+    await page.click('.opblock-summary-path[data-path="/v1/detect/batch"]');
     await page.locator('.responses-wrapper button.tablinks[data-name="model"]').first().click();
     const schema = (await page.locator('.responses-wrapper .model-box').first().textContent()) ?? '';
     // Each alternative is named after its component, with its fields; the discriminator is shown.

@@ -3,7 +3,7 @@
  * the whole-text thresholds, the obfuscation and strong-passage guards) and the document type.
  * The explanations read this decision and never decide again.
  */
-import { isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
+import { isAiVerdict, isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
 import { changedLetters, type EngineResult } from '../score/engine';
@@ -111,8 +111,14 @@ export function decide(
     : applied
       ? aiThresholdAt(cell, applied.thresholdLogit)
       : aiThreshold(cell, mode);
-  const passage = mixedPassage(model, r, mode);
-  let verdictKey: VerdictKey = passage ? 'mixed' : verdictFor(probability, threshold, cell.conclusive[mode]);
+  const found = mixedPassage(model, r, mode);
+  const whole = verdictFor(probability, threshold, cell.conclusive[mode]);
+  // Issue 45 item 2: an adapted reading that calls the whole text AI decides (a score of 100 beside
+  // "mixed" and "the rest reads as human" said two things); its passages stay the model's own reading,
+  // and the answer says so (`calibration.passages`). Without adaptation, or below the adapted bar, an AI
+  // passage held to the whole-text promise still makes the text mixed.
+  const passage = adapted && isAiVerdict(whole) ? null : found;
+  let verdictKey: VerdictKey = passage ? 'mixed' : whole;
   const obfuscated = changedLetters(r) > 0;
   const strong = strongAiPassage(r);
   // Changed letters mean the reading cannot be trusted to clear the text: never plainly human. Nor
@@ -122,7 +128,13 @@ export function decide(
   const measured = applied?.measured;
   const calibration: ProfileUse | null = applied
     ? adapted
-      ? { ...applied.use, adaptedScore: Math.round(probability * 100), modelScore: r.score }
+      ? {
+          ...applied.use,
+          adaptedScore: Math.round(probability * 100),
+          modelScore: r.score,
+          // An adaptation reads whole texts: the passages of a text of several are the model's.
+          ...(r.segments.length > 1 ? { passages: 'model' as const } : {}),
+        }
       : applied.use
     : null;
   return {

@@ -118,6 +118,13 @@ export interface ProfileUse {
   /** When adapted: the adapted score (the answer's `score`) and the model's own, 0-100. */
   adaptedScore?: number;
   modelScore?: number;
+  /**
+   * When adapted and the text reads as several passages: `model`, the passages (and the AI share) are
+   * the model's own reading, which can differ from the adapted whole-text score (issue 45 item 2);
+   * `note` says so in the label language.
+   */
+  passages?: 'model';
+  note?: string;
 }
 
 /** A language needs this many usable texts before a profile is made for it. */

@@ -113,8 +113,16 @@ export function explain(model: ModelFile, text: string, scored: EngineResult, de
     segments: r.segments.map(({ start, end, label, score }) => ({ start, end, label, score })),
     aiShare: roundShare(r.aiShare),
     measuredError: measuredErrorView(decision.measuredError, r.language, lang),
-    calibration: decision.calibration,
+    calibration: calibrationView(decision, r, lang),
   };
+}
+
+/** The profile's use as the answer carries it: with the one line that says why an adapted score and the model's passages differ. */
+function calibrationView(decision: Decision, r: EngineResult, lang: LabelLang): Decision['calibration'] {
+  const c = decision.calibration;
+  if (c?.passages !== 'model') return c;
+  const note = t(lang, 'calibrationNotes.model_passages', { score: c.adaptedScore ?? 0, percent: aiSharePercent(r.aiShare) });
+  return { ...c, note };
 }
 
 /** The measured error as the answer carries it, with its sentence ("... at most X%", with n) in the label language. */

@@ -39,7 +39,12 @@ export const DETECT_PATH = '/v1/detect';
 /** The seed's path, kept as an alias of DETECT_PATH: the same handler and contract. */
 export const DETECT_ALIAS_PATH = '/api/detect';
 /** Route keys ("METHOD /path") the auth plugin protects and whose handler observes itself. */
-export const DETECT_ROUTES = [`POST ${DETECT_PATH}`, `POST ${DETECT_ALIAS_PATH}`] as const;
+/**
+ * Batch mode under its own path (issue 45 item 8): multipart only, NDJSON only, so a client generated from
+ * the OpenAPI document types each answer with one schema. POST /v1/detect still takes the same forms.
+ */
+export const DETECT_BATCH_PATH = '/v1/detect/batch';
+export const DETECT_ROUTES = [`POST ${DETECT_PATH}`, `POST ${DETECT_ALIAS_PATH}`, `POST ${DETECT_BATCH_PATH}`] as const;
 
 /** Dependencies of the detect routes. */
 export interface DetectModuleOptions {
@@ -63,7 +68,7 @@ export interface DetectModuleOptions {
   /** The batch streams still open (the shutdown waits for them). */
   streams?: OpenStreams;
   /** How the two routes appear in the OpenAPI document (src/modules/docs/openapi.ts, which also documents batch mode: given by app.ts, so detect does not import batch). */
-  operations?: { detect: DocumentDecoration; alias: DocumentDecoration };
+  operations?: { detect: DocumentDecoration; alias: DocumentDecoration; batch: DocumentDecoration };
   /** Finds a `calibration` profile of the key (src/modules/calibrations, wired by app.ts; absent: every id is unknown). */
   findProfile?: FindProfile;
 }
@@ -195,23 +200,36 @@ export function detectModule(deps: DetectModuleOptions) {
     return response;
   }
 
+  /** A multipart/form-data request: batch mode, under its Idempotency-Key when it has one. */
+  async function multipart(ctx: DetectContext, key: ApiKey, contentType: string | null): Promise<Response> {
+    const { request } = ctx;
+    const idempotencyKey = idempotencyKeyOf(request.headers);
+    if (idempotencyKey === null) return batch(ctx, key, request);
+    // Refused before the body is read, as without the header, unless a kept answer is replayed
+    // (free): 4 parallel 45 MB batches of a key with 10 words left added ~590 MB (issue 29).
+    if (!(await idempotency.answered(secretOf(ctx), idempotencyKey))) await checkQuotaFirst(quota, key);
+    // The body is read first to fingerprint it, then handed to batch mode as a request of its own.
+    const bytes = await readBodyBytes(request, config.maxBatchBytes);
+    const fingerprint = await multipartFingerprint(bytes, contentType ?? '');
+    const replayable = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes, signal: request.signal });
+    return idempotently(ctx, key, idempotencyKey, fingerprint, 'batch', (hold) => batch(ctx, key, replayable, hold));
+  }
+
+  const detectBatch = async function detectBatch(context: unknown) {
+    const ctx = context as unknown as DetectContext;
+    const key = requireKey(ctx.key);
+    const contentType = ctx.request.headers.get('content-type');
+    if (!isMultipartType(contentType)) throw new ApiError('unsupported_media_type', { variant: 'batch' });
+    return multipart(ctx, key, contentType);
+  };
+
   const detect = async function detect(context: unknown) {
     const ctx = context as unknown as DetectContext;
     const { request } = ctx;
     const key = requireKey(ctx.key);
     const contentType = request.headers.get('content-type');
     const idempotencyKey = idempotencyKeyOf(request.headers);
-    if (isMultipartType(contentType)) {
-      if (idempotencyKey === null) return batch(ctx, key, request);
-      // Refused before the body is read, as without the header, unless a kept answer is replayed
-      // (free): 4 parallel 45 MB batches of a key with 10 words left added ~590 MB (issue 29).
-      if (!(await idempotency.answered(secretOf(ctx), idempotencyKey))) await checkQuotaFirst(quota, key);
-      // The body is read first to fingerprint it, then handed to batch mode as a request of its own.
-      const bytes = await readBodyBytes(request, config.maxBatchBytes);
-      const fingerprint = await multipartFingerprint(bytes, contentType ?? '');
-      const replayable = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes, signal: request.signal });
-      return idempotently(ctx, key, idempotencyKey, fingerprint, 'batch', (hold) => batch(ctx, key, replayable, hold));
-    }
+    if (isMultipartType(contentType)) return multipart(ctx, key, contentType);
     if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type');
     const text = await readBodyText(request, config.maxBodyBytes);
     if (idempotencyKey === null) {
@@ -226,5 +244,6 @@ export function detectModule(deps: DetectModuleOptions) {
   };
   return new Elysia({ name: 'detect' })
     .post(DETECT_PATH, detect, { parse: 'none', detail: operations?.detect })
-    .post(DETECT_ALIAS_PATH, detect, { parse: 'none', detail: operations?.alias });
+    .post(DETECT_ALIAS_PATH, detect, { parse: 'none', detail: operations?.alias })
+    .post(DETECT_BATCH_PATH, detectBatch, { parse: 'none', detail: operations?.batch });
 }

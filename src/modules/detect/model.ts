@@ -180,6 +180,15 @@ export const CalibrationUseSchema = t.Object(
         description: 'Only when `adapted`: the model’s own score (0-100), what `score` would be without the profile.',
       }),
     ),
+    passages: t.Optional(
+      t.Literal('model', {
+        description:
+          'Only when `adapted` and the text reads as several passages: `segments`, `aiShare` and the sentence scores are the model’s own reading (an adaptation reads whole texts), which can differ from the adapted `score`. When the adapted score reaches the bar, the whole-text reading decides (an AI verdict, never `mixed`).',
+      }),
+    ),
+    note: t.Optional(
+      t.String({ description: 'With `passages`: one sentence, in the label language, saying why the score and the passages differ.' }),
+    ),
   },
   { title: 'CalibrationUse', description: 'The calibration profile this detection named, and whether its threshold decided the verdict.' },
 );

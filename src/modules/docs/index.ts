@@ -14,6 +14,7 @@ import { CALIBRATION_SCHEMAS } from '../calibrations';
 import { LIMITS_SCHEMAS } from '../limits';
 import { USAGE_SCHEMAS } from '../usage';
 import { SWAGGER_ASSETS, swaggerPage } from './ui';
+import { closedAnswers } from './closed';
 
 const TITLE = 'AI Text Detector API';
 /** Where the OpenAPI JSON is served. */
@@ -38,6 +39,9 @@ const DESCRIPTION = [
 ].join('\n');
 
 /** Elysia plugin mounting /swagger, /swagger/json and /swagger/assets/:name. */
+/** The component schemas that are request bodies: left open (closed.ts). */
+const REQUEST_SCHEMAS = ['DetectRequest', 'BatchForm', 'CreateCalibration', 'CalibrationForm'];
+
 export function docsModule() {
   const page = swaggerPage(TITLE, SPEC_PATH);
   return new Elysia({ name: 'docs' })
@@ -64,7 +68,7 @@ export function docsModule() {
           ],
           components: {
             // TypeBox schemas are plain JSON Schema; the plugin's OpenAPI typings do not know TypeBox's types.
-            schemas: { ...DETECT_SCHEMAS, ...USAGE_SCHEMAS, ...LIMITS_SCHEMAS, ...CALIBRATION_SCHEMAS } as Record<string, object>,
+            schemas: closedAnswers({ ...DETECT_SCHEMAS, ...USAGE_SCHEMAS, ...LIMITS_SCHEMAS, ...CALIBRATION_SCHEMAS }, REQUEST_SCHEMAS),
             responses: DETECT_RESPONSES as unknown as Record<string, { description: string }>,
             securitySchemes: {
               ApiKeyAuth: {

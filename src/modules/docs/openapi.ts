@@ -226,10 +226,11 @@ export const detectOperation = {
   tags: ['Detection'],
   summary: 'Detect AI-generated text',
   description:
-    'Single mode (application/json): scores one text and explains the score. Batch mode (multipart/form-data, parts `files[]`) streams NDJSON. ' +
+    'Scores one text (application/json) and explains the score. ' +
     'Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only successful detections are charged. ' +
     'Labels and messages follow `?lang=` or Accept-Language (en, es).\n\n' +
-    BATCH_STREAM,
+    'Files go to `POST /v1/detect/batch` (multipart/form-data, NDJSON answer), documented there with one schema per answer so that ' +
+    'generated clients need no narrowing. For existing clients this path also takes that form and answers exactly as /v1/detect/batch does.',
   security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   parameters: [
     { name: 'lang', in: 'query', required: false, schema: LabelLangSchema, description: 'Label language; overrides Accept-Language.' },
@@ -265,12 +266,11 @@ export const detectOperation = {
     required: true,
     content: {
       'application/json': { schema: ref('DetectRequest'), example: EXAMPLES.single.request },
-      'multipart/form-data': { schema: ref('BatchForm') },
     },
   },
   responses: {
     200: {
-      description: `Analysis of the text (single mode), or an NDJSON stream (batch mode). ${BATCH_STREAM}`,
+      description: 'Analysis of the text.',
       headers: {
         ...RATE_LIMIT_HEADERS,
         ...REQUEST_RATE_HEADERS,
@@ -282,13 +282,37 @@ export const detectOperation = {
       },
       content: {
         'application/json': { schema: ref('DetectResponse'), example: single },
-        'application/x-ndjson': { schema: ref('BatchLine'), examples: batchExamples },
       },
     },
     ...detectErrorResponses(),
     default: DEFAULT_ERROR_RESPONSE,
   },
   // TypeBox schemas are plain JSON Schema; the OpenAPI typings just do not know TypeBox's types.
+} as unknown as DocumentDecoration;
+
+/**
+ * POST /v1/detect/batch (issue 45 item 8): batch mode under its own operation, one request and one answer
+ * media type, so a generated client (openapi-typescript + openapi-fetch) types `data` without narrowing.
+ */
+export const detectBatchOperation = {
+  ...(detectOperation as Record<string, unknown>),
+  operationId: 'detectBatch',
+  summary: 'Detect AI-generated text in files (batch)',
+  description:
+    'Batch mode: files (parts `files[]`: TXT, MD, DOCX, PDF) scored one by one, streamed as NDJSON lines. ' +
+    'Words are runs of Unicode letters/digits (inner apostrophes and hyphens kept); only files delivered are charged. ' +
+    'Labels and messages follow `?lang=`, the form field `lang` or Accept-Language (en, es). Another Content-Type is 415 `unsupported_media_type`.\n\n' +
+    BATCH_STREAM,
+  requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('BatchForm') } } },
+  responses: {
+    200: {
+      description: `An NDJSON stream. ${BATCH_STREAM}`,
+      headers: (detectOperation as unknown as { responses: { 200: { headers: unknown } } }).responses[200].headers,
+      content: { 'application/x-ndjson': { schema: ref('BatchLine'), examples: batchExamples } },
+    },
+    ...detectErrorResponses(),
+    default: DEFAULT_ERROR_RESPONSE,
+  },
 } as unknown as DocumentDecoration;
 
 /** POST /api/detect: the seed's path, the same handler and contract as POST /v1/detect. */

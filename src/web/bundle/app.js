@@ -1569,7 +1569,7 @@ function renderResult(text, result, headers, lang, answerLang = lang) {
   renderGauge(result, lang);
   paintVerdict(byId("verdict"), result.verdictKey, result.verdict);
   byId("verdict-hint").textContent = tr(lang, `verdictHint_${result.verdictKey}`);
-  const notMixed = notMixedNote(result, lang);
+  const notMixed = result.calibration?.note ?? notMixedNote(result, lang);
   byId("mixed-note").textContent = notMixed ?? "";
   byId("mixed-note").hidden = notMixed === null;
   const measured = byId("measured-error");
