@@ -101,7 +101,9 @@ for (const [lang, l] of Object.entries(set.languages) as [ModelLang, NonNullable
     const words = texts.map((t) => t.words).sort((a, b) => a - b);
     console.log(`${p.id} | ${texts.length} | ${words[words.length >> 1]} | ${modelAloneFlags(texts, lang)} | ${p.label}`);
   });
-  console.log(`${lang}: ${l.texts.length} texts in ${l.populations.length} populations, model alone flags ${modelAloneFlags(l.texts, lang)}`);
+  console.log(
+    `${lang}: ${l.texts.length} texts in ${l.populations.length} populations, model alone flags ${modelAloneFlags(l.texts, lang)}`,
+  );
 }
 console.log(
   `\nwrote ${opt.out} (${(bytes.length / 1e6).toFixed(2)} MB, model ${set.modelVersion}${commercialOnly ? ', commercial sources only' : ''}) in ${seconds} s; ${otherLanguage} texts read as the other language left out`,
