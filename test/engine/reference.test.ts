@@ -1,7 +1,8 @@
 /**
  * The reference human writers shipped with the model (model/reference.bin; issue 43 item 1): the
  * committed file is what `bun run reference` makes from ../shared/data and the committed model (rebuilt
- * here into a temp file, ~15 s on 2 busy cores; skipped without the shared data), its format reads back
+ * here into a temp file, with the --commercial build beside it: ~25 s wall for both at a load average
+ * of 20 on 2 cores, ~4 s of CPU each; skipped without the shared data), its format reads back
  * exactly and refuses anything else, and a detector of another model version gets no reference.
  */
 import { afterAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
@@ -92,7 +93,7 @@ async function rebuild(args: string[]): Promise<Uint8Array> {
 
 describe.skipIf(!DATA)('bun run reference (needs ../shared/data)', () => {
   it('rebuilds model/reference.bin byte for byte, and --commercial leaves the non-commercial sources out', async () => {
-    // Both builds at once: two cores, about 15 s wall on a busy machine.
+    // Both builds at once, one a core.
     const [fresh, commercial] = await Promise.all([rebuild([]), rebuild(['--commercial'])]);
     expect(fresh.length).toBe(COMMITTED.length);
     expect(Buffer.from(fresh).equals(Buffer.from(COMMITTED))).toBe(true);
