@@ -34,7 +34,7 @@ import { detectDocType } from './score/doctype';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
 import { calibratedProbability } from './score/probability';
-import { referenceFor } from './shipped-reference';
+import { loadShippedReference, referenceFor } from './shipped-reference';
 import type { Analysis, AnalyzeOptions, Detector } from './types';
 
 export type { Decision, ProfileContext } from './decide';
@@ -161,6 +161,9 @@ export function detectorFor(engine: Engine, options: DetectorOptions = {}): Dete
     facts,
     get reference() {
       return facts.reference ?? null;
+    },
+    async loadReference(tick = () => new Promise<void>((resolve) => setImmediate(resolve))) {
+      if (options.reference === undefined) await loadShippedReference(tick);
     },
   };
 }
