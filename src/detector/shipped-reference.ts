@@ -3,7 +3,7 @@
  * reference`; ./decide/reference.ts). Imported `with { type: 'file' }` so that `bun build --compile`
  * embeds it, like the model files (src/model-version.ts), but never hashed into the model version: a
  * rebuilt reference does not make stored profiles stale. Decoded once per process, on first use (a
- * profile build): a process that only detects never pays for it (~120 ms of CPU and ~19 MB resident:
+ * profile build): a process that only detects never pays for it (~100-240 ms of CPU and ~18 MB held:
  * model/README.md, "Reference writers").
  */
 import { readFileSync } from 'node:fs';
