@@ -82,6 +82,13 @@ const ModeSchema = t.Object(
     }),
     flagged: Int({ minimum: 0, description: "The profile's texts at or above the threshold." }),
     texts: Int({ minimum: 0, description: 'The texts the threshold was set on.' }),
+    mixed: t.Optional(
+      Int({
+        minimum: 1,
+        description:
+          "Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none.",
+      }),
+    ),
     rate: t.Number({ minimum: 0, maximum: 1, description: 'flagged / texts.' }),
     upperBound: t.Number({
       minimum: 0,
