@@ -34,6 +34,7 @@ import { extractPoolFor } from '../modules/batch/pool';
 import { countLanguages } from '../modules/calibrations/languages';
 import { CalibrationScreen } from '../modules/calibrations/screen';
 import { boundedLines, maxLineChars } from './bounded-lines';
+import { jsonLine } from './calibrate-line';
 
 /** Usage text of `calibrate`. */
 export const CALIBRATE_USAGE = `Usage:
@@ -215,7 +216,10 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
         line++;
         if ('tooLong' in bounded) {
           sides.human.tally.read++;
-          fail(sides.human.tally, `stdin:${line}`, { code: 'text_too_long', params: { count: bounded.tooLong, limit: DEFAULT_MAX_TEXT_CHARS } });
+          fail(sides.human.tally, `stdin:${line}`, {
+            code: 'text_too_long',
+            params: { count: bounded.tooLong, limit: DEFAULT_MAX_TEXT_CHARS },
+          });
           continue;
         }
         const raw = bounded.text;
@@ -339,36 +343,6 @@ export function adaptationLines(profile: CalibrationProfile): string[] {
       );
   }
   return out;
-}
-
-/** The keys a calibration JSON line may have (`id`, as `detect --jsonl` lines carry one, is ignored). */
-const LINE_KEYS: ReadonlySet<string> = new Set(['text', 'label', 'id']);
-
-/** A line's reading: its text and label ("human" when absent), or the label or key it should not have. */
-type JsonLine =
-  | { text: string; label: 'human' | 'ai' | undefined; badLabel?: unknown }
-  | { unknownKey: string; meant: boolean };
-
-/**
- * A JSON line's text and label ("human" when absent); null when it has no string `text`; label
- * undefined (with `badLabel`) for a label other than "human" or "ai"; `unknownKey` for a key other
- * than LINE_KEYS (`meant`: it looks like an AI label, `"ai": true`, `"is_ai"`).
- */
-function jsonLine(raw: string): JsonLine | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
-  } catch {
-    return null;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const { text, label } = value as { text?: unknown; label?: unknown };
-  if (typeof text !== 'string') return null;
-  const unknownKey = Object.keys(value).find((k) => !LINE_KEYS.has(k));
-  if (unknownKey !== undefined) return { unknownKey, meant: /^(is_?)?ai$|^ai_|^labels?$|^type$|^kind$/i.test(unknownKey) };
-  if (label === undefined || label === 'human') return { text, label: 'human' };
-  if (label === 'ai') return { text, label: 'ai' };
-  return { text, label: undefined, badLabel: label };
 }
 
 /** The first language (MODEL_LANGS order) with AI examples and human texts of none, with its count; null when there is none. */

@@ -71,11 +71,13 @@ export const es: Catalogue = {
     invalid_request_name_too_long: 'El campo "name" es demasiado largo: {length} caracteres, como mucho {limit}.',
     invalid_request_texts_required:
       'El campo "texts" es obligatorio: {ai} ejemplos de IA en "aiTexts" no bastan para crear un perfil, cuyos umbrales se fijan con textos humanos conocidos. Añade al menos {min} textos humanos por idioma en "texts".',
-    invalid_request_misspelt_json_field: 'Campo desconocido "{field}": ¿querías decir "{suggestion}"? Una calibración admite "name", "texts" y "aiTexts".',
+    invalid_request_misspelt_json_field:
+      'Campo desconocido "{field}": ¿querías decir "{suggestion}"? Una calibración admite "name", "texts" y "aiTexts".',
     invalid_request_unknown_json_field: 'Campo desconocido "{field}": una calibración admite "name", "texts" y "aiTexts".',
     invalid_request_misspelt_form_field:
       'Parte del formulario desconocida "{field}": ¿querías decir "{suggestion}"? Una calibración admite "name", "files[]" y "aiFiles[]".',
-    invalid_request_unknown_form_field: 'Parte del formulario desconocida "{field}": una calibración admite "name", "files[]" y "aiFiles[]".',
+    invalid_request_unknown_form_field:
+      'Parte del formulario desconocida "{field}": una calibración admite "name", "files[]" y "aiFiles[]".',
     calibration_empty_ai_only:
       'Ningún texto humano conocido: se enviaron {ai} ejemplos de IA utilizables, y los umbrales de un perfil se fijan con textos humanos conocidos. Envía con ellos al menos {min} textos humanos de {minWords} palabras o más por idioma en "{field}".',
     calibration_too_small_scored:

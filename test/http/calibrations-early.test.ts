@@ -46,7 +46,10 @@ describe('a calibration set its languages cannot make a profile of', () => {
   it('is refused before any text is scored or a word charged: too few texts of a language', async () => {
     const { app, store, scored } = countingApp();
     const { key, row } = await keyOn(store, 'enterprise');
-    const answer = await call(app, '/v1/calibrations', { key, json: { name: 'Two languages', texts: [...humanNotes(150), ...spanishHumans(49)] } });
+    const answer = await call(app, '/v1/calibrations', {
+      key,
+      json: { name: 'Two languages', texts: [...humanNotes(150), ...spanishHumans(49)] },
+    });
     expect(answer.status).toBe(422);
     const body = (await answer.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('calibration_too_small');
@@ -58,7 +61,10 @@ describe('a calibration set its languages cannot make a profile of', () => {
   it('is refused before any text is scored or a word charged: AI examples of a language without human texts', async () => {
     const { app, store, scored } = countingApp();
     const { key, row } = await keyOn(store, 'enterprise');
-    const answer = await call(app, '/v1/calibrations', { key, json: { name: 'Stray', texts: humanNotes(150), aiTexts: spanishAiNotes(60) } });
+    const answer = await call(app, '/v1/calibrations', {
+      key,
+      json: { name: 'Stray', texts: humanNotes(150), aiTexts: spanishAiNotes(60) },
+    });
     expect(answer.status).toBe(422);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('calibration_ai_without_human');
     expect(scored.count).toBe(0);

@@ -71,7 +71,12 @@ describe('a calibration request as an operator writes it', () => {
     const other = await post({ name: 'Notes', texts, sensitivity: 'balanced' });
     expect(other.json.error.message).toBe('Unknown field "sensitivity": a calibration takes "name", "texts" and "aiTexts".');
     for (const part of ['AIFiles[]', 'aiFile[]', 'ai_files[]']) {
-      const refused = await post(form([['files[]', texts], [part, aiNotes(60)]]));
+      const refused = await post(
+        form([
+          ['files[]', texts],
+          [part, aiNotes(60)],
+        ]),
+      );
       expect([refused.status, refused.json.error.code]).toEqual([400, 'invalid_request']);
       expect(refused.json.error.message).toBe(
         `Unknown form part "${part}": did you mean "aiFiles[]"? A calibration takes "name", "files[]" and "aiFiles[]".`,

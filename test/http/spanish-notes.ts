@@ -3,9 +3,23 @@
  * language the calibration tests send without human texts of it. Each 40+ words, no two alike.
  */
 
-const LUGARES = ['el mercado central', 'la biblioteca municipal', 'el parque del río', 'la antigua estación', 'el huerto comunitario', 'la panadería del barrio', 'el taller de cerámica'];
+const LUGARES = [
+  'el mercado central',
+  'la biblioteca municipal',
+  'el parque del río',
+  'la antigua estación',
+  'el huerto comunitario',
+  'la panadería del barrio',
+  'el taller de cerámica',
+];
 const NOMBRES = ['Lucía', 'Mateo', 'Sofía', 'Diego', 'Valeria', 'Hugo', 'Martina', 'Pablo', 'Elena', 'Andrés', 'Carmen'];
-const INICIOS = ['Hoy pasé la tarde en', 'Esta mañana por fin visité', 'Ayer por la noche di un paseo hasta', 'El fin de semana me acerqué a', 'Después del trabajo decidí explorar'];
+const INICIOS = [
+  'Hoy pasé la tarde en',
+  'Esta mañana por fin visité',
+  'Ayer por la noche di un paseo hasta',
+  'El fin de semana me acerqué a',
+  'Después del trabajo decidí explorar',
+];
 const MEDIOS = [
   '{n} me acompañó y hablamos de todo, desde libros hasta nuestros planes para el verano.',
   'El ambiente era tranquilo y acogedor, con unas {k} personas disfrutando del sol.',
@@ -25,7 +39,12 @@ const pick = <T>(list: readonly T[], i: number, salt: number): T => list[(i * 7 
 /** The `i`th Spanish AI-style note. */
 export function spanishAiNote(i: number): string {
   const fill = (t: string) => t.replace('{n}', pick(NOMBRES, i, 1)).replace('{k}', String(10 + ((i * 17) % 40)));
-  return [`${pick(INICIOS, i, 0)} ${pick(LUGARES, i, 2)}.`, fill(pick(MEDIOS, i, 3)), fill(pick(MEDIOS, i + 2, 4)), pick(CIERRES, i, 5)].join(' ');
+  return [
+    `${pick(INICIOS, i, 0)} ${pick(LUGARES, i, 2)}.`,
+    fill(pick(MEDIOS, i, 3)),
+    fill(pick(MEDIOS, i + 2, 4)),
+    pick(CIERRES, i, 5),
+  ].join(' ');
 }
 
 /** `count` distinct Spanish AI-style notes. */

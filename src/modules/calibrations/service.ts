@@ -425,7 +425,12 @@ async function calibrate(
         if (detector.language) firstReading[side].push(detector.language(text));
       } else if (screened.why === 'duplicate') duplicates[side]++;
       else if (screened.why === 'refused') unused.push({ side, index, error: screened.error });
-      else unused.push({ side, index, error: { code: 'text_too_short', params: { min: MIN_PROFILE_WORDS, count: detector.countWords(text) } } });
+      else
+        unused.push({
+          side,
+          index,
+          error: { code: 'text_too_short', params: { min: MIN_PROFILE_WORDS, count: detector.countWords(text) } },
+        });
     }
     // The request's own arrays are emptied too: nothing keeps a text longer than its scoring.
     texts[side].length = 0;
