@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { DEFAULT_MAX_TEXT_CHARS } from '../../src/contract/text-length';
-import { spanishAiNotes } from '../http/spanish-notes';
+import { spanishAiNotes } from '../../scripts/lib/spanish-notes';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);

@@ -14,7 +14,7 @@ import { createJsonLogger } from '../../src/http/logger';
 import { HUMAN_ES } from '../engine/texts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { call, detector, freshStore, keyOn } from './helpers';
-import { spanishAiNotes } from './spanish-notes';
+import { spanishAiNotes } from '../../scripts/lib/spanish-notes';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 

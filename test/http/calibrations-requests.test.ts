@@ -13,7 +13,7 @@ import { aiNotes, humanNote, humanNotes } from '../../scripts/lib/calibration-te
 import { AI_EN, HUMAN_EN } from '../engine/texts';
 import { runCommand, startServerProcess, type ServerProcess } from '../fixtures/server-process';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { spanishAiNotes } from './spanish-notes';
+import { spanishAiNotes } from '../../scripts/lib/spanish-notes';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
