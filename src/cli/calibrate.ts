@@ -5,7 +5,9 @@
  * (human) or after `--ai` (AI examples), with the extraction limits of `detect` and the API; scores each
  * distinct text once and keeps its score only (never a word of it: nothing is written but the profile),
  * then writes the profile (--out) and prints one JSON summary. Exits 1 with a message when a language has
- * too few usable texts, or a line's label is neither "human" nor "ai" (naming the line).
+ * too few usable texts, AI examples but no human text, or a line's label is neither "human" nor "ai" or
+ * it has another key (naming the line), or a path does not exist (issue 45). A line too long for any
+ * text is refused while it is read, with bounded memory (bounded-lines.ts, issue 44).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
@@ -42,7 +44,8 @@ export const CALIBRATE_USAGE = `Usage:
   calibrate --key-id KEY_ID --name NAME [--ai FILE|FOLDER]... [FILE|FOLDER|-]...   store the profile for an API key (the configured database)
 Known-human texts: JSON lines {"text": ...} on stdin (with no argument, or "-"), and TXT/MD/DOCX/PDF
 files or folders (read recursively). AI examples: lines {"text": ..., "label": "ai"} on stdin, and the
-files or folders after --ai (repeatable). Each language needs ${MIN_PROFILE_TEXTS}+ human texts of ${MIN_PROFILE_WORDS}+ words;
+files or folders after --ai (repeatable). A line with another key or label, or a path that does not exist,
+stops it (exit 1, nothing written). Each language needs ${MIN_PROFILE_TEXTS}+ human texts of ${MIN_PROFILE_WORDS}+ words;
 with ${MIN_AI_TEXTS}+ AI examples it is also adapted to them (docs/calibration.md, "Adapting to your generators").
 Prints one JSON summary: texts per language, thresholds, what adapting learned and the measured error per mode.`;
 
