@@ -12,6 +12,7 @@ import { DOC_ANSWERS, fillAnswers } from './lib/doc-answers';
 import { humanTexts } from './lib/human-texts';
 import type { CalibrationView } from '../src/modules/calibrations/model';
 import { aiNotes, humanNotes } from './lib/calibration-texts';
+import { spanishAiNotes } from './lib/spanish-notes';
 import { MAX_CALIBRATION_TEXTS, MAX_CALIBRATIONS_PER_KEY } from '../src/modules/calibrations/model';
 import { loadConfig } from '../src/config';
 import { createDetector } from '../src/detector';
@@ -299,6 +300,13 @@ export async function generateExamples(): Promise<DetectExamples> {
   await error(
     'POST /v1/calibrations {"name": "Essays", "texts": ["Too short."]}',
     send('/v1/calibrations', { key: calibrationKey, json: { name: 'Essays', texts: ['Too short.'] } }),
+  );
+  await error(
+    'POST /v1/calibrations {"name": "Essays", "texts": [150 English texts], "aiTexts": [60 Spanish texts]}',
+    send('/v1/calibrations', {
+      key: calibrationKey,
+      json: { name: 'Essays', texts: humanTexts(150), aiTexts: spanishAiNotes(60) },
+    }),
   );
   await error(
     `POST /v1/calibrations with ${MAX_CALIBRATION_TEXTS + 1} texts`,

@@ -375,7 +375,7 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "text_too_long" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
+                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "text_too_long" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "calibration_ai_without_human" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
                 /**
@@ -790,7 +790,7 @@ export interface components {
                 maxTextChars: number;
             };
         };
-        /** @description A calibration set (Content-Type: application/json). */
+        /** @description A calibration set (Content-Type: application/json). Any other field is refused: 400 invalid_request naming it and the field it most likely meant (`aitexts`, `ai_texts`: `aiTexts`). */
         CreateCalibration: {
             /** @description A name for the profile (1-100 characters after trimming), e.g. the population its texts come from. */
             name: string;
@@ -799,7 +799,7 @@ export interface components {
             /** @description Optional AI examples of the same population (at most 5000 texts and AI examples in all): texts you had the models your writers use write for your own prompts. A language with 50+ of them is adapted: the profile also learns from them (docs/calibration.md, "Adapting to your generators"); the bars are still set on the human texts. Charged like the human texts; never stored or logged. */
             aiTexts?: string[];
         };
-        /** @description A calibration set as files (Content-Type: multipart/form-data). */
+        /** @description A calibration set as files (Content-Type: multipart/form-data). Any other part is refused: 400 invalid_request naming it and the part it most likely meant (`AIFiles[]`, `aiFile[]`, `ai_files[]`: `aiFiles[]`). */
         CalibrationForm: {
             /** @description A name for the profile (1-100 characters after trimming), e.g. the population its texts come from. */
             name: string;
@@ -847,6 +847,8 @@ export interface components {
                             flagged: number;
                             /** @description The texts the threshold was set on. */
                             texts: number;
+                            /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                            mixed?: number;
                             /** @description flagged / texts. */
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -862,6 +864,8 @@ export interface components {
                             flagged: number;
                             /** @description The texts the threshold was set on. */
                             texts: number;
+                            /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                            mixed?: number;
                             /** @description flagged / texts. */
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -877,6 +881,8 @@ export interface components {
                             flagged: number;
                             /** @description The texts the threshold was set on. */
                             texts: number;
+                            /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                            mixed?: number;
                             /** @description flagged / texts. */
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -922,6 +928,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -944,6 +952,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -966,6 +976,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1022,6 +1034,8 @@ export interface components {
                             flagged: number;
                             /** @description The texts the threshold was set on. */
                             texts: number;
+                            /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                            mixed?: number;
                             /** @description flagged / texts. */
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1037,6 +1051,8 @@ export interface components {
                             flagged: number;
                             /** @description The texts the threshold was set on. */
                             texts: number;
+                            /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                            mixed?: number;
                             /** @description flagged / texts. */
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1052,6 +1068,8 @@ export interface components {
                             flagged: number;
                             /** @description The texts the threshold was set on. */
                             texts: number;
+                            /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                            mixed?: number;
                             /** @description flagged / texts. */
                             rate: number;
                             /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1097,6 +1115,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1119,6 +1139,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1141,6 +1163,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1199,6 +1223,20 @@ export interface components {
             }[];
             /** @description Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged. */
             skipped?: number;
+            /** @description Only in the answer that made it from JSON: each text not used (under 20 words, or one a detection refuses), with its field, index, `code` and `message`; empty when every text was used (duplicates are counted in `duplicates`). Not charged. */
+            skippedTexts?: {
+                /**
+                 * @description The array it was sent in.
+                 * @enum {string}
+                 */
+                field: "texts" | "aiTexts";
+                /** @description Its 0-based position in that array. */
+                index: number;
+                /** @description `text_too_short`, `text_too_long` or `too_many_sentences`: the code a detection of it would answer. */
+                code: string;
+                /** @description The same in a sentence, in the negotiated language. */
+                message: string;
+            }[];
             /** @description Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged. */
             skippedFiles?: {
                 /** @description Position of the file in the upload, from 0. */
@@ -1255,6 +1293,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1270,6 +1310,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1285,6 +1327,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1330,6 +1374,8 @@ export interface components {
                                     flagged: number;
                                     /** @description The texts the threshold was set on. */
                                     texts: number;
+                                    /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                    mixed?: number;
                                     /** @description flagged / texts. */
                                     rate: number;
                                     /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1352,6 +1398,8 @@ export interface components {
                                     flagged: number;
                                     /** @description The texts the threshold was set on. */
                                     texts: number;
+                                    /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                    mixed?: number;
                                     /** @description flagged / texts. */
                                     rate: number;
                                     /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1374,6 +1422,8 @@ export interface components {
                                     flagged: number;
                                     /** @description The texts the threshold was set on. */
                                     texts: number;
+                                    /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                    mixed?: number;
                                     /** @description flagged / texts. */
                                     rate: number;
                                     /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1430,6 +1480,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1445,6 +1497,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1460,6 +1514,8 @@ export interface components {
                                 flagged: number;
                                 /** @description The texts the threshold was set on. */
                                 texts: number;
+                                /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                mixed?: number;
                                 /** @description flagged / texts. */
                                 rate: number;
                                 /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1505,6 +1561,8 @@ export interface components {
                                     flagged: number;
                                     /** @description The texts the threshold was set on. */
                                     texts: number;
+                                    /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                    mixed?: number;
                                     /** @description flagged / texts. */
                                     rate: number;
                                     /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1527,6 +1585,8 @@ export interface components {
                                     flagged: number;
                                     /** @description The texts the threshold was set on. */
                                     texts: number;
+                                    /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                    mixed?: number;
                                     /** @description flagged / texts. */
                                     rate: number;
                                     /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1549,6 +1609,8 @@ export interface components {
                                     flagged: number;
                                     /** @description The texts the threshold was set on. */
                                     texts: number;
+                                    /** @description Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none. */
+                                    mixed?: number;
                                     /** @description flagged / texts. */
                                     rate: number;
                                     /** @description One-sided 95% upper bound (exact binomial) on the share of this population's human texts the threshold flags. */
@@ -1607,6 +1669,20 @@ export interface components {
                 }[];
                 /** @description Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged. */
                 skipped?: number;
+                /** @description Only in the answer that made it from JSON: each text not used (under 20 words, or one a detection refuses), with its field, index, `code` and `message`; empty when every text was used (duplicates are counted in `duplicates`). Not charged. */
+                skippedTexts?: {
+                    /**
+                     * @description The array it was sent in.
+                     * @enum {string}
+                     */
+                    field: "texts" | "aiTexts";
+                    /** @description Its 0-based position in that array. */
+                    index: number;
+                    /** @description `text_too_short`, `text_too_long` or `too_many_sentences`: the code a detection of it would answer. */
+                    code: string;
+                    /** @description The same in a sentence, in the negotiated language. */
+                    message: string;
+                }[];
                 /** @description Only in the answer that made it from files (multipart/form-data): each file not used, in upload order, with the `code` and `message` a batch `error` line gives (`text_too_short`, `corrupt_file`, `unsupported_format`...); empty when every file was used. Not charged. */
                 skippedFiles?: {
                     /** @description Position of the file in the upload, from 0. */
@@ -2054,7 +2130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too few usable texts: a language with texts has fewer than 50 usable ones, or none is usable. Nothing was charged. Codes: `calibration_too_small`, `calibration_empty`. */
+            /** @description The set cannot make a profile: a language with texts has fewer than 50 usable ones, none is usable, or a language has AI examples and no human text. Nothing was charged (unless only scoring could see it: the message then says so). Codes: `calibration_too_small`, `calibration_empty`, `calibration_ai_without_human`. */
             422: {
                 headers: {
                     /** @description Language of labels and messages. */

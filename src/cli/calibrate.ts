@@ -5,11 +5,14 @@
  * (human) or after `--ai` (AI examples), with the extraction limits of `detect` and the API; scores each
  * distinct text once and keeps its score only (never a word of it: nothing is written but the profile),
  * then writes the profile (--out) and prints one JSON summary. Exits 1 with a message when a language has
- * too few usable texts, or a line's label is neither "human" nor "ai" (naming the line).
+ * too few usable texts, AI examples but no human text, or a line's label is neither "human" nor "ai" or
+ * it has another key (naming the line), or a path does not exist (issue 45). A line too long for any
+ * text is refused while it is read, with bounded memory (bounded-lines.ts, issue 44).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MODEL_LANGS } from '../contract';
 import { CodedError } from '../contract/errors';
 import { DEFAULT_MAX_TEXT_CHARS, TextTooLongError } from '../contract/text-length';
 import { loadConfig } from '../config';
@@ -30,8 +33,10 @@ import type { ExtractPool } from '../extract/pool';
 import { errorMessage } from '../i18n';
 import { modelVersion } from '../model-version';
 import { extractPoolFor } from '../modules/batch/pool';
+import { countLanguages } from '../modules/calibrations/languages';
 import { CalibrationScreen } from '../modules/calibrations/screen';
-import { lineChunks } from './detect-jsonl';
+import { boundedLines, maxLineChars } from './bounded-lines';
+import { jsonLine } from './calibrate-line';
 
 /** Usage text of `calibrate`. */
 export const CALIBRATE_USAGE = `Usage:
@@ -39,7 +44,8 @@ export const CALIBRATE_USAGE = `Usage:
   calibrate --key-id KEY_ID --name NAME [--ai FILE|FOLDER]... [FILE|FOLDER|-]...   store the profile for an API key (the configured database)
 Known-human texts: JSON lines {"text": ...} on stdin (with no argument, or "-"), and TXT/MD/DOCX/PDF
 files or folders (read recursively). AI examples: lines {"text": ..., "label": "ai"} on stdin, and the
-files or folders after --ai (repeatable). Each language needs ${MIN_PROFILE_TEXTS}+ human texts of ${MIN_PROFILE_WORDS}+ words;
+files or folders after --ai (repeatable). A line with another key or label, or a path that does not exist,
+stops it (exit 1, nothing written). Each language needs ${MIN_PROFILE_TEXTS}+ human texts of ${MIN_PROFILE_WORDS}+ words;
 with ${MIN_AI_TEXTS}+ AI examples it is also adapted to them (docs/calibration.md, "Adapting to your generators").
 Prints one JSON summary: texts per language, thresholds, what adapting learned and the measured error per mode.`;
 
@@ -165,6 +171,13 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
     return 2;
   }
   const name = values.name ?? basename(values.out!, extname(values.out!));
+  // A path that is not there is a mistake, not an empty side: nothing is read or written (issue 45).
+  const missing = [...positionals.filter((p) => p !== '-'), ...(values.ai ?? [])].find((path) => !existsSync(path));
+  if (missing !== undefined) {
+    const side = (values.ai ?? []).includes(missing) ? '--ai ' : '';
+    err(`calibrate: ${side}${missing}: no such file or folder; nothing was written`);
+    return 1;
+  }
   const fromStdin = positionals.length === 0 || positionals.includes('-');
   const detector = deps.detector ?? (await (await import('../detector')).createDetector());
   const sides = { human: { samples: [] as ProfileInput[], tally: tally() }, ai: { samples: [] as ProfileInput[], tally: tally() } };
@@ -199,15 +212,32 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   };
   if (fromStdin) {
     let line = 0;
-    for await (const lines of lineChunks(deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>))) {
-      for (const raw of lines) {
+    const stdin = deps.stdin ?? (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>);
+    // A line too long for any text a detection takes is refused as it is read: memory stays bounded (issue 44).
+    for await (const lines of boundedLines(stdin, maxLineChars(DEFAULT_MAX_TEXT_CHARS))) {
+      for (const bounded of lines) {
         line++;
+        if ('tooLong' in bounded) {
+          sides.human.tally.read++;
+          fail(sides.human.tally, `stdin:${line}`, {
+            code: 'text_too_long',
+            params: { count: bounded.tooLong, limit: DEFAULT_MAX_TEXT_CHARS },
+          });
+          continue;
+        }
+        const raw = bounded.text;
         if (raw.trim() === '') continue;
         const read = jsonLine(raw);
         if (read === null) {
           sides.human.tally.read++;
           sides.human.tally.failed++;
           err(`stdin:${line}\terror\ttext_required\tnot a JSON object with a string "text"`);
+        } else if ('unknownKey' in read) {
+          // `{"text", "ai": true}` was read as a human text: a key we do not know stops the command, as a wrong label does.
+          err(
+            `calibrate: stdin:${line}: unknown key ${JSON.stringify(read.unknownKey)}; a line has "text" and optionally "label" ("human" or "ai") and "id"${read.meant ? ` (did you mean "label": "ai"?)` : ''}; nothing was written`,
+          );
+          return 1;
         } else if (read.label === undefined) {
           // A labelled AI line must never be read as a human text: a label we do not know stops the command.
           err(
@@ -241,6 +271,14 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
     }
   }
   const version = deps.modelVersion ?? modelVersion();
+  const stray = strayAiExamples(sides.human.samples, sides.ai.samples);
+  if (stray) {
+    // Scored, then nothing to set a bar on: never "no AI examples" beside them (issue 45).
+    err(
+      `calibrate: ${stray.count} AI examples are in "${stray.language}" and no known-human text is: a language's bars are set on its human texts. Add at least ${MIN_PROFILE_TEXTS} human texts in "${stray.language}", or leave those examples out; nothing was written`,
+    );
+    return 1;
+  }
   let profile: CalibrationProfile;
   try {
     profile = buildProfile(
@@ -256,7 +294,7 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
     );
   } catch (error) {
     if (!(error instanceof CodedError)) throw error;
-    err(`calibrate: ${tooSmallMessage(error, sides.human.tally)}`);
+    err(`calibrate: ${tooSmallMessage(error, sides.human.tally, sides.ai.tally)}`);
     return 1;
   }
   let id: string | null = null;
@@ -310,28 +348,24 @@ export function adaptationLines(profile: CalibrationProfile): string[] {
   return out;
 }
 
-/** A JSON line's text and label ("human" when absent); null when it has no string `text`; label undefined (with `badLabel`) for a label other than "human" or "ai". */
-function jsonLine(raw: string): { text: string; label: 'human' | 'ai' | undefined; badLabel?: unknown } | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
-  } catch {
-    return null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  const { text, label } = value as { text?: unknown; label?: unknown };
-  if (typeof text !== 'string') return null;
-  if (label === undefined || label === 'human') return { text, label: 'human' };
-  if (label === 'ai') return { text, label: 'ai' };
-  return { text, label: undefined, badLabel: label };
+/** The first language (MODEL_LANGS order) with AI examples and human texts of none, with its count; null when there is none. */
+function strayAiExamples(human: readonly ProfileInput[], ai: readonly ProfileInput[]): { language: string; count: number } | null {
+  if (human.length === 0) return null;
+  const humanLangs = countLanguages(human.map((s) => s.lang));
+  const aiLangs = countLanguages(ai.map((s) => s.lang));
+  const language = MODEL_LANGS.find((lang) => (aiLangs[lang] ?? 0) > 0 && !humanLangs[lang]);
+  return language ? { language, count: aiLangs[language]! } : null;
 }
 
-/** What the operator reads when no profile could be made. */
-function tooSmallMessage(error: CodedError, tally: Tally): string {
+/** What the operator reads when no profile could be made: what was read, what is missing, what to do. */
+function tooSmallMessage(error: CodedError, tally: Tally, aiTally: Tally): string {
   const read = `(${tally.read} texts read, ${tally.usable} usable, ${tally.tooShort} under ${MIN_PROFILE_WORDS} words, ${tally.failed} failed)`;
   if (error.code === 'calibration_too_small') {
     const { language, count, min } = error.params;
     return `language "${language}" has ${count} usable texts (${MIN_PROFILE_WORDS}+ words each); a profile needs at least ${min} per language: add texts of it, or leave it out ${read}`;
+  }
+  if (aiTally.read > 0 && tally.usable === 0) {
+    return `no known-human text: ${tally.read} human texts and ${aiTally.read} AI examples read (${aiTally.usable} usable); a profile's bars are set on known-human texts: give at least ${MIN_PROFILE_TEXTS} human texts of ${MIN_PROFILE_WORDS}+ words per language with them (JSON lines without a label, or files and folders as arguments)`;
   }
   return `no usable text: a profile needs at least ${MIN_PROFILE_TEXTS} texts of ${MIN_PROFILE_WORDS}+ words per language ${read}`;
 }

@@ -143,6 +143,7 @@ export function detectorFor(engine: Engine, options: DetectorOptions = {}): Dete
         msCost: performance.now() - t0,
       };
     },
+    language: (text: string) => modelLang(engine.firstLanguage(text)),
     profileSample(text: string): ProfileInput | null {
       if (countWords(text) < MIN_PROFILE_WORDS) return null;
       const r = stages.score(text, { evidence: true });

@@ -1,6 +1,6 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
-import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
+import type { LabelLang, ModelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
 import type { CalibrationProfile, ModelFacts, ProfileInput, ProfileUse } from './decide/profile';
 
 export type { CalibrationProfile, LangProfileSample, ProfileInput, ProfileUse } from './decide/profile';
@@ -140,6 +140,13 @@ export interface Detector {
    * adaptation reads (its distinct n-gram indexes and style measures); null under MIN_PROFILE_WORDS words.
    */
   profileSample(text: string): ProfileInput | null;
+  /**
+   * The model language of a first reading of `text` (its opening characters' stop words, no scoring:
+   * score/engine.ts firstLanguage): what a calibration checks its languages with before it scores
+   * and charges (issue 44). Almost always the language profileSample() gives; optional (a stand-in
+   * detector may leave it out, and the checks then come after scoring).
+   */
+  language?(text: string): ModelLang;
   /**
    * What the model says of texts that a calibration profile's figures need (decide/profile.ts ModelFacts):
    * the calibrated probability of a logit (each bar on the score scale), whether a length's cell gives

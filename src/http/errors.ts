@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   calibration_too_small: 422,
   /** No usable text (20+ words) in the calibration set. */
   calibration_empty: 422,
+  /** AI examples of a language that has no known-human text in the set: nothing to set its bars on (issue 45). */
+  calibration_ai_without_human: 422,
   /** Not enough words left this month; no Retry-After (the reset is in X-RateLimit-Reset and the body's resetAt). */
   quota_exceeded: 429,
   trial_calls_exhausted: 429,

@@ -49,6 +49,8 @@ export const en = {
     calibration_too_small:
       'Too few usable texts in {language}: {count} of at least {min} (20 words or more each). Add texts, or leave that language out.',
     calibration_empty: 'No usable text: a calibration needs at least {min} texts of {minWords} words or more in a language.',
+    calibration_ai_without_human:
+      "{count} AI examples are in {language}, and no known-human text is: a language's bars are set on its human texts, so these examples cannot be used. Add at least {min} human texts in {language}, or leave those examples out. Nothing was charged.",
   },
   /** Messages of one case of an error code (`params.variant`, see errorMessage): the code stays the same. */
   errorVariants: {
@@ -61,9 +63,23 @@ export const en = {
     unsupported_media_type_batch:
       'Unsupported Content-Type: POST /v1/detect/batch takes multipart/form-data with files[]; send one text as application/json to POST /v1/detect.',
     unsupported_media_type_calibration:
-      'Unsupported Content-Type: send application/json with "name" and "texts" (an array of texts), or multipart/form-data with a "name" field and files[].',
+      'Unsupported Content-Type: send application/json with "name", "texts" (known-human texts) and optionally "aiTexts" (AI examples), or multipart/form-data with a "name" field, files[] and optionally aiFiles[].',
     invalid_request_name_required: 'The "name" field is required: 1 to {limit} characters.',
     invalid_request_name_too_long: 'The "name" field is too long: {length} characters, at most {limit}.',
+    invalid_request_texts_required:
+      'The "texts" field is required: {ai} AI examples in "aiTexts" alone cannot make a profile, whose bars are set on known-human texts. Add at least {min} human texts per language in "texts".',
+    invalid_request_misspelt_json_field:
+      'Unknown field "{field}": did you mean "{suggestion}"? A calibration takes "name", "texts" and "aiTexts".',
+    invalid_request_unknown_json_field: 'Unknown field "{field}": a calibration takes "name", "texts" and "aiTexts".',
+    invalid_request_misspelt_form_field:
+      'Unknown form part "{field}": did you mean "{suggestion}"? A calibration takes "name", "files[]" and "aiFiles[]".',
+    invalid_request_unknown_form_field: 'Unknown form part "{field}": a calibration takes "name", "files[]" and "aiFiles[]".',
+    calibration_empty_ai_only:
+      'No known-human text: {ai} usable AI examples were sent, and a profile\'s bars are set on known-human texts. Send at least {min} human texts of {minWords}+ words per language in "{field}" with them.',
+    calibration_too_small_scored:
+      'Too few usable texts in {language} once scored: {count} of at least {min} (20 words or more each). Add texts, or leave that language out. Charged: the texts were scored before this could be seen.',
+    calibration_ai_without_human_scored:
+      '{count} AI examples are in {language} once scored, and no known-human text is: these examples cannot be used. Add at least {min} human texts in {language}, or leave those examples out. Charged: the texts were scored before this could be seen.',
   },
   /** extract_limit's message per limit (`kind`): it names the limit that was hit. */
   extractLimits: {

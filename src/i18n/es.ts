@@ -55,6 +55,8 @@ export const es: Catalogue = {
     calibration_too_small:
       'Muy pocos textos utilizables en {language}: {count} de al menos {min} (de 20 palabras o más cada uno). Añade textos o deja fuera ese idioma.',
     calibration_empty: 'Ningún texto utilizable: una calibración necesita al menos {min} textos de {minWords} palabras o más en un idioma.',
+    calibration_ai_without_human:
+      'Hay {count} ejemplos de IA en {language} y ningún texto humano conocido: los umbrales de un idioma se fijan con sus textos humanos, así que esos ejemplos no se pueden usar. Añade al menos {min} textos humanos en {language}, o deja fuera esos ejemplos. No se ha cobrado nada.',
   },
   errorVariants: {
     quota_exceeded_unread:
@@ -66,9 +68,24 @@ export const es: Catalogue = {
     unsupported_media_type_batch:
       'Content-Type no admitido: POST /v1/detect/batch recibe multipart/form-data con files[]; envíe un texto como application/json a POST /v1/detect.',
     unsupported_media_type_calibration:
-      'Content-Type no admitido: envía application/json con "name" y "texts" (una lista de textos), o multipart/form-data con un campo "name" y files[].',
+      'Content-Type no admitido: envía application/json con "name", "texts" (textos humanos conocidos) y, si quieres, "aiTexts" (ejemplos de IA), o multipart/form-data con un campo "name", files[] y, si quieres, aiFiles[].',
     invalid_request_name_required: 'El campo "name" es obligatorio: de 1 a {limit} caracteres.',
     invalid_request_name_too_long: 'El campo "name" es demasiado largo: {length} caracteres, como mucho {limit}.',
+    invalid_request_texts_required:
+      'El campo "texts" es obligatorio: {ai} ejemplos de IA en "aiTexts" no bastan para crear un perfil, cuyos umbrales se fijan con textos humanos conocidos. Añade al menos {min} textos humanos por idioma en "texts".',
+    invalid_request_misspelt_json_field:
+      'Campo desconocido "{field}": ¿querías decir "{suggestion}"? Una calibración admite "name", "texts" y "aiTexts".',
+    invalid_request_unknown_json_field: 'Campo desconocido "{field}": una calibración admite "name", "texts" y "aiTexts".',
+    invalid_request_misspelt_form_field:
+      'Parte del formulario desconocida "{field}": ¿querías decir "{suggestion}"? Una calibración admite "name", "files[]" y "aiFiles[]".',
+    invalid_request_unknown_form_field:
+      'Parte del formulario desconocida "{field}": una calibración admite "name", "files[]" y "aiFiles[]".',
+    calibration_empty_ai_only:
+      'Ningún texto humano conocido: se enviaron {ai} ejemplos de IA utilizables, y los umbrales de un perfil se fijan con textos humanos conocidos. Envía con ellos al menos {min} textos humanos de {minWords} palabras o más por idioma en "{field}".',
+    calibration_too_small_scored:
+      'Muy pocos textos utilizables en {language} una vez puntuados: {count} de al menos {min} (de 20 palabras o más cada uno). Añade textos o deja fuera ese idioma. Cobrado: los textos se puntuaron antes de poder verlo.',
+    calibration_ai_without_human_scored:
+      'Hay {count} ejemplos de IA en {language} una vez puntuados y ningún texto humano conocido: esos ejemplos no se pueden usar. Añade al menos {min} textos humanos en {language}, o deja fuera esos ejemplos. Cobrado: los textos se puntuaron antes de poder verlo.',
   },
   extractLimits: {
     pdf_pages: 'El PDF tiene {actual} páginas, más que el límite de {limit}.',

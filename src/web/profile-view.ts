@@ -65,6 +65,11 @@ function modeCells(m: PublicMode | AdaptedMode, lang: UiLang, showScore: boolean
   // The column's name, shown before the value where the table is laid out as one block per mode (narrow screens).
   const labels: StringKey[] = [showScore ? 'colThreshold' : 'colThresholdLogit', 'colOwnFlagged', 'colUpperBound'];
   cells[1].dataset.flagged = String(m.flagged);
+  // Texts read as mixed are flagged whatever the bar: why a mode may flag more than its rule allows (issue 45 item 7).
+  if (m.mixed) {
+    cells[1].dataset.mixed = String(m.mixed);
+    cells[1].appendChild(el('span', 'own-mixed', tr(lang, 'ownMixed', { m: nf.format(m.mixed) })));
+  }
   cells[1].dataset.texts = String(m.texts);
   cells[2].dataset.bound = String(m.upperBound);
   if ('caught' in m) {

@@ -37,6 +37,11 @@ export interface ProfileModeThreshold {
   /** One-sided 95% upper bound on the share of the population's human texts this threshold flags (6 decimals). */
   upperBound: number;
   /**
+   * Of `flagged`, the texts read as `mixed` at this mode: flagged whatever the bar, so a mode may flag
+   * more than its rule allows and show the same bar as a laxer one (issue 45 item 7). Absent when none.
+   */
+  mixed?: number;
+  /**
    * The threshold on the 0-100 score scale for a text in the middle of the covered length (the score
    * depends on length: exact at that length, close elsewhere), never below even odds (50); null with
    * no threshold. Absent when the profile was made without the model's calibration (offline tests).
@@ -102,8 +107,12 @@ export function ruleThreshold(texts: readonly RuleText[], fpr: number): ProfileM
   // highest logit; a reduce, as the CLI takes any number of texts and Math.max(...) of a million overflows the stack).
   const thresholdLogit = justAbove(Number.isFinite(cut) ? cut : texts.reduce((m, t) => Math.max(m, t.logit), Number.NEGATIVE_INFINITY));
   let flagged = 0;
-  for (const t of texts) if (flags(t, thresholdLogit)) flagged++;
-  return figures(thresholdLogit, flagged, n);
+  let mixed = 0;
+  for (const t of texts) {
+    if (flags(t, thresholdLogit)) flagged++;
+    if (t.always) mixed++;
+  }
+  return { ...figures(thresholdLogit, flagged, n), ...(mixed ? { mixed } : {}) };
 }
 
 /** The rule over plain logits (every text can be flagged, none is whatever the bar). */

@@ -35,6 +35,8 @@ export interface FormLimits {
   maxBatchBytes: number;
   /** Part names read as files (default FILE_FIELDS); every file counts towards maxFiles. */
   fields?: ReadonlySet<string>;
+  /** Checks of the parts read, before "at least one file in files[]" (a calibration names a misspelt part first). */
+  check?: (form: FormData, files: readonly UploadedFile[]) => void;
 }
 
 function parseSensitivity(value: FormDataEntryValue | null): Sensitivity {
@@ -72,6 +74,7 @@ export async function readUploadedFiles(request: Request, limits: FormLimits): P
     // Bun leaves `name` undefined for `filename=""` (a browser's empty file input) and a lone `"`.
     files.push({ index: files.length, fileName: safeFileName(value.name ?? '', `file-${files.length + 1}`), file: value, field: name });
   }
+  limits.check?.(form, files);
   if (!files.some((f) => FILE_FIELDS.has(f.field)))
     throw new ApiError('invalid_request', { detail: 'send at least one file in "files[]"' });
   if (files.length > limits.maxFiles) throw new ApiError('too_many_files', { limit: limits.maxFiles, count: files.length });

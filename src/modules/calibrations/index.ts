@@ -99,7 +99,7 @@ export function calibrationsModule(deps: CalibrationsModuleOptions) {
     const initial = await admitCalibration(deps, key);
     const signals = { client: request.signal, budget: AbortSignal.timeout(config.batchTimeBudgetMs) };
     const outcome = json
-      ? await calibrateJson(deps, key, parseJson(await readBodyText(request, config.maxBatchBytes)), signals)
+      ? await calibrateJson(deps, key, parseJson(await readBodyText(request, config.maxBatchBytes)), signals, ctx.lang)
       : await calibrateForm(deps, key, request, initial, signals, ctx.lang);
     ctx.words = outcome.words;
     ctx.set.status = 201;

@@ -28,7 +28,7 @@ const NameSchema = t.String({
   description: `A name for the profile (1-${MAX_CALIBRATION_NAME} characters after trimming), e.g. the population its texts come from.`,
 });
 
-/** Request body of POST /v1/calibrations as JSON. Unknown fields are ignored. */
+/** Request body of POST /v1/calibrations as JSON. An unknown field is a 400 naming it and the field it most likely meant (fields.ts). */
 export const CreateCalibrationSchema = t.Object(
   {
     name: NameSchema,
@@ -43,7 +43,11 @@ export const CreateCalibrationSchema = t.Object(
       }),
     ),
   },
-  { description: 'A calibration set (Content-Type: application/json).' },
+  {
+    additionalProperties: false,
+    description:
+      'A calibration set (Content-Type: application/json). Any other field is refused: 400 invalid_request naming it and the field it most likely meant (`aitexts`, `ai_texts`: `aiTexts`).',
+  },
 );
 
 /** The multipart body of POST /v1/calibrations (documentation only: read by service.ts). */
@@ -60,7 +64,11 @@ export const CalibrationFormSchema = t.Object(
       }),
     ),
   },
-  { description: 'A calibration set as files (Content-Type: multipart/form-data).' },
+  {
+    additionalProperties: false,
+    description:
+      'A calibration set as files (Content-Type: multipart/form-data). Any other part is refused: 400 invalid_request naming it and the part it most likely meant (`AIFiles[]`, `aiFile[]`, `ai_files[]`: `aiFiles[]`).',
+  },
 );
 
 /** A validated calibration request. */
@@ -74,6 +82,13 @@ const ModeSchema = t.Object(
     }),
     flagged: Int({ minimum: 0, description: "The profile's texts at or above the threshold." }),
     texts: Int({ minimum: 0, description: 'The texts the threshold was set on.' }),
+    mixed: t.Optional(
+      Int({
+        minimum: 1,
+        description:
+          "Of `flagged`, the texts read as mixed at this mode: a detection flags them whatever the bar, so this mode may flag more of the profile's texts than its rule allows, and show the same bar as a laxer mode. Absent when none.",
+      }),
+    ),
     rate: t.Number({ minimum: 0, maximum: 1, description: 'flagged / texts.' }),
     upperBound: t.Number({
       minimum: 0,
@@ -212,6 +227,20 @@ export const SkippedFileSchema = t.Object(
   { title: 'SkippedCalibrationFile', description: 'An uploaded file the profile does not use, and why. Not charged.' },
 );
 
+/** A JSON calibration text not used, by its field and index there (issue 45: a text over the size limit was only `skipped: 1`). */
+export const SkippedTextSchema = t.Object(
+  {
+    field: StringEnum(['texts', 'aiTexts'] as const, { description: 'The array it was sent in.' }),
+    index: Int({ minimum: 0, description: 'Its 0-based position in that array.' }),
+    code: t.String({ description: '`text_too_short`, `text_too_long` or `too_many_sentences`: the code a detection of it would answer.' }),
+    message: t.String({ description: 'The same in a sentence, in the negotiated language.' }),
+  },
+  { title: 'SkippedCalibrationText', description: 'A sent text the profile does not use, and why. Not charged.' },
+);
+
+/** A skipped text of a calibration made from JSON. */
+export type SkippedText = Static<typeof SkippedTextSchema>;
+
 /** A skipped file of a calibration made from files. */
 export type SkippedFile = Static<typeof SkippedFileSchema>;
 
@@ -251,6 +280,12 @@ export const CalibrationSchema = t.Object(
         minimum: 0,
         description:
           'Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged.',
+      }),
+    ),
+    skippedTexts: t.Optional(
+      t.Array(SkippedTextSchema, {
+        description:
+          'Only in the answer that made it from JSON: each text not used (under 20 words, or one a detection refuses), with its field, index, `code` and `message`; empty when every text was used (duplicates are counted in `duplicates`). Not charged.',
       }),
     ),
     skippedFiles: t.Optional(

@@ -13,7 +13,7 @@
  * slices of SLICE_MS, so other requests are served meanwhile.
  */
 import type { Config } from '../../config';
-import { CodedError, type LabelLang } from '../../contract';
+import { CodedError, type LabelLang, type ModelLang } from '../../contract';
 import {
   isStale,
   MIN_PROFILE_TEXTS,
@@ -35,6 +35,9 @@ import type { ExhaustedFiles } from '../batch/exhausted';
 import { errorLine, type FileRef } from '../batch/lines';
 import { ClientGoneError, type FileFailure, OverQuotaError, planBatch } from '../batch/plan';
 import { extractLimitsOf } from '../batch/pool';
+import { errorMessage } from '../../i18n';
+import { checkFields } from './fields';
+import { checkLanguages, countLanguages } from './languages';
 import { CalibrationScreen } from './screen';
 import { checkQuotaFirst, quotaError, type HeldCharge, type Holds, type QuotaState } from '../quota';
 import {
@@ -157,20 +160,40 @@ export async function calibrateJson(
   key: ApiKey,
   body: unknown,
   signals: CalibrationSignals,
+  lang: LabelLang,
 ): Promise<CalibrationOutcome> {
+  const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  // A misspelt field (`aitexts`, `ai_texts`) is named before anything else is said of the body (issue 45).
+  if (record) checkFields(Object.keys(record), 'json');
   // Human texts and AI examples count together, as files do in a form.
   const count = (['texts', 'aiTexts'] as const).reduce((n, field) => {
-    const list = (body as Record<string, unknown> | null)?.[field];
+    const list = record?.[field];
     return n + (Array.isArray(list) ? list.length : 0);
   }, 0);
   if (count > MAX_CALIBRATION_TEXTS) throw new ApiError('too_many_texts', { limit: MAX_CALIBRATION_TEXTS, count });
-  const name = nameOf((body as { name?: unknown } | null)?.name);
+  const name = nameOf(record?.name);
+  if (record && record.texts === undefined && Array.isArray(record.aiTexts)) {
+    const ai = record.aiTexts.length;
+    throw new ApiError('invalid_request', {
+      variant: 'texts_required',
+      ai,
+      min: MIN_PROFILE_TEXTS,
+      detail: `"texts" is required: ${ai} AI examples in "aiTexts" alone cannot make a profile, whose bars are set on known-human texts`,
+    });
+  }
   if (!checkCreateCalibration.Check(body)) {
     throw new ApiError('invalid_request', {
       detail: 'the body must be {"name": "...", "texts": ["...", ...], "aiTexts"?: ["...", ...]} with every text a string',
     });
   }
-  return calibrate(deps, key, name, { human: body.texts, ai: body.aiTexts ?? [] }, 0, signals);
+  const outcome = await calibrate(deps, key, name, { human: body.texts, ai: body.aiTexts ?? [] }, 0, signals, 'texts');
+  const skippedTexts = outcome.unused.map(({ side, index, error }) => ({
+    field: side === 'human' ? ('texts' as const) : ('aiTexts' as const),
+    index,
+    code: error.code,
+    message: errorMessage(lang, error.code, error.params),
+  }));
+  return { body: { ...outcome.body, skippedTexts }, words: outcome.words, state: outcome.state };
 }
 
 /** Part names of the AI examples of a multipart calibration (`aiFiles[]`, or `aiFiles`). */
@@ -197,6 +220,11 @@ export async function calibrateForm(
     maxFiles: MAX_CALIBRATION_TEXTS,
     maxBatchBytes: config.maxBatchBytes,
     fields: CALIBRATION_FILE_FIELDS,
+    // Before "send at least one file": a misspelt part (`AIFiles[]`, `ai_files[]`) is named, and AI files alone get their own answer (issue 45).
+    check(read, found) {
+      checkFields(new Set(read.keys()), 'form');
+      if (!found.some((f) => FILE_FIELDS.has(f.field)) && found.length > 0) throw aiOnly(found.length, 'files[]');
+    },
   });
   const name = nameOf(textField(form, 'name'));
   const owner = { key: String(key.id), request: `cal-${crypto.randomUUID()}` };
@@ -221,8 +249,8 @@ export async function calibrateForm(
     (AI_FILE_FIELDS.has(files[i].field) ? texts.ai : texts.human).push(file.text);
     file.text = '';
   });
-  const outcome = await calibrate(deps, key, name, texts, skippedFiles.length, signals);
-  return { ...outcome, body: { ...outcome.body, skippedFiles } };
+  const outcome = await calibrate(deps, key, name, texts, skippedFiles.length, signals, 'files[]');
+  return { body: { ...outcome.body, skippedFiles }, words: outcome.words, state: outcome.state };
 }
 
 /** A file the profile could not use, named as a batch's error line names it (its type aside). */
@@ -348,9 +376,22 @@ async function storeUnderHold(
   throw new ApiError('hold_expired', {}, { 'retry-after': '1' });
 }
 
+/** A text of the set not used (under 20 words, or one a detection refuses), by its side and index there: named in a JSON answer's `skippedTexts`. */
+interface UnusedText {
+  side: 'human' | 'ai';
+  index: number;
+  error: Pick<CodedError, 'code' | 'params'>;
+}
+
+/** 422 calibration_empty for a set of AI examples only: what was sent, what is missing, where to put it (issue 45). */
+function aiOnly(ai: number, field: 'texts' | 'files[]'): ApiError {
+  return new ApiError('calibration_empty', { variant: 'ai_only', ai, field, min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
+}
+
 /**
  * Charges the usable distinct texts' words under a hold, scores them one by one and fits the profile
- * (in slices), stores it under the hold; anything failing after the charge gives it back whole.
+ * (in slices), stores it under the hold; anything failing after the charge gives it back whole, but
+ * a refusal of the set's languages that only scoring could see (languages.ts), which keeps it.
  */
 async function calibrate(
   deps: CalibrationDeps,
@@ -359,30 +400,47 @@ async function calibrate(
   texts: CalibrationTexts,
   skippedBefore: number,
   signals: CalibrationSignals,
-): Promise<CalibrationOutcome> {
+  humanField: 'texts' | 'files[]',
+): Promise<CalibrationOutcome & { unused: UnusedText[] }> {
   const { detector } = deps;
   const screen = new CalibrationScreen((text) => detector.countWords(text), deps.config.maxTextChars);
   const duplicates = { human: 0, ai: 0 };
   const usable: CalibrationTexts = { human: [], ai: [] };
+  const unused: UnusedText[] = [];
+  const firstReading = { human: [] as ModelLang[], ai: [] as ModelLang[] };
   let words = 0;
-  let skipped = skippedBefore;
   const slicer = new Slicer(signals, deps.config);
   for (const side of ['human', 'ai'] as const) {
-    for (const text of texts[side]) {
+    const list = texts[side];
+    for (let index = 0; index < list.length; index++) {
       // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
       await slicer.tick();
-      // A text a detection would refuse, or too short, is skipped (the CLI names it); the same text again is not more evidence.
+      const text = list[index];
+      // A text a detection would refuse, or too short, is skipped (and named); the same text again is not more evidence.
       const screened = screen.screen(text);
       if (screened.use) {
         usable[side].push(text);
         words += screened.words;
+        // Its language at a glance (no scoring): the set's languages are checked before it is charged (languages.ts).
+        if (detector.language) firstReading[side].push(detector.language(text));
       } else if (screened.why === 'duplicate') duplicates[side]++;
-      else skipped++;
+      else if (screened.why === 'refused') unused.push({ side, index, error: screened.error });
+      else
+        unused.push({
+          side,
+          index,
+          error: { code: 'text_too_short', params: { min: MIN_PROFILE_WORDS, count: detector.countWords(text) } },
+        });
     }
     // The request's own arrays are emptied too: nothing keeps a text longer than its scoring.
     texts[side].length = 0;
   }
-  if (usable.human.length === 0) throw new ApiError('calibration_empty', { min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
+  const skipped = skippedBefore + unused.length;
+  if (usable.human.length === 0) {
+    if (usable.ai.length > 0) throw aiOnly(usable.ai.length, humanField);
+    throw new ApiError('calibration_empty', { min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
+  }
+  if (detector.language) checkLanguages(countLanguages(firstReading.human), countLanguages(firstReading.ai));
   if (signals.client.aborted) throw new ApiError('client_closed');
   const now = Date.now();
   const charge = await deps.holds.charge(key, words, { now });
@@ -398,6 +456,13 @@ async function calibrate(
         if (sample) samples[side].push(sample);
         await slicer.tick();
       }
+    }
+    try {
+      checkLanguages(countLanguages(samples.human.map((s) => s.lang)), countLanguages(samples.ai.map((s) => s.lang)), true);
+    } catch (error) {
+      // Seen only once the texts were scored: the work was done, and is charged (docs/calibration.md).
+      await hold.complete();
+      throw error;
     }
     // The reference writers (decoded once per process) in slices too, before the build reads them.
     await detector.loadReference?.(() => slicer.tick());
@@ -421,9 +486,9 @@ async function calibrate(
       throw profileError(error);
     }
     const record = await storeUnderHold(deps.calibrations, key.id, step.value, hold);
-    return { body: { ...calibrationView(record, deps.modelVersion), skipped }, words, state: charge.state };
+    return { body: { ...calibrationView(record, deps.modelVersion), skipped }, words, state: charge.state, unused };
   } catch (error) {
-    await hold.settle({ calls: 1 });
+    if (!(error instanceof ApiError && error.params.variant === 'scored')) await hold.settle({ calls: 1 });
     throw error;
   }
 }

@@ -189,6 +189,7 @@ export const CALIBRATION_CREATE_CODES: readonly ErrorCode[] = [
   'calibration_timeout',
   'calibration_too_small',
   'calibration_empty',
+  'calibration_ai_without_human',
 ];
 
 /** Error responses of POST /api/detect by status, from ERROR_STATUS (a new code or status appears here by itself). */
@@ -459,8 +460,8 @@ export const calibrationOperations = {
       ),
       415: errorResponse(['unsupported_media_type'], 'Content-Type is neither application/json nor multipart/form-data.'),
       422: errorResponse(
-        ['calibration_too_small', 'calibration_empty'],
-        'Too few usable texts: a language with texts has fewer than 50 usable ones, or none is usable. Nothing was charged.',
+        ['calibration_too_small', 'calibration_empty', 'calibration_ai_without_human'],
+        'The set cannot make a profile: a language with texts has fewer than 50 usable ones, none is usable, or a language has AI examples and no human text. Nothing was charged (unless only scoring could see it: the message then says so).',
         RATE_LIMIT_HEADERS,
       ),
       ...KEY_ERRORS,

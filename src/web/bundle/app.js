@@ -142,6 +142,7 @@ var en = {
   thresholdLogitHelp: "The threshold is on the model’s raw scale (its logit), from which the mode calls a covered text AI; on the 0–100 score it depends on the text’s length.",
   colUpperBound: "At most (95% bound)",
   ownFlagged: "{k} of {n} ({rate})",
+  ownMixed: "{m} of them read as mixed: flagged whatever the bar",
   modeDefault: "Too few texts for this mode: the default threshold is used.",
   mode_conservative: "Conservative",
   mode_balanced: "Balanced",
@@ -318,6 +319,7 @@ var es = {
   thresholdLogitHelp: "El umbral está en la escala interna del modelo (su logit), a partir de la cual el modo considera IA un texto cubierto; en la puntuación de 0 a 100 depende de la longitud del texto.",
   colUpperBound: "Como máximo (cota del 95 %)",
   ownFlagged: "{k} de {n} ({rate})",
+  ownMixed: "{m} de ellos se leen como mixtos: se marcan sea cual sea el umbral",
   modeDefault: "Pocos textos para este modo: se usa el umbral por defecto.",
   mode_conservative: "Conservador",
   mode_balanced: "Equilibrado",
@@ -981,6 +983,10 @@ function modeCells(m, lang, showScore, aiTexts) {
   ];
   const labels = [showScore ? "colThreshold" : "colThresholdLogit", "colOwnFlagged", "colUpperBound"];
   cells[1].dataset.flagged = String(m.flagged);
+  if (m.mixed) {
+    cells[1].dataset.mixed = String(m.mixed);
+    cells[1].appendChild(el("span", "own-mixed", tr(lang, "ownMixed", { m: nf.format(m.mixed) })));
+  }
   cells[1].dataset.texts = String(m.texts);
   cells[2].dataset.bound = String(m.upperBound);
   if ("caught" in m) {
