@@ -71,13 +71,15 @@ interface Tally {
   usable: number;
   /** Under MIN_PROFILE_WORDS words: not used. */
   tooShort: number;
-  /** The same as an earlier text (after normalisation, learn/distinct.ts): not used twice. */
+  /** The same as or a near-duplicate of an earlier text (learn/distinct.ts): not used twice. */
   duplicates: number;
+  /** Of those, duplicates of a text given on the other side (human and AI: a labelling conflict). */
+  conflicts: number;
   /** Unreadable, unextractable or malformed inputs (each named on stderr). */
   failed: number;
 }
 
-const tally = (): Tally => ({ read: 0, usable: 0, tooShort: 0, duplicates: 0, failed: 0 });
+const tally = (): Tally => ({ read: 0, usable: 0, tooShort: 0, duplicates: 0, conflicts: 0, failed: 0 });
 
 /** The summary `calibrate` prints. */
 export interface CalibrateSummary {
@@ -178,11 +180,13 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const take = (text: string, where: string, side: 'human' | 'ai') => {
     const t = sides[side].tally;
     t.read++;
-    const screened = screen.screen(text);
+    const screened = screen.screen(text, side);
     if (!screened.use) {
       if (screened.why === 'refused') fail(t, where, screened.error);
-      else if (screened.why === 'duplicate') t.duplicates++;
-      else t.tooShort++;
+      else if (screened.why === 'duplicate') {
+        t.duplicates++;
+        if (screened.conflict) t.conflicts++;
+      } else t.tooShort++;
       return;
     }
     try {
@@ -250,7 +254,11 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
         modelVersion: version,
         createdAt: (deps.now?.() ?? new Date()).toISOString(),
         ...detector.facts,
-        duplicates: { human: sides.human.tally.duplicates, ai: sides.ai.tally.duplicates },
+        duplicates: {
+          human: sides.human.tally.duplicates,
+          ai: sides.ai.tally.duplicates,
+          conflicts: sides.human.tally.conflicts + sides.ai.tally.conflicts,
+        },
       },
       sides.ai.samples,
     );

@@ -89,8 +89,18 @@ export interface CalibrationProfile {
   modelVersion: string;
   createdAt: string;
   languages: Partial<Record<ModelLang, ProfileLanguage>>;
-  /** Texts left out as exact duplicates (after normalisation) of another text of the set: they are not evidence twice. */
-  duplicates?: { human: number; ai: number };
+  /** Texts left out as duplicates or near-duplicates (learn/distinct.ts) of another text of the set: they are not evidence twice. */
+  duplicates?: Duplicates;
+}
+
+/**
+ * The texts a profile's set left out as duplicates, per side, and of those the labelling conflicts: a
+ * text given both as human and as AI (issue 45 item 6; absent in a profile made before).
+ */
+export interface Duplicates {
+  human: number;
+  ai: number;
+  conflicts?: number;
 }
 
 /**
@@ -169,7 +179,7 @@ export interface ProfileMeta extends ModelFacts {
   createdAt: string;
   id?: string;
   /** Duplicates the caller left out (learn/distinct.ts). */
-  duplicates?: { human: number; ai: number };
+  duplicates?: Duplicates;
 }
 
 /** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */
@@ -550,7 +560,15 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (typeof value[field] !== 'string') throw invalid(`${field} is not a string`);
   }
   if (value.id !== undefined && typeof value.id !== 'string') throw invalid('id is not a string');
-  if (value.duplicates !== undefined && !(isObject(value.duplicates) && isCount(value.duplicates.human) && isCount(value.duplicates.ai))) {
+  if (
+    value.duplicates !== undefined &&
+    !(
+      isObject(value.duplicates) &&
+      isCount(value.duplicates.human) &&
+      isCount(value.duplicates.ai) &&
+      (value.duplicates.conflicts === undefined || isCount(value.duplicates.conflicts))
+    )
+  ) {
     throw invalid('duplicates is not a count of human and AI texts');
   }
   if (!isObject(value.languages)) throw invalid('languages is not an object');
@@ -600,7 +618,8 @@ export function withDefaults<P extends { languages: Partial<Record<ModelLang, ob
 /** Something a person making a profile should know: a mode it sets no bar for, or a language it did not adapt. */
 export type ProfileWarning =
   | { code: 'mode_not_covered'; language: ModelLang; mode: Sensitivity; texts: number; needed: number }
-  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number };
+  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number }
+  | { code: 'labelling_conflict'; count: number };
 
 /** The fewest texts with which a mode's promise can set a bar (allowedFlags >= 0): 99 / 33 / 9. */
 export function textsNeeded(mode: Sensitivity): number {
@@ -613,12 +632,16 @@ export function textsNeeded(mode: Sensitivity): number {
  * The warnings of a profile (issue 39 item 3): each mode of each language without a bar of its own
  * (`mode_not_covered`: detections there use the model's bar, `too_few_texts`), and each language given AI
  * examples but not adapted (`not_adapted`, with the reason). A profile made without AI examples is not
- * warned about them: calibration-only is what was asked for.
+ * warned about them: calibration-only is what was asked for. Texts given both as human and as AI
+ * (issue 45 item 6): `labelling_conflict` with how many (each used as human only).
  */
 export function profileWarnings(profile: {
   languages: Partial<Record<ModelLang, Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted'>>>;
+  duplicates?: Duplicates;
 }): ProfileWarning[] {
   const out: ProfileWarning[] = [];
+  const conflicts = profile.duplicates?.conflicts ?? 0;
+  if (conflicts > 0) out.push({ code: 'labelling_conflict', count: conflicts });
   for (const language of MODEL_LANGS) {
     const l = profile.languages[language];
     if (!l) continue;

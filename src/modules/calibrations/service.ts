@@ -3,8 +3,8 @@
  * optionally, its own AI examples, list, read and delete the key's profiles, and find one for a detection.
  *
  * Making a profile is charged like a detection of the same texts: the words of the usable distinct
- * texts (20+ words; human texts and AI examples alike; an exact duplicate, after normalisation, is not
- * scored and not charged), one call, through the same held charge as a batch (quota/holds.ts), so a
+ * texts (20+ words; human texts and AI examples alike; a duplicate or near-duplicate of another text
+ * of the set, learn/distinct.ts, is not scored and not charged), one call, through the same held charge as a batch (quota/holds.ts), so a
  * profile that cannot be made (too few texts, the time budget, a store failure, a client that hung up)
  * is given back whole. The texts live only in this request's memory: they are scored one by one
  * (detector.profileSample) and dropped, with the evidence an adaptation reads once the profile is
@@ -82,7 +82,7 @@ export function calibrationView(record: CalibrationRecord, modelVersion: string)
     modelVersion: record.modelVersion,
     createdAt: new Date(record.createdAt).toISOString(),
     stale: isStale(record, modelVersion),
-    duplicates: summary.duplicates ?? { human: 0, ai: 0 },
+    duplicates: { human: summary.duplicates?.human ?? 0, ai: summary.duplicates?.ai ?? 0 },
     languages: summary.languages,
     warnings: profileWarnings(summary),
   };
@@ -362,7 +362,7 @@ async function calibrate(
 ): Promise<CalibrationOutcome> {
   const { detector } = deps;
   const screen = new CalibrationScreen((text) => detector.countWords(text), deps.config.maxTextChars);
-  const duplicates = { human: 0, ai: 0 };
+  const duplicates = { human: 0, ai: 0, conflicts: 0 };
   const usable: CalibrationTexts = { human: [], ai: [] };
   let words = 0;
   let skipped = skippedBefore;
@@ -372,12 +372,15 @@ async function calibrate(
       // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
       await slicer.tick();
       // A text a detection would refuse, or too short, is skipped (the CLI names it); the same text again is not more evidence.
-      const screened = screen.screen(text);
+      const screened = screen.screen(text, side);
       if (screened.use) {
         usable[side].push(text);
         words += screened.words;
-      } else if (screened.why === 'duplicate') duplicates[side]++;
-      else skipped++;
+      } else if (screened.why === 'duplicate') {
+        duplicates[side]++;
+        // Human texts come first: a conflict is an AI example dropped for being one of the human texts.
+        if (screened.conflict) duplicates.conflicts++;
+      } else skipped++;
     }
     // The request's own arrays are emptied too: nothing keeps a text longer than its scoring.
     texts[side].length = 0;
