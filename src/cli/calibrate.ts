@@ -254,11 +254,7 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
         modelVersion: version,
         createdAt: (deps.now?.() ?? new Date()).toISOString(),
         ...detector.facts,
-        duplicates: {
-          human: sides.human.tally.duplicates,
-          ai: sides.ai.tally.duplicates,
-          conflicts: sides.human.tally.conflicts + sides.ai.tally.conflicts,
-        },
+        duplicates: screen.duplicates(),
       },
       sides.ai.samples,
     );

@@ -8,7 +8,7 @@
  * counted, and the profile warns of it (`labelling_conflict`).
  */
 import type { CodedError } from '../../contract';
-import { MIN_PROFILE_WORDS } from '../../detector/decide/profile';
+import { type Duplicates, MIN_PROFILE_WORDS } from '../../detector/decide/profile';
 import { DistinctTexts } from '../../detector/learn/distinct';
 import { ApiError } from '../../http/errors';
 import { checkScorable, checkTextLength } from '../detect/service';
@@ -27,6 +27,7 @@ export type Side = 'human' | 'ai';
 /** The texts of one set, as they come in. */
 export class CalibrationScreen {
   private readonly distinct = new DistinctTexts<Side>();
+  private readonly counts = { human: 0, ai: 0, conflicts: 0 };
 
   constructor(
     private readonly countWords: (text: string) => number,
@@ -41,11 +42,22 @@ export class CalibrationScreen {
       if (words < MIN_PROFILE_WORDS) return { use: false, why: 'too_short' };
       checkScorable(text, words, this.maxTextChars);
       const seen = this.distinct.check(text, side);
-      if (!seen.distinct) return { use: false, why: 'duplicate', conflict: seen.side !== side };
+      if (!seen.distinct) {
+        const conflict = seen.side !== side;
+        this.counts[side]++;
+        if (conflict) this.counts.conflicts++;
+        return { use: false, why: 'duplicate', conflict };
+      }
       return { use: true, words };
     } catch (error) {
       if (error instanceof ApiError) return { use: false, why: 'refused', error };
       throw error;
     }
+  }
+
+  /** The duplicates left out so far, per side, and the labelling conflicts among them (absent when none: the format before them). */
+  duplicates(): Duplicates {
+    const { human, ai, conflicts } = this.counts;
+    return conflicts ? { human, ai, conflicts } : { human, ai };
   }
 }

@@ -15,6 +15,7 @@
 import type { Config } from '../../config';
 import { CodedError, type LabelLang } from '../../contract';
 import {
+  type Duplicates,
   isStale,
   MIN_PROFILE_TEXTS,
   MIN_PROFILE_WORDS,
@@ -75,7 +76,7 @@ export function checkCalibrationId(id: string): void {
 /** The API's view of a stored profile: its summary, and whether the running model still matches it. */
 export function calibrationView(record: CalibrationRecord, modelVersion: string): CalibrationView {
   // A summary stored before issue 38 has no adaptation fields: read as calibration-only.
-  const summary = withDefaults(JSON.parse(record.summary) as Pick<CalibrationView, 'languages' | 'duplicates'>);
+  const summary = withDefaults(JSON.parse(record.summary) as Pick<CalibrationView, 'languages'> & { duplicates?: Duplicates });
   return {
     id: record.id,
     name: record.name,
@@ -362,7 +363,6 @@ async function calibrate(
 ): Promise<CalibrationOutcome> {
   const { detector } = deps;
   const screen = new CalibrationScreen((text) => detector.countWords(text), deps.config.maxTextChars);
-  const duplicates = { human: 0, ai: 0, conflicts: 0 };
   const usable: CalibrationTexts = { human: [], ai: [] };
   let words = 0;
   let skipped = skippedBefore;
@@ -376,11 +376,8 @@ async function calibrate(
       if (screened.use) {
         usable[side].push(text);
         words += screened.words;
-      } else if (screened.why === 'duplicate') {
-        duplicates[side]++;
-        // Human texts come first: a conflict is an AI example dropped for being one of the human texts.
-        if (screened.conflict) duplicates.conflicts++;
-      } else skipped++;
+      } else if (screened.why !== 'duplicate') skipped++;
+      // A duplicate is counted by the screen (human texts come first: a conflict is an AI example left out for being one of them).
     }
     // The request's own arrays are emptied too: nothing keeps a text longer than its scoring.
     texts[side].length = 0;
@@ -411,7 +408,7 @@ async function calibrate(
         modelVersion: deps.modelVersion,
         createdAt: new Date(now).toISOString(),
         ...detector.facts,
-        duplicates,
+        duplicates: screen.duplicates(),
       },
       samples.ai,
     );
