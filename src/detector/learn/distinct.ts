@@ -97,15 +97,15 @@ export function similarity(a: Uint32Array, b: Uint32Array): number {
   return both / union;
 }
 
-/** What adding a text found: a new text, or the earlier one it duplicates (and on which side it was given). */
-export type Added<S> = { distinct: true } | { distinct: false; near: boolean; side: S };
+/** What adding a text found: a new text (its id), or the earlier one it duplicates (its id, and the side it was given on). */
+export type Added<S> = { distinct: true; id: number } | { distinct: false; near: boolean; side: S; id: number };
 
 /**
  * The texts seen so far in one profile's set (human texts and AI examples together), with the side
  * each was given on: a text given on both sides is a labelling conflict the caller reports.
  */
 export class DistinctTexts<S = string> {
-  private readonly seen = new Map<string, S>();
+  private readonly seen = new Map<string, number>();
   private readonly sketches: Uint32Array[] = [];
   private readonly sides: S[] = [];
   private readonly postings = new Map<number, number[]>();
@@ -115,16 +115,16 @@ export class DistinctTexts<S = string> {
     return this.check(text, side as S).distinct;
   }
 
-  /** Whether `text` is new; if not, which side its earlier copy was given on. A new text is remembered. */
+  /** Whether `text` is new; if not, which earlier text it repeats. A new text is remembered, with an id (0, 1, 2...). */
   check(text: string, side: S): Added<S> {
     const key = textKey(text);
     const exact = this.seen.get(key);
-    if (exact !== undefined || this.seen.has(key)) return { distinct: false, near: false, side: exact as S };
+    if (exact !== undefined) return { distinct: false, near: false, side: this.sides[exact], id: exact };
     const own = sketch(text);
     const near = this.nearest(own);
-    if (near >= 0) return { distinct: false, near: true, side: this.sides[near] };
-    this.seen.set(key, side);
+    if (near >= 0) return { distinct: false, near: true, side: this.sides[near], id: near };
     const id = this.sketches.length;
+    this.seen.set(key, id);
     this.sketches.push(own);
     this.sides.push(side);
     for (const h of own.subarray(0, INDEXED)) {
@@ -132,7 +132,12 @@ export class DistinctTexts<S = string> {
       if (!list) this.postings.set(h, [id]);
       else if (list.length < POSTING_CAP) list.push(id);
     }
-    return { distinct: true };
+    return { distinct: true, id };
+  }
+
+  /** Says the text `id` is now given on `side` (a text first given as AI, then as human, is kept as human). */
+  relabel(id: number, side: S): void {
+    this.sides[id] = side;
   }
 
   /** The kept text `own` is a near-duplicate of (the first such among the most similar candidates), or -1. */

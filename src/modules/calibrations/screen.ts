@@ -13,9 +13,13 @@ import { DistinctTexts } from '../../detector/learn/distinct';
 import { ApiError } from '../../http/errors';
 import { checkScorable, checkTextLength } from '../detect/service';
 
-/** What the screen says of a text: used (with its words), or why not. */
+/**
+ * What the screen says of a text: used (with its words and its id in the set), or why not. A human text
+ * whose earlier copy was given as an AI example is used, and `replaces` that example's id: the caller
+ * drops it (a text given on both sides is used as human, whatever the order it came in).
+ */
 export type Screened =
-  | { use: true; words: number }
+  | { use: true; words: number; id: number; replaces?: number }
   | { use: false; why: 'too_short' }
   /** `conflict`: the earlier copy was given on the other side (a text given as human and as AI). */
   | { use: false; why: 'duplicate'; conflict: boolean }
@@ -42,13 +46,17 @@ export class CalibrationScreen {
       if (words < MIN_PROFILE_WORDS) return { use: false, why: 'too_short' };
       checkScorable(text, words, this.maxTextChars);
       const seen = this.distinct.check(text, side);
-      if (!seen.distinct) {
-        const conflict = seen.side !== side;
-        this.counts[side]++;
-        if (conflict) this.counts.conflicts++;
-        return { use: false, why: 'duplicate', conflict };
+      if (seen.distinct) return { use: true, words, id: seen.id };
+      const conflict = seen.side !== side;
+      if (conflict) this.counts.conflicts++;
+      if (conflict && side === 'human') {
+        // The AI example seen first is the one left out.
+        this.counts.ai++;
+        this.distinct.relabel(seen.id, side);
+        return { use: true, words, id: seen.id, replaces: seen.id };
       }
-      return { use: true, words };
+      this.counts[side]++;
+      return { use: false, why: 'duplicate', conflict };
     } catch (error) {
       if (error instanceof ApiError) return { use: false, why: 'refused', error };
       throw error;

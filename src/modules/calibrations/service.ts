@@ -373,6 +373,7 @@ async function calibrate(
       await slicer.tick();
       // A text a detection would refuse, or too short, is skipped (the CLI names it); the same text again is not more evidence.
       const screened = screen.screen(text, side);
+      // Every human text is screened before any AI example, so none `replaces` an example already taken.
       if (screened.use) {
         usable[side].push(text);
         words += screened.words;
