@@ -50,6 +50,8 @@ describe('near-duplicate calibration texts (issue 44 items 1 and 2)', () => {
     expect(answer.json.duplicates).toEqual({ human: 300, ai: 0 });
     const en = answer.json.languages.en;
     expect(en.texts).toBe(100);
+    // The API never returns a text's scores (issue 44 item 6), nor the fit.
+    expect([en.samples, en.aiSamples, en.adaptation?.fit]).toEqual([undefined, undefined, undefined]);
     const modes = [en.modes, ...(en.adaptation ? [en.adaptation.modes] : [])];
     for (const m of modes.flatMap((x) => Object.values(x) as any[])) {
       expect(m.texts).toBe(100);
