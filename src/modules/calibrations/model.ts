@@ -245,7 +245,7 @@ export const CalibrationSchema = t.Object(
       },
       {
         description:
-          'Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: estimated Jaccard similarity of word triples 0.6 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged.',
+          'Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: Jaccard similarity of their word triples 0.85 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged.',
       },
     ),
     warnings: t.Array(WarningSchema, {
