@@ -21,7 +21,9 @@ let texts = 0;
 const merged = THRESHOLDS.map(() => 0);
 const closest: { sim: number; source: string; a: string; b: string }[] = [];
 const dropWord = (words: string[], i: number) => words.filter((_, j) => j !== i).join(' ');
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.dev.jsonl')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.dev.jsonl'))
+  .sort()) {
   const human = readFileSync(join(dir, file), 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -68,7 +70,10 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.dev.jsonl')).sort
       variants.counter = Math.min(variants.counter, similarity(own, sketch(`${list[i]} (Copy ${i + 1}.)`)));
       const lines = list[i].trimEnd().split('\n');
       const signed = `${lines.slice(0, -1).join('\n')}\n${lines.length > 1 ? 'Regards, Ana Pérez' : `${lines[0]} -- Regards, Ana Pérez`}`;
-      variants.signature = Math.min(variants.signature, similarity(sketch(`${list[i]}\nBest, John Smith`), sketch(`${list[i]}\n${signed.split('\n').pop()}`)));
+      variants.signature = Math.min(
+        variants.signature,
+        similarity(sketch(`${list[i]}\nBest, John Smith`), sketch(`${list[i]}\n${signed.split('\n').pop()}`)),
+      );
     }
   }
 }
@@ -79,4 +84,5 @@ console.log(`| all | ${texts} | ${merged.join(' | ')} |`);
 console.log(`\nthreshold in use: ${NEAR_JACCARD}; lowest similarity of the variants (every 10th text of 20+ words):`, variants);
 console.log(`pairs of copies each missing a different word at or above it: ${pairs.caught} of ${pairs.all}`);
 closest.sort((x, y) => y.sim - x.sim);
-for (const c of closest.slice(0, 40)) console.log(`\n${c.sim.toFixed(2)} ${c.source}\n  A: ${JSON.stringify(c.a)}\n  B: ${JSON.stringify(c.b)}`);
+for (const c of closest.slice(0, 40))
+  console.log(`\n${c.sim.toFixed(2)} ${c.source}\n  A: ${JSON.stringify(c.a)}\n  B: ${JSON.stringify(c.b)}`);

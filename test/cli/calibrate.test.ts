@@ -27,7 +27,7 @@ let dir = '';
 
 /**
  * `n` distinct English human texts (diary-like), each carrying the marker word. Distinct: not one text with
-* a counter appended (HUMAN_EN + "Day 12"), which is a near-copy counted once (issue 44 item 1).
+ * a counter appended (HUMAN_EN + "Day 12"), which is a near-copy counted once (issue 44 item 1).
  */
 const humans = (n: number) => humanNotes(n).map((t) => `${t} ${MARKER}.`);
 /** Spanish sentences: a text takes one of each list, at different offsets, so no two texts share a sentence. */
@@ -312,7 +312,9 @@ describe('detect --calibration', () => {
       upperBound: m.upperBound,
     });
     // 300 distinct notes (not one text 300 times: issue 44 item 1), so the bar flags some of them, as the rule allows.
-    expect(human.measuredError.text).toMatch(/^In your 300 calibration texts, this mode flagged [\d.]+%; for texts like them, at most [\d.]+%\.$/);
+    expect(human.measuredError.text).toMatch(
+      /^In your 300 calibration texts, this mode flagged [\d.]+%; for texts like them, at most [\d.]+%\.$/,
+    );
     // The AI essay is of a type the diaries do not cover: the stricter bar, the model's own measured error.
     expect(ai.calibration).toEqual({ id: null, name: 'lenient', applied: false, reason: 'doc_type_not_covered', adapted: false });
     expect(ai.measuredError.source).toBe('model');

@@ -65,7 +65,14 @@ const letter = (word: string) =>
 
 describe('a profile file does not say which texts made it (issue 44 item 6)', () => {
   it("leaves many of a form letter's candidate secret words possible, not 2", async () => {
-    const candidates = [...new Set([...humanNotes(300), ...aiNotes(300)].join(' ').toLowerCase().match(/\p{L}{4,}/gu))].slice(0, 300);
+    const candidates = [
+      ...new Set(
+        [...humanNotes(300), ...aiNotes(300)]
+          .join(' ')
+          .toLowerCase()
+          .match(/\p{L}{4,}/gu),
+      ),
+    ].slice(0, 300);
     const secret = candidates[123];
     const samples = await profileOf([...members.slice(0, 99), letter(secret)], []);
     const kept = new Set(samples.map((s) => JSON.stringify(s)));

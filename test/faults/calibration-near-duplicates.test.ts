@@ -89,7 +89,13 @@ describe('near-duplicate calibration texts (issue 44 items 1 and 2)', () => {
     const en = answer.json.languages.en;
     expect(en.adaptation).toBeNull();
     expect(en.notAdapted).toMatchObject({ reason: 'too_few_ai_texts', aiTexts: 20, minAiTexts: 50 });
-    expect(answer.json.warnings).toContainEqual({ code: 'not_adapted', language: 'en', reason: 'too_few_ai_texts', aiTexts: 20, needed: 50 });
+    expect(answer.json.warnings).toContainEqual({
+      code: 'not_adapted',
+      language: 'en',
+      reason: 'too_few_ai_texts',
+      aiTexts: 20,
+      needed: 50,
+    });
     expect((await used()) - before).toBe(wordsOf([...human, ...ai]));
   });
 });
