@@ -11,16 +11,12 @@ import { join } from 'node:path';
 import { parseProfile } from '../../src/detector/decide/profile';
 import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { runCommand } from '../fixtures/server-process';
-import { dropWordCopies, longAiTexts, longHumanTexts, variant } from '../fixtures/near-copies';
+import { dropWordCopies, NEWS, longAiTexts, longHumanTexts, variant } from '../fixtures/near-copies';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const ROOT = join(import.meta.dir, '..', '..');
-const NEWS =
-  'The council voted on Tuesday to close the Mill Street library branch at the end of March, citing a budget shortfall of 1.2 million. ' +
-  'Residents who packed the public gallery said the branch was the only warm place many older people could go during the day, and a petition ' +
-  'against the closure has gathered more than 4,000 signatures since it was started in January.';
 let dir = '';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'calibrate-near-'));
