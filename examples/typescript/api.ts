@@ -1200,7 +1200,7 @@ export interface components {
                     } | null;
                 };
             };
-            /** @description Texts left out as duplicates (the same after Unicode NFKC normalisation and collapsing whitespace) of another text of the set: one text counts once. Not scored, not charged. */
+            /** @description Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: Jaccard similarity of their word triples 0.85 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged. */
             duplicates: {
                 human: number;
                 ai: number;
@@ -1208,15 +1208,20 @@ export interface components {
             /** @description What the profile does not cover that you may have expected it to (empty when nothing). */
             warnings: {
                 /** @enum {string} */
-                code: "mode_not_covered" | "not_adapted";
-                /** @enum {string} */
-                language: "en" | "es";
+                code: "mode_not_covered" | "not_adapted" | "labelling_conflict";
+                /**
+                 * @description The language (mode_not_covered, not_adapted).
+                 * @enum {string}
+                 */
+                language?: "en" | "es";
                 /** @enum {string} */
                 mode?: "conservative" | "balanced" | "aggressive";
                 /** @description mode_not_covered: the usable human texts of the language. */
                 texts?: number;
                 /** @description The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted). */
-                needed: number;
+                needed?: number;
+                /** @description labelling_conflict: the AI examples that were also given as human texts (or near-copies of one). */
+                count?: number;
                 /** @enum {string} */
                 reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
                 aiTexts?: number;
@@ -1646,7 +1651,7 @@ export interface components {
                         } | null;
                     };
                 };
-                /** @description Texts left out as duplicates (the same after Unicode NFKC normalisation and collapsing whitespace) of another text of the set: one text counts once. Not scored, not charged. */
+                /** @description Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: Jaccard similarity of their word triples 0.85 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged. */
                 duplicates: {
                     human: number;
                     ai: number;
@@ -1654,15 +1659,20 @@ export interface components {
                 /** @description What the profile does not cover that you may have expected it to (empty when nothing). */
                 warnings: {
                     /** @enum {string} */
-                    code: "mode_not_covered" | "not_adapted";
-                    /** @enum {string} */
-                    language: "en" | "es";
+                    code: "mode_not_covered" | "not_adapted" | "labelling_conflict";
+                    /**
+                     * @description The language (mode_not_covered, not_adapted).
+                     * @enum {string}
+                     */
+                    language?: "en" | "es";
                     /** @enum {string} */
                     mode?: "conservative" | "balanced" | "aggressive";
                     /** @description mode_not_covered: the usable human texts of the language. */
                     texts?: number;
                     /** @description The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted). */
-                    needed: number;
+                    needed?: number;
+                    /** @description labelling_conflict: the AI examples that were also given as human texts (or near-copies of one). */
+                    count?: number;
                     /** @enum {string} */
                     reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
                     aiTexts?: number;

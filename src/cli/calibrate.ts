@@ -77,7 +77,10 @@ interface Tally {
   usable: number;
   /** Under MIN_PROFILE_WORDS words: not used. */
   tooShort: number;
-  /** The same as an earlier text (after normalisation, learn/distinct.ts): not used twice. */
+  /**
+   * The same as or a near-duplicate of an earlier text (learn/distinct.ts): not used twice. A text given
+   * both as human and as AI is used as human, and counted here among the AI examples.
+   */
   duplicates: number;
   /** Unreadable, unextractable or malformed inputs (each named on stderr). */
   failed: number;
@@ -182,6 +185,8 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const detector = deps.detector ?? (await (await import('../detector')).createDetector());
   const sides = { human: { samples: [] as ProfileInput[], tally: tally() }, ai: { samples: [] as ProfileInput[], tally: tally() } };
   const screen = new CalibrationScreen((text) => detector.countWords(text), DEFAULT_MAX_TEXT_CHARS);
+  /** The screen's id of each AI sample, in order: a human text given after it as AI replaces it. */
+  const aiIds: number[] = [];
   /** A line or file that cannot be used or scored, named on stderr: the other texts still make the profile (issue 40). */
   const fail = (t: Tally, where: string, error: Pick<CodedError, 'code' | 'params'>) => {
     t.failed++;
@@ -191,17 +196,28 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
   const take = (text: string, where: string, side: 'human' | 'ai') => {
     const t = sides[side].tally;
     t.read++;
-    const screened = screen.screen(text);
+    const screened = screen.screen(text, side);
     if (!screened.use) {
       if (screened.why === 'refused') fail(t, where, screened.error);
       else if (screened.why === 'duplicate') t.duplicates++;
       else t.tooShort++;
       return;
     }
+    if (screened.replaces !== undefined) {
+      // Given first as an AI example (a line labelled "ai" before this one): used as human, that example left out.
+      const at = aiIds.indexOf(screened.replaces);
+      if (at >= 0) {
+        aiIds.splice(at, 1);
+        sides.ai.samples.splice(at, 1);
+        sides.ai.tally.usable--;
+      }
+      sides.ai.tally.duplicates++;
+    }
     try {
       const s = detector.profileSample(text);
       if (s) {
         sides[side].samples.push(s);
+        if (side === 'ai') aiIds.push(screened.id);
         t.usable++;
       } else t.tooShort++;
     } catch (error) {
@@ -288,7 +304,7 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
         modelVersion: version,
         createdAt: (deps.now?.() ?? new Date()).toISOString(),
         ...detector.facts,
-        duplicates: { human: sides.human.tally.duplicates, ai: sides.ai.tally.duplicates },
+        duplicates: screen.duplicates(),
       },
       sides.ai.samples,
     );

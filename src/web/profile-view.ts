@@ -23,9 +23,10 @@ const SUMMARY_MODE: Sensitivity = 'balanced';
 /** A warning of the API in one sentence of the interface language (the language is the block's it is shown in). */
 export function warningText(w: PublicWarning, lang: UiLang): string {
   if (w.code === 'mode_not_covered') {
-    return tr(lang, 'warnModeNotCovered', { mode: tr(lang, `mode_${w.mode!}`), texts: w.texts ?? 0, needed: w.needed });
+    return tr(lang, 'warnModeNotCovered', { mode: tr(lang, `mode_${w.mode!}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
   }
-  return tr(lang, `notAdapted_${w.reason!}` as StringKey, { n: w.aiTexts ?? 0, min: w.needed });
+  if (w.code === 'labelling_conflict') return tr(lang, 'warnLabellingConflict', { n: w.count ?? 0 });
+  return tr(lang, `notAdapted_${w.reason!}` as StringKey, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
 }
 
 /**
@@ -203,6 +204,9 @@ function profileCard(profile: PublicProfile, chosen: boolean, lang: UiLang, acti
     dup.dataset.ai = String(ai);
     card.appendChild(dup);
   }
+  // Not of one language: a text given both as human and as AI (issue 45 item 6).
+  for (const w of profile.warnings.filter((x) => x.code === 'labelling_conflict'))
+    card.appendChild(warningNode(warningText(w, lang), w, 'profile-conflict'));
   for (const code of MODEL_LANGS) {
     const language = profile.languages[code];
     const warnings = profile.warnings.filter((w) => w.language === code);

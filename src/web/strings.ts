@@ -173,6 +173,8 @@ const en = {
   profileWarningsBelow: 'See its {n} warning(s) below.',
   profileDuplicates:
     'Left out as duplicates of another text of the set (each text counts once; not charged): {human} human text(s), {ai} AI example(s).',
+  warnLabellingConflict:
+    '{n} text(s) were given both as human and as AI examples (the same text or a near-copy): each was used as a human text only. Check the labels.',
   warnModeNotCovered:
     '{mode} has no bar of its own: {texts} texts, {needed} needed. Detections at this sensitivity use the default threshold.',
   adaptedLine:
@@ -372,6 +374,8 @@ const es: Record<StringKey, string> = {
   profileWarningsBelow: 'Vea abajo sus avisos ({n}).',
   profileDuplicates:
     'Se dejaron fuera por repetir otro texto del conjunto (cada texto cuenta una vez; no se cobran): {human} texto(s) humano(s), {ai} ejemplo(s) de IA.',
+  warnLabellingConflict:
+    '{n} texto(s) se aportaron a la vez como humanos y como ejemplos de IA (el mismo texto o una copia casi igual): cada uno se usó solo como texto humano. Revise las etiquetas.',
   warnModeNotCovered:
     'El modo {mode} no tiene umbral propio: {texts} textos, hacen falta {needed}. Las detecciones con esta sensibilidad usan el umbral por defecto.',
   adaptedLine:

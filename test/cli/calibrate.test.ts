@@ -14,7 +14,7 @@ import { parseProfile } from '../../src/detector/decide/profile';
 import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { modelVersion } from '../../src/model-version';
 import { makeDocx } from '../fixtures/make';
-import { AI_EN, HUMAN_EN, HUMAN_EN_2, HUMAN_ES } from '../engine/texts';
+import { AI_EN, HUMAN_EN, HUMAN_EN_2 } from '../engine/texts';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { detector } from '../http/helpers';
 
@@ -25,8 +25,57 @@ const ROOT = join(import.meta.dir, '..', '..');
 const MARKER = 'Zyxwquartzmarker';
 let dir = '';
 
-/** `n` distinct English human texts (diary-like), each carrying the marker word. */
-const humans = (n: number) => Array.from({ length: n }, (_, i) => `${i % 2 ? HUMAN_EN : HUMAN_EN_2} Day ${i + 1} of the diary, ${MARKER}.`);
+/**
+ * `n` distinct English human texts (diary-like), each carrying the marker word. Distinct: not one text with
+ * a counter appended (HUMAN_EN + "Day 12"), which is a near-copy counted once (issue 44 item 1).
+ */
+const humans = (n: number) => humanNotes(n).map((t) => `${t} ${MARKER}.`);
+/** Spanish sentences: a text takes one of each list, at different offsets, so no two texts share a sentence. */
+const ES_OPENINGS = [
+  'Ayer fui al mercado con mi tía Carmen y compramos tomates baratísimos.',
+  'El autobús de las ocho no pasó y llegué tarde al curro otra vez.',
+  'Mi vecino del tercero lleva toda la semana taladrando a las siete de la mañana.',
+  'Hoy por fin arreglé la bici, aunque me sobró un tornillo que no sé de dónde sale.',
+  'Se me quemaron las lentejas porque me puse a ver el partido.',
+  'Fuimos a la playa de Cullera y hacía un viento que te llevaba la sombrilla.',
+  'Mi abuelo me contó otra vez la historia de la mili en Melilla.',
+  'La lavadora ha empezado a hacer un ruido rarísimo al centrifugar.',
+  'He quedado con Lucía para tomar algo en la plaza del pueblo.',
+  'El gato se ha subido al armario y no hay manera de bajarlo.',
+  'Me han cobrado dos veces la luz este mes, qué desastre de compañía.',
+  'Estuvimos toda la tarde montando el mueble del salón sin instrucciones.',
+];
+const ES_MIDDLES = [
+  'Luego nos tomamos unas cañas en el bar de Paco, que siempre pone aceitunas.',
+  'Al final llamé a mi hermano para que me echara una mano con todo.',
+  'Mi madre dice que eso me pasa por no hacerle caso nunca.',
+  'Había una cola enorme en la farmacia y solo atendía una chica.',
+  'Perdí las llaves dos veces y las dos estaban en el bolsillo de la chaqueta.',
+  'Llovió a cántaros justo cuando salí sin paraguas, cómo no.',
+  'El niño de los vecinos no paró de llorar en toda la siesta.',
+  'Se fue la luz media hora y cenamos con velas como en los viejos tiempos.',
+  'Encontré veinte euros en un pantalón viejo y me hizo el día.',
+  'El perro se comió una zapatilla entera mientras yo hablaba por teléfono.',
+  'Tardé una hora en encontrar aparcamiento cerca del centro de salud.',
+  'Mi compañero de piso volvió a dejar los platos sin fregar.',
+];
+const ES_ENDINGS = [
+  'Mañana más, que estoy reventado.',
+  'A ver si el finde descanso un poco.',
+  'Tengo que acordarme de llamar al fontanero el lunes.',
+  'En fin, me voy a la cama que madrugo.',
+  'No pienso repetirlo en mucho tiempo.',
+  'Menudo día, de verdad.',
+  'Ya os contaré cómo acaba la cosa.',
+  'Por lo menos nos reímos un rato.',
+  'Qué ganas tengo de que llegue el verano.',
+  'Lo apunto aquí para no olvidarme.',
+  'Si no lo escribo, no me lo creo ni yo.',
+  'Bueno, otro día será.',
+];
+/** `n` (up to 12) distinct Spanish human texts. */
+const spanish = (n: number) =>
+  Array.from({ length: n }, (_, i) => `${ES_OPENINGS[i]} ${ES_MIDDLES[(i + 5) % 12]} ${ES_ENDINGS[(i + 7) % 12]}`);
 const jsonl = (texts: string[]) => texts.map((text) => JSON.stringify({ text })).join('\n');
 
 /** Runs `bun run src/main.ts <command> ...args` with `stdin`; returns exit code and output. */
@@ -47,7 +96,8 @@ beforeAll(async () => {
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(dir, 'archive', 'a.txt'), `${HUMAN_EN} Archived note, ${MARKER}.`);
   writeFileSync(join(folder, 'b.md'), `# Notes\n\n${HUMAN_EN_2} Kept in markdown, ${MARKER}.`);
-  writeFileSync(join(folder, 'c.docx'), await makeDocx([`${HUMAN_EN} A letter in Word, ${MARKER}.`]));
+  // Not HUMAN_EN again with another ending: that is a near-copy of a.txt, counted once (issue 44 item 1).
+  writeFileSync(join(folder, 'c.docx'), await makeDocx([`${humanNotes(250)[249]} A letter in Word, ${MARKER}.`]));
   writeFileSync(join(folder, 'ignored.csv'), 'not,a,text');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,7 +142,7 @@ describe('calibrate', () => {
 
   it('refuses a language with too few usable texts, naming it, and writes nothing', async () => {
     const out = join(dir, 'small.json');
-    const texts = [...humans(55), ...Array.from({ length: 12 }, (_, i) => `${HUMAN_ES} Día ${i}.`), 'too short to use'];
+    const texts = [...humans(55), ...spanish(12), 'too short to use'];
     const { code, stdout, stderr } = await run('calibrate', ['--out', out], jsonl(texts));
     expect(code).toBe(1);
     expect(stdout).toBe('');
@@ -261,7 +311,10 @@ describe('detect --calibration', () => {
       humanFlaggedRate: m.rate,
       upperBound: m.upperBound,
     });
-    expect(human.measuredError.text).toMatch(/^In your 300 calibration texts, this mode flagged 0%; for texts like them, at most 1%\.$/);
+    // 300 distinct notes (not one text 300 times: issue 44 item 1), so the bar flags some of them, as the rule allows.
+    expect(human.measuredError.text).toMatch(
+      /^In your 300 calibration texts, this mode flagged [\d.]+%; for texts like them, at most [\d.]+%\.$/,
+    );
     // The AI essay is of a type the diaries do not cover: the stricter bar, the model's own measured error.
     expect(ai.calibration).toEqual({ id: null, name: 'lenient', applied: false, reason: 'doc_type_not_covered', adapted: false });
     expect(ai.measuredError.source).toBe('model');

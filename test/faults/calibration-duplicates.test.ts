@@ -7,15 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
+import { NEWS } from '../fixtures/near-copies';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { type FaultServer, startFaultServer } from './fault-server';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
-
-const NEWS =
-  'The council voted on Tuesday to close the Mill Street library branch at the end of March, citing a budget shortfall of 1.2 million. ' +
-  'Residents who packed the public gallery said the branch was the only warm place many older people could go during the day, and a petition ' +
-  'against the closure has gathered more than 4,000 signatures since it was started in January.';
 
 let f: FaultServer;
 beforeAll(async () => {

@@ -89,8 +89,18 @@ export interface CalibrationProfile {
   modelVersion: string;
   createdAt: string;
   languages: Partial<Record<ModelLang, ProfileLanguage>>;
-  /** Texts left out as exact duplicates (after normalisation) of another text of the set: they are not evidence twice. */
-  duplicates?: { human: number; ai: number };
+  /** Texts left out as duplicates or near-duplicates (learn/distinct.ts) of another text of the set: they are not evidence twice. */
+  duplicates?: Duplicates;
+}
+
+/**
+ * The texts a profile's set left out as duplicates, per side, and of those the labelling conflicts: a
+ * text given both as human and as AI (issue 45 item 6; absent in a profile made before).
+ */
+export interface Duplicates {
+  human: number;
+  ai: number;
+  conflicts?: number;
 }
 
 /**
@@ -176,7 +186,7 @@ export interface ProfileMeta extends ModelFacts {
   createdAt: string;
   id?: string;
   /** Duplicates the caller left out (learn/distinct.ts). */
-  duplicates?: { human: number; ai: number };
+  duplicates?: Duplicates;
 }
 
 /** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */
@@ -294,16 +304,49 @@ export function calibrationOnlyLanguage(
   return { texts: sorted.length, docTypes, words, modes, samples: sorted.map(keptSample) };
 }
 
-/** What a profile keeps of a sample: its numbers and kind, in a fixed key order. */
+/**
+ * The precision a profile keeps of a text's scores (issue 44 item 6): at 17 digits a logit named the
+ * text it came from (anyone holding the file found which texts were used, 100 of 100, and recovered a
+ * form letter's secret word from 1,000 candidates down to 2). A sample keeps only what the threshold
+ * rule reads of it, no finer: the logit (and an adapted one) in steps of KEPT_LOGIT_STEP; of the
+ * probability, its side of even odds (0 or 0.5; 1 for a certain one); of its length, its length
+ * bucket (LENGTH_BUCKETS: the cell and the coverage the rule reads); its type and mixed modes as they
+ * are. docs/calibration.md, "Privacy", says what an attacker holding the file still learns (measured:
+ * test/cli/profile-privacy.test.ts).
+ *
+ * The calibration-only bars and the figures each mode states are set on the exact scores before they
+ * are rounded (calibrationOnlyLanguage), so they are what a detection decides (issue 38 item 8); the
+ * adapted bars are set on the kept samples (learn/profile.ts), which is what recomputing them from the
+ * file gives. The logit is rounded UP (the bar of a mode with too few texts, just above the highest
+ * sample, stays above every text), the adapted logit away from zero (its sign is its side of even odds).
+ */
+/** Logit steps kept (a twentieth of a logit: ~1 point of score around even odds). */
+export const KEPT_LOGIT_STEP = 0.25;
+/** Probability steps kept: the side of even odds (the rule never flags a text under it), nothing finer. */
+export const KEPT_PROBABILITY_STEP = 0.5;
+
+/** Decimals of the grid's steps: a kept value is written with no more (0.15, not 0.15000000000000002). */
+const GRID_DECIMALS = 2;
+const onGrid = (steps: number, step: number) => Number((steps * step).toFixed(GRID_DECIMALS)) + 0;
+/** `v` rounded up to the grid of `step` (a value within 1e-9 of a step above it is that step). */
+const gridUp = (v: number, step: number) => onGrid(Math.ceil(v / step - 1e-9), step);
+/** `v` rounded away from zero to the grid of `step` (its sign kept: a negative adapted logit is under even odds). */
+const gridAway = (v: number, step: number) => (v < 0 ? -gridUp(-v, step) : gridUp(v, step));
+/** `v` rounded down to the grid of `step`. */
+const gridDown = (v: number, step: number) => onGrid(Math.floor(v / step + 1e-9), step);
+/** The lowest length of a text's length bucket (its own length under the first bucket's bound, which no covered range reaches). */
+const keptWords = (words: number) => Math.min(words, LENGTH_BUCKETS[lengthBucket(words)]);
+
+/** What a profile keeps of a sample: its numbers on the grid above, and its kind, in a fixed key order. */
 export function keptSample(s: ProfileSample): ProfileSample {
   const { logit, probability, words, docType, mixed, adaptedLogit } = s;
   return {
-    logit,
-    probability,
-    words,
+    logit: gridUp(logit, KEPT_LOGIT_STEP),
+    probability: gridDown(probability, KEPT_PROBABILITY_STEP),
+    words: keptWords(words),
     docType,
     ...(mixed?.length ? { mixed } : {}),
-    ...(adaptedLogit === undefined ? {} : { adaptedLogit }),
+    ...(adaptedLogit === undefined ? {} : { adaptedLogit: gridAway(adaptedLogit, KEPT_LOGIT_STEP) }),
   };
 }
 
@@ -557,7 +600,15 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (typeof value[field] !== 'string') throw invalid(`${field} is not a string`);
   }
   if (value.id !== undefined && typeof value.id !== 'string') throw invalid('id is not a string');
-  if (value.duplicates !== undefined && !(isObject(value.duplicates) && isCount(value.duplicates.human) && isCount(value.duplicates.ai))) {
+  if (
+    value.duplicates !== undefined &&
+    !(
+      isObject(value.duplicates) &&
+      isCount(value.duplicates.human) &&
+      isCount(value.duplicates.ai) &&
+      (value.duplicates.conflicts === undefined || isCount(value.duplicates.conflicts))
+    )
+  ) {
     throw invalid('duplicates is not a count of human and AI texts');
   }
   if (!isObject(value.languages)) throw invalid('languages is not an object');
@@ -607,7 +658,8 @@ export function withDefaults<P extends { languages: Partial<Record<ModelLang, ob
 /** Something a person making a profile should know: a mode it sets no bar for, or a language it did not adapt. */
 export type ProfileWarning =
   | { code: 'mode_not_covered'; language: ModelLang; mode: Sensitivity; texts: number; needed: number }
-  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number };
+  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number }
+  | { code: 'labelling_conflict'; count: number };
 
 /** The fewest texts with which a mode's promise can set a bar (allowedFlags >= 0): 99 / 33 / 9. */
 export function textsNeeded(mode: Sensitivity): number {
@@ -620,12 +672,16 @@ export function textsNeeded(mode: Sensitivity): number {
  * The warnings of a profile (issue 39 item 3): each mode of each language without a bar of its own
  * (`mode_not_covered`: detections there use the model's bar, `too_few_texts`), and each language given AI
  * examples but not adapted (`not_adapted`, with the reason). A profile made without AI examples is not
- * warned about them: calibration-only is what was asked for.
+ * warned about them: calibration-only is what was asked for. Texts given both as human and as AI
+ * (issue 45 item 6): `labelling_conflict` with how many (each used as human only).
  */
 export function profileWarnings(profile: {
   languages: Partial<Record<ModelLang, Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted'>>>;
+  duplicates?: Duplicates;
 }): ProfileWarning[] {
   const out: ProfileWarning[] = [];
+  const conflicts = profile.duplicates?.conflicts ?? 0;
+  if (conflicts > 0) out.push({ code: 'labelling_conflict', count: conflicts });
   for (const language of MODEL_LANGS) {
     const l = profile.languages[language];
     if (!l) continue;

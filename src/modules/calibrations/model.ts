@@ -173,20 +173,25 @@ const NotAdaptedSchema = t.Object(
 
 const WarningSchema = t.Object(
   {
-    code: StringEnum(['mode_not_covered', 'not_adapted'] as const),
-    language: StringEnum(MODEL_LANGS),
+    code: StringEnum(['mode_not_covered', 'not_adapted', 'labelling_conflict'] as const),
+    language: t.Optional(StringEnum(MODEL_LANGS, { description: 'The language (mode_not_covered, not_adapted).' })),
     mode: t.Optional(StringEnum(SENSITIVITIES)),
     texts: t.Optional(Int({ minimum: 0, description: 'mode_not_covered: the usable human texts of the language.' })),
-    needed: Int({
-      minimum: 1,
-      description: 'The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted).',
-    }),
+    needed: t.Optional(
+      Int({
+        minimum: 1,
+        description: 'The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted).',
+      }),
+    ),
+    count: t.Optional(
+      Int({ minimum: 1, description: 'labelling_conflict: the AI examples that were also given as human texts (or near-copies of one).' }),
+    ),
     reason: t.Optional(StringEnum(NOT_ADAPTED_REASONS)),
     aiTexts: t.Optional(Int({ minimum: 0 })),
   },
   {
     description:
-      "`mode_not_covered`: too few texts for this mode's promise: detections at it use the model's own bar (`applied: false, reason: too_few_texts`); `not_adapted`: AI examples were given but the language is calibration-only (`reason`).",
+      "`mode_not_covered`: too few texts for this mode's promise: detections at it use the model's own bar (`applied: false, reason: too_few_texts`); `not_adapted`: AI examples were given but the language is calibration-only (`reason`); `labelling_conflict`: `count` texts were given both as human and as AI (the same text or a near-copy): each was used as a human text only, left out of the AI examples (counted in `duplicates.ai`).",
   },
 );
 
@@ -269,7 +274,7 @@ export const CalibrationSchema = t.Object(
       },
       {
         description:
-          'Texts left out as duplicates (the same after Unicode NFKC normalisation and collapsing whitespace) of another text of the set: one text counts once. Not scored, not charged.',
+          'Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: Jaccard similarity of their word triples 0.85 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged.',
       },
     ),
     warnings: t.Array(WarningSchema, {

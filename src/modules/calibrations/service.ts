@@ -3,8 +3,8 @@
  * optionally, its own AI examples, list, read and delete the key's profiles, and find one for a detection.
  *
  * Making a profile is charged like a detection of the same texts: the words of the usable distinct
- * texts (20+ words; human texts and AI examples alike; an exact duplicate, after normalisation, is not
- * scored and not charged), one call, through the same held charge as a batch (quota/holds.ts), so a
+ * texts (20+ words; human texts and AI examples alike; a duplicate or near-duplicate of another text
+ * of the set, learn/distinct.ts, is not scored and not charged), one call, through the same held charge as a batch (quota/holds.ts), so a
  * profile that cannot be made (too few texts, the time budget, a store failure, a client that hung up)
  * is given back whole. The texts live only in this request's memory: they are scored one by one
  * (detector.profileSample) and dropped, with the evidence an adaptation reads once the profile is
@@ -15,6 +15,7 @@
 import type { Config } from '../../config';
 import { CodedError, type LabelLang, type ModelLang } from '../../contract';
 import {
+  type Duplicates,
   isStale,
   MIN_PROFILE_TEXTS,
   MIN_PROFILE_WORDS,
@@ -78,14 +79,14 @@ export function checkCalibrationId(id: string): void {
 /** The API's view of a stored profile: its summary, and whether the running model still matches it. */
 export function calibrationView(record: CalibrationRecord, modelVersion: string): CalibrationView {
   // A summary stored before issue 38 has no adaptation fields: read as calibration-only.
-  const summary = withDefaults(JSON.parse(record.summary) as Pick<CalibrationView, 'languages' | 'duplicates'>);
+  const summary = withDefaults(JSON.parse(record.summary) as Pick<CalibrationView, 'languages'> & { duplicates?: Duplicates });
   return {
     id: record.id,
     name: record.name,
     modelVersion: record.modelVersion,
     createdAt: new Date(record.createdAt).toISOString(),
     stale: isStale(record, modelVersion),
-    duplicates: summary.duplicates ?? { human: 0, ai: 0 },
+    duplicates: { human: summary.duplicates?.human ?? 0, ai: summary.duplicates?.ai ?? 0 },
     languages: summary.languages,
     warnings: profileWarnings(summary),
   };
@@ -404,7 +405,6 @@ async function calibrate(
 ): Promise<CalibrationOutcome & { unused: UnusedText[] }> {
   const { detector } = deps;
   const screen = new CalibrationScreen((text) => detector.countWords(text), deps.config.maxTextChars);
-  const duplicates = { human: 0, ai: 0 };
   const usable: CalibrationTexts = { human: [], ai: [] };
   const unused: UnusedText[] = [];
   const firstReading = { human: [] as ModelLang[], ai: [] as ModelLang[] };
@@ -416,16 +416,17 @@ async function calibrate(
       // Counting is ~15 ms a MB: a 50 MB body is counted in slices too (issue 40).
       await slicer.tick();
       const text = list[index];
-      // A text a detection would refuse, or too short, is skipped (and named); the same text again is not more evidence.
-      const screened = screen.screen(text);
+      // A text a detection would refuse, or too short, is skipped (and named); the same text again, or a
+      // near-copy, is not more evidence (counted by the screen; human texts come first: a conflict is an AI
+      // example left out for being one of them).
+      const screened = screen.screen(text, side);
       if (screened.use) {
         usable[side].push(text);
         words += screened.words;
         // Its language at a glance (no scoring): the set's languages are checked before it is charged (languages.ts).
         if (detector.language) firstReading[side].push(detector.language(text));
-      } else if (screened.why === 'duplicate') duplicates[side]++;
-      else if (screened.why === 'refused') unused.push({ side, index, error: screened.error });
-      else
+      } else if (screened.why === 'refused') unused.push({ side, index, error: screened.error });
+      else if (screened.why !== 'duplicate')
         unused.push({
           side,
           index,
@@ -475,7 +476,7 @@ async function calibrate(
         modelVersion: deps.modelVersion,
         createdAt: new Date(now).toISOString(),
         ...detector.facts,
-        duplicates,
+        duplicates: screen.duplicates(),
       },
       samples.ai,
     );

@@ -176,6 +176,7 @@ var en = {
   skippedFile: "{name}: {message}",
   profileWarningsBelow: "See its {n} warning(s) below.",
   profileDuplicates: "Left out as duplicates of another text of the set (each text counts once; not charged): {human} human text(s), {ai} AI example(s).",
+  warnLabellingConflict: "{n} text(s) were given both as human and as AI examples (the same text or a near-copy): each was used as a human text only. Check the labels.",
   warnModeNotCovered: "{mode} has no bar of its own: {texts} texts, {needed} needed. Detections at this sensitivity use the default threshold.",
   adaptedLine: "Adapted. On your {n} AI examples, this profile catches {caught} at balanced; the model alone {model} (cross-validated: each example scored by a fit that never saw it).",
   notAdapted_no_ai_texts: "Calibration only: no AI examples of this language were given.",
@@ -353,6 +354,7 @@ var es = {
   skippedFile: "{name}: {message}",
   profileWarningsBelow: "Vea abajo sus avisos ({n}).",
   profileDuplicates: "Se dejaron fuera por repetir otro texto del conjunto (cada texto cuenta una vez; no se cobran): {human} texto(s) humano(s), {ai} ejemplo(s) de IA.",
+  warnLabellingConflict: "{n} texto(s) se aportaron a la vez como humanos y como ejemplos de IA (el mismo texto o una copia casi igual): cada uno se usó solo como texto humano. Revise las etiquetas.",
   warnModeNotCovered: "El modo {mode} no tiene umbral propio: {texts} textos, hacen falta {needed}. Las detecciones con esta sensibilidad usan el umbral por defecto.",
   adaptedLine: "Adaptado. De sus {n} ejemplos de IA, este perfil detecta el {caught} en modo equilibrado; el modelo solo, el {model} (validación cruzada: cada ejemplo, puntuado por un ajuste que nunca lo vio).",
   notAdapted_no_ai_texts: "Solo calibración: no se aportaron ejemplos de IA de este idioma.",
@@ -954,9 +956,11 @@ function wireDrop(zone, input, onFiles) {
 var SUMMARY_MODE = "balanced";
 function warningText(w, lang) {
   if (w.code === "mode_not_covered") {
-    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed });
+    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
   }
-  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed });
+  if (w.code === "labelling_conflict")
+    return tr(lang, "warnLabellingConflict", { n: w.count ?? 0 });
+  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
 }
 function adaptationText(language, warning, lang) {
   const a = language.adaptation;
@@ -1094,6 +1098,8 @@ function profileCard(profile, chosen, lang, actions) {
     dup.dataset.ai = String(ai);
     card.appendChild(dup);
   }
+  for (const w of profile.warnings.filter((x) => x.code === "labelling_conflict"))
+    card.appendChild(warningNode(warningText(w, lang), w, "profile-conflict"));
   for (const code of MODEL_LANGS) {
     const language = profile.languages[code];
     const warnings = profile.warnings.filter((w) => w.language === code);
