@@ -11,7 +11,6 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { Detector } from '../../src/detector/types';
 import { createJsonLogger } from '../../src/http/logger';
-import { HUMAN_ES } from '../engine/texts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { call, detector, freshStore, keyOn } from './helpers';
 import { spanishAiNotes } from '../../scripts/lib/spanish-notes';
@@ -39,8 +38,8 @@ function countingApp(firstReading?: Detector['language']) {
   return { app: createApp({ config, store, detector: counting, logger: createJsonLogger(() => {}) }), store, scored };
 }
 
-/** `n` distinct Spanish human-style texts. */
-const spanishHumans = (n: number) => Array.from({ length: n }, (_, i) => `${HUMAN_ES} Nota ${i + 1}, escrita el día ${i + 2} de mayo.`);
+/** `n` distinct Spanish texts (given as known-human: only their language and count matter here; not near-copies of each other). */
+const spanishHumans = (n: number) => spanishAiNotes(n);
 
 describe('a calibration set its languages cannot make a profile of', () => {
   it('is refused before any text is scored or a word charged: too few texts of a language', async () => {
