@@ -6,7 +6,7 @@
  * step (bench/fit-slices.ts). Now it yields by work (n-grams read). 100 texts of 500 KB (evidence shaped
  * like the core's, scripts/lib/fit-evidence.ts) + 50 AI examples, through profileSteps; each step's
  * wall and CPU time. The CPU time is the step's own (on a busy machine, the wall time also counts other
- * processes' turns): under 50 ms; the wall time under 250 ms (the multi-second steps of before).
+ * processes' turns): under 50 ms; the wall time under 1 s (before: 5.0 s, CPU 1.1 s).
  */
 import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import type { ProfileInput } from '../../src/detector/decide/profile';
@@ -18,8 +18,8 @@ setDefaultTimeout(SUITE_TIMEOUT_MS * 3);
 
 /** The longest a step may use the CPU (the API's slice is 20 ms; generous for a shared CI machine). */
 const MAX_STEP_CPU_MS = 50;
-/** The longest a step may take by the clock, other processes' turns included. */
-const MAX_STEP_WALL_MS = 250;
+/** The longest a step may take by the clock, other processes' turns included: the issue's bound on a detection's wait (393 ms measured at a load average of 25 on 2 cores). */
+const MAX_STEP_WALL_MS = 1_000;
 
 /** Texts of 500 KB of varied words: most n-grams of one text alone (5% from the common pool). */
 const inputs = (n: number, label: 0 | 1, seed: number): ProfileInput[] =>
