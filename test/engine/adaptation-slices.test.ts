@@ -14,7 +14,7 @@ import { profileSteps } from '../../src/detector/learn/profile';
 import { GRAMS_OF_500_KB, syntheticFitTexts } from '../../scripts/lib/fit-evidence';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 
-setDefaultTimeout(SUITE_TIMEOUT_MS * 3);
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** The longest a step may use the CPU (the API's slice is 20 ms; generous for a shared CI machine). */
 const MAX_STEP_CPU_MS = 50;
@@ -33,30 +33,35 @@ const inputs = (n: number, label: 0 | 1, seed: number): ProfileInput[] =>
   }));
 
 describe('a profile fit over 100 texts of 500 KB', () => {
-  it('yields at least every 50 ms of work, so that other requests are served meanwhile', () => {
-    const steps = profileSteps(
-      inputs(100, 0, 1),
-      { name: 'large', modelVersion: 'v-test', createdAt: new Date(0).toISOString() },
-      inputs(50, 1, 2),
-    );
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    let done = false;
-    while (!done) {
-      const t0 = performance.now();
-      const c0 = process.cpuUsage();
-      done = steps.next().done === true;
-      const c = process.cpuUsage(c0);
-      wall.push(performance.now() - t0);
-      cpu.push((c.user + c.system) / 1000);
-    }
-    const longest = (xs: number[]) => Math.max(...xs);
-    console.log(
-      `${wall.length} steps in ${(wall.reduce((a, v) => a + v, 0) / 1000).toFixed(1)} s; longest ${longest(wall).toFixed(1)} ms (CPU ${longest(cpu).toFixed(1)} ms)`,
-    );
-    // Sliced: many steps, none long.
-    expect(wall.length).toBeGreaterThan(500);
-    expect(longest(cpu)).toBeLessThan(MAX_STEP_CPU_MS);
-    expect(longest(wall)).toBeLessThan(MAX_STEP_WALL_MS);
-  });
+  it(
+    'yields at least every 50 ms of work, so that other requests are served meanwhile',
+    () => {
+      const steps = profileSteps(
+        inputs(100, 0, 1),
+        { name: 'large', modelVersion: 'v-test', createdAt: new Date(0).toISOString() },
+        inputs(50, 1, 2),
+      );
+      const wall: number[] = [];
+      const cpu: number[] = [];
+      let done = false;
+      while (!done) {
+        const t0 = performance.now();
+        const c0 = process.cpuUsage();
+        done = steps.next().done === true;
+        const c = process.cpuUsage(c0);
+        wall.push(performance.now() - t0);
+        cpu.push((c.user + c.system) / 1000);
+      }
+      const longest = (xs: number[]) => Math.max(...xs);
+      console.log(
+        `${wall.length} steps in ${(wall.reduce((a, v) => a + v, 0) / 1000).toFixed(1)} s; longest ${longest(wall).toFixed(1)} ms (CPU ${longest(cpu).toFixed(1)} ms)`,
+      );
+      // Sliced: many steps, none long.
+      expect(wall.length).toBeGreaterThan(500);
+      expect(longest(cpu)).toBeLessThan(MAX_STEP_CPU_MS);
+      expect(longest(wall)).toBeLessThan(MAX_STEP_WALL_MS);
+      // 5-15 s on a loaded 2-core machine: more than one suite timeout.
+    },
+    3 * SUITE_TIMEOUT_MS,
+  );
 });
