@@ -171,7 +171,7 @@ export const en = {
     examples_look_human:
       'Not adapted: what sets your {aiTexts} AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. Check that the examples are AI text.',
     forms: {
-      tokenised: 'punctuation split from words (he\' s, don\' t, word , word)',
+      tokenised: "punctuation split from words (he' s, don' t, word , word)",
       wrapped: 'line breaks inside paragraphs',
       markdown: 'Markdown (headings, lists, bold)',
       curly: 'curly quotes and apostrophes',
