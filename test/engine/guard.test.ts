@@ -5,7 +5,8 @@
  * it must; and the per-mode fallback of an adapted bar that, once guarded, catches fewer of the AI
  * examples than calibration-only (item 4).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { Adaptation, AdaptationMode } from '../../src/detector/decide/adaptation';
 import { type GuardPopulation, guardBar, MIN_GUARD_TEXTS, MODE_GUARD_FLOOR, MODE_GUARD_MARGIN } from '../../src/detector/decide/guard';
@@ -13,6 +14,8 @@ import { guardLanguage } from '../../src/detector/decide/guard-load';
 import { type ModelFacts, type ProfileLanguage, type ProfileSample, profileWarnings } from '../../src/detector/decide/profile';
 import type { ReferenceLanguage } from '../../src/detector/decide/reference';
 import { flags, justAbove, modeThreshold, type RuleText } from '../../src/detector/decide/threshold-rule';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** A text a bar can flag at `logit`. */
 const text = (logit: number, always = false): RuleText => ({ logit, always, never: false, floor: Number.NEGATIVE_INFINITY });

@@ -7,9 +7,8 @@
  */
 import { CodedError, MODE_FPR, MODEL_LANGS, type ModelLang, round6, SENSITIVITIES, type Sensitivity } from '../../contract';
 import type { Adaptation, AdaptationMode } from '../decide/adaptation';
-import { adaptedLogit, adaptedProbability } from '../decide/adaptation';
+import { adaptedProbability } from '../decide/adaptation';
 import { guardLanguage } from '../decide/guard-load';
-import type { ReferenceLanguage } from '../decide/reference';
 import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
@@ -31,7 +30,7 @@ import {
   thresholdScore,
 } from '../decide/profile';
 import { flags, ruleThreshold } from '../decide/threshold-rule';
-import { type AdaptationResult, adaptationSteps, type FitText } from './adaptation';
+import { type AdaptationResult, adaptationSteps, type FitText, REFERENCE_WEIGHT, referenceFitTexts } from './adaptation';
 import { checkExamples } from './examples';
 import { runToEnd } from './lr';
 
@@ -61,18 +60,6 @@ function fitText(s: ProfileInput): FitText {
   return { logit: s.logit, evidence: s.evidence };
 }
 
-/**
- * The reference texts' adapted logits, one per text of the language's reference set, in order: the
- * fit's cross-fitted ones where it read the reference as negatives (each scored by a fold that never saw
- * it), else the applied fit on texts it never saw.
- */
-function referenceAdapted(result: AdaptationResult, ref: ReferenceLanguage): ArrayLike<number> {
-  const crossFitted = (result as AdaptationResult & { referenceLogits?: Float64Array }).referenceLogits;
-  if (crossFitted && crossFitted.length === ref.texts.length) return crossFitted;
-  const fit = result.fit!;
-  return ref.texts.map((t) => adaptedLogit(fit, t.logit, t.evidence));
-}
-
 /** One language: the calibration-only part, then the adaptation where its AI examples allow one; each bar guarded where the meta has reference writers of the language. */
 function* languageSteps(
   lang: ModelLang,
@@ -85,14 +72,8 @@ function* languageSteps(
   const made = yield* unguardedSteps(lang, human, ai, meta);
   const language = checked ? { ...made.language, examples: checked } : made.language;
   if (!ref) return language;
-  return guardLanguage(
-    language,
-    ref,
-    lang,
-    meta,
-    language.adaptation && made.result ? referenceAdapted(made.result, ref) : null,
-    'with_profile',
-  );
+  // The reference texts' adapted logits: cross-fitted, each from a fit that never saw its population (learn/adaptation.ts).
+  return guardLanguage(language, ref, lang, meta, language.adaptation ? made.result!.referenceLogits : null, 'with_profile');
 }
 
 /** One language as made without a guard (today's rule): the calibration-only part, then the adaptation where the examples allow one and it gains. */
@@ -108,7 +89,9 @@ function* unguardedSteps(
     result,
   });
   if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
-  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
+  const ref = meta.reference?.languages[lang];
+  const negatives = ref ? { texts: referenceFitTexts(ref), weight: REFERENCE_WEIGHT } : undefined;
+  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
   if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
