@@ -135,7 +135,8 @@ function adaptedLanguage(): ProfileLanguage {
       samples.map((s) => s.logit),
       fpr,
     );
-    adapted[mode] = { ...modes[mode], caught: 0, catchRate: 0, modelCaught: 0, modelCatchRate: 0 };
+    // As made, unguarded: adapting caught every example, calibration-only half of them.
+    adapted[mode] = { ...modes[mode], caught: 80, catchRate: 1, modelCaught: 40, modelCatchRate: 0.5 };
   }
   const adaptation = {
     aiTexts: 80,
@@ -191,6 +192,10 @@ describe('an adapted language guarded', () => {
     expect(l.adaptation).toBeNull();
     expect(l.notAdapted).toMatchObject({ reason: 'examples_look_human', aiTexts: 80 });
     expect(l.samples.every((s) => s.adaptedLogit === undefined)).toBe(true);
+    // Had it gained under 5 points of the examples before the guard too, the reason is no_gain.
+    const small = adaptedLanguage();
+    for (const mode of SENSITIVITIES) Object.assign(small.adaptation!.modes[mode], { caught: 42, modelCaught: 40 });
+    expect(guardLanguage(small, ref, 'en', FACTS, adapted, 'with_profile').notAdapted).toMatchObject({ reason: 'no_gain' });
     for (const mode of SENSITIVITIES) expect(l.modes[mode].otherWriters?.bar).toBe('calibration');
   });
 });

@@ -36,9 +36,11 @@ import { barFigures, flags, justAbove, ruleThreshold } from './threshold-rule';
 
 /**
  * The least share of the AI examples an adapted language must catch beyond calibration-only, at some
- * mode, once its bars are guarded; under it at every mode the language is not adapted
- * (`examples_look_human`). 5 points: what the examples set apart is then written by reference writers
- * too, and a gain this small is within the sampling noise of a catch rate on the 50-100 examples a
+ * mode, once its bars are guarded; under it at every mode the language is not adapted:
+ * `examples_look_human` when some mode gained that much before the guard (what the examples set apart is
+ * written by reference writers too), else `no_gain` (the model already catches them about as well:
+ * argumentative essays' AI examples beside native students' essays, 85-95% caught by the model alone,
+ * gained 0-2 points). 5 points: a gain this small is within the sampling noise of a catch rate on the 50-100 examples a
  * profile is given (the 95% interval of a rate near 10% on 80 examples is about +-7 points), while
  * the adaptations the eval keeps gain 8-12 points at balanced (docs/calibration.md). Measured on the
  * generated diaries (test/engine/guard-profile.test.ts): examples in a voice a whole reference
@@ -222,18 +224,20 @@ export function guardLanguage(
     const decidesAdapted = am.thresholdLogit !== null && g !== null;
     modes[mode] = withOthers(base.modes[mode], decidesAdapted ? g.otherWriters : base.calibration[mode].otherWriters);
   }
-  // No mode catches MIN_GUARDED_GAIN more of the examples than calibration-only once guarded: the guard undid the adaptation.
-  const gains = SENSITIVITIES.map((m) =>
-    adaptedModes[m].thresholdLogit === null ? 0 : adaptedModes[m].caught - adaptedModes[m].modelCaught,
-  );
-  if (Math.max(...gains) < MIN_GUARDED_GAIN * a.aiTexts) {
+  // No mode catches MIN_GUARDED_GAIN more of the examples than calibration-only once guarded: not adapted. The guard
+  // undid it (`examples_look_human`) where some mode gained that much unguarded; else it gained too little (`no_gain`).
+  const best = (of: Record<Sensitivity, AdaptationMode>) =>
+    Math.max(...SENSITIVITIES.map((m) => (of[m].thresholdLogit === null ? 0 : of[m].caught - of[m].modelCaught)));
+  const least = MIN_GUARDED_GAIN * a.aiTexts;
+  if (best(adaptedModes) < least) {
+    const reason = best(a.modes) >= least ? 'examples_look_human' : 'no_gain';
     const { samples, aiSamples } = withoutAdaptedLogits(l);
     return {
       ...calibrationOnly(),
       samples,
       aiSamples,
       adaptation: null,
-      notAdapted: notAdapted('examples_look_human', a.aiTexts, a.auroc),
+      notAdapted: notAdapted(reason, a.aiTexts, a.auroc),
     };
   }
   return { ...l, modes, adaptation: { ...a, modes: adaptedModes }, guard };
