@@ -26,6 +26,7 @@ import {
 import type { ReferenceSet, ReferenceText } from '../../src/detector/decide/reference';
 import { flags, ruleThreshold } from '../../src/detector/decide/threshold-rule';
 import { sharedEngine } from './fixture';
+import { mutated, refusal } from './profile-json';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -231,22 +232,6 @@ describe('warnings about the AI examples', () => {
   });
 });
 
-/** A profile as JSON, changed by `change`. */
-function mutate(p: CalibrationProfile, change: (p: Record<string, any>) => void): unknown {
-  const copy = JSON.parse(JSON.stringify(p));
-  change(copy);
-  return copy;
-}
-
-const refusal = (value: unknown) => {
-  try {
-    parseProfile(value);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return 'accepted';
-};
-
 describe('format 3 read back', () => {
   it('reads back what it wrote', () => {
     expect(parseProfile(JSON.parse(JSON.stringify(guarded)))).toEqual(withDefaults(guarded));
@@ -279,7 +264,7 @@ describe('format 3 read back', () => {
       ['figures without a guard note', (p) => delete p.languages.en.guard, 'without a guard note'],
     ];
     for (const [what, change, message] of cases) {
-      expect([what, refusal(mutate(guarded, change))]).toEqual([what, expect.stringContaining(message)]);
+      expect([what, refusal(mutated(guarded, change))]).toEqual([what, expect.stringContaining(message)]);
     }
   });
 });
@@ -287,7 +272,7 @@ describe('format 3 read back', () => {
 describe('an adapted mode that fell back', () => {
   it('decides on the calibration-only bar, on the model score', () => {
     const fell = parseProfile(
-      mutate(guarded, (p) => {
+      mutated(guarded, (p) => {
         const m = p.languages.en.adaptation.modes.conservative;
         Object.assign(m, { thresholdLogit: null, thresholdScore: null, fallback: 'fewer_caught', caught: 0, catchRate: 0 });
         p.languages.en.modes.conservative.otherWriters.bar = 'calibration';
@@ -313,7 +298,7 @@ describe('an older profile (format 2)', () => {
   /** The plain profile as format 2 wrote it. */
   const older = () =>
     parseProfile(
-      mutate(plain, (p) => {
+      mutated(plain, (p) => {
         p.format = 2;
         delete p.languages.en.examples;
       }),

@@ -20,6 +20,7 @@ import type { GuardNote } from './other-writers';
 import {
   type CalibrationProfile,
   covers,
+  flaggedAt,
   middleWords,
   type ModelFacts,
   notAdapted,
@@ -140,19 +141,6 @@ function guardCalibration(l: ProfileLanguage, ref: CoveredReference, lang: Model
   return { modes, calibration };
 }
 
-/** How many of the AI examples a bar catches, as a detection decides (read as `reading`). */
-function caughtBy(
-  ai: readonly ProfileSample[],
-  lang: ModelLang,
-  mode: Sensitivity,
-  facts: ModelFacts,
-  reading: RuleReading,
-  bar: number | null,
-): number {
-  if (bar === null) return 0;
-  return ruleTexts(ai, lang, mode, facts, reading).filter((t) => flags(t, bar)).length;
-}
-
 /** An adapted mode's bar: the rule on the human texts' adapted logits, guarded, and what it catches; null bar: falls back. */
 function guardAdaptedMode(
   l: ProfileLanguage,
@@ -168,7 +156,7 @@ function guardAdaptedMode(
   const human = ruleTexts(l.samples, lang, mode, facts, adapted);
   const rule = ruleThreshold(human, MODE_FPR[mode]);
   const ai = l.aiSamples ?? [];
-  const modelCaught = caughtBy(ai, lang, mode, facts, { coverage }, modelBar);
+  const modelCaught = flaggedAt(ai, lang, mode, facts, { coverage }, modelBar);
   const n = Math.max(1, a.aiTexts);
   const counts = (caught: number) => ({ caught, catchRate: round6(caught / n), modelCaught, modelCatchRate: round6(modelCaught / n) });
   if (rule.thresholdLogit === null) {
@@ -176,7 +164,7 @@ function guardAdaptedMode(
   }
   const g = guardBar(populationsAt(ref, lang, mode, facts, adapted), rule.thresholdLogit, mode, 'adapted');
   const m = g.otherWriters.raised ? barFigures(human, g.bar) : rule;
-  const caught = caughtBy(ai, lang, mode, facts, adapted, g.bar);
+  const caught = flaggedAt(ai, lang, mode, facts, adapted, g.bar);
   const stated: AdaptationMode = { ...m, thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability), ...counts(caught) };
   // Fewer of the examples caught than calibration-only: this mode decides calibration-only (issue 43 item 4).
   if (caught < modelCaught) return { mode: { ...stated, thresholdLogit: null, thresholdScore: null, fallback: 'fewer_caught' }, guard: g };

@@ -257,6 +257,19 @@ export function ruleTexts(
   });
 }
 
+/** How many of `samples` a mode's bar flags, as a detection would decide (threshold-rule.ts flags), read as `reading` says; none without a bar. */
+export function flaggedAt(
+  samples: readonly ProfileSample[],
+  lang: ModelLang,
+  mode: Sensitivity,
+  facts: ModelFacts,
+  reading: RuleReading,
+  bar: number | null,
+): number {
+  if (bar === null) return 0;
+  return ruleTexts(samples, lang, mode, facts, reading).filter((t) => flags(t, bar)).length;
+}
+
 /** The document types with enough texts (MIN_COVERED_TEXTS and MIN_COVERED_SHARE), in DOC_TYPES order. */
 function coveredDocTypes(samples: readonly ProfileSample[]): DocType[] {
   const counts = new Map<DocType, number>();

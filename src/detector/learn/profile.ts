@@ -12,6 +12,7 @@ import { guardLanguage } from '../decide/guard-load';
 import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
+  flaggedAt,
   keptSample,
   type LangProfileSample,
   MIN_AI_TEXTS,
@@ -24,12 +25,11 @@ import {
   type ProfileLanguage,
   type ProfileMeta,
   type ProfileModeThreshold,
-  type ProfileSample,
   type RuleReading,
   ruleTexts,
   thresholdScore,
 } from '../decide/profile';
-import { flags, ruleThreshold } from '../decide/threshold-rule';
+import { ruleThreshold } from '../decide/threshold-rule';
 import { type AdaptationResult, adaptationSteps, type FitText, REFERENCE_WEIGHT, referenceFitTexts } from './adaptation';
 import { checkExamples } from './examples';
 import { runToEnd } from './lr';
@@ -39,19 +39,6 @@ function byLanguage<T extends LangProfileSample>(samples: readonly T[]): Partial
   const out: Partial<Record<ModelLang, T[]>> = {};
   for (const s of samples) (out[s.lang] ??= []).push(s);
   return out;
-}
-
-/** How many of `samples` a mode's bar flags, as a detection would decide (threshold-rule.ts flags), read as `reading` says. */
-function caughtAt(
-  samples: readonly ProfileSample[],
-  lang: ModelLang,
-  mode: Sensitivity,
-  meta: ProfileMeta,
-  reading: RuleReading,
-  bar: number | null,
-): number {
-  if (bar === null) return 0;
-  return ruleTexts(samples, lang, mode, meta, reading).filter((t) => flags(t, bar)).length;
 }
 
 /** The evidence of an input, which an adaptation needs (detector.profileSample() gives it). */
@@ -100,8 +87,8 @@ function* unguardedSteps(
     const modelBar = base.modes[mode].thresholdLogit;
     const adapted: RuleReading = { coverage: base, adapted: { modelBar } };
     const m: ProfileModeThreshold = ruleThreshold(ruleTexts(humanSamples, lang, mode, meta, adapted), MODE_FPR[mode]);
-    const caught = caughtAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
-    const modelCaught = caughtAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
+    const caught = flaggedAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
+    const modelCaught = flaggedAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
     modes[mode] = {
       ...m,
       thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability),
