@@ -181,6 +181,7 @@ var en = {
   notAdapted_too_few_ai_texts: "Not adapted: too few AI examples ({n} of the {min} needed). This language is calibration only.",
   notAdapted_not_separable: "Not adapted: your {n} AI examples cannot be told from your human texts, so what the profile learned from them is not applied. This language is calibration only.",
   notAdapted_no_gain: "Not adapted: adapting caught no more of your {n} AI examples than the model alone, so it is not applied. This language is calibration only.",
+  notAdapted_examples_look_human: "Not adapted: what sets your {n} AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. This language is calibration only: check that the examples are AI text.",
   colAiCaught: "Your AI examples caught",
   aiCaught: "{rate} ({k} of {n}) · model alone {model}",
   adaptedTableHelp: "A text this profile covers is decided on its adapted score: the bars above are on that score, set on your human texts, each scored by a fit that never saw it.",
@@ -357,6 +358,7 @@ var es = {
   notAdapted_too_few_ai_texts: "No adaptado: pocos ejemplos de IA ({n} de los {min} necesarios). Este idioma es solo de calibración.",
   notAdapted_not_separable: "No adaptado: sus {n} ejemplos de IA no se distinguen de sus textos humanos, así que lo aprendido de ellos no se aplica. Este idioma es solo de calibración.",
   notAdapted_no_gain: "No adaptado: adaptar no detectó más de sus {n} ejemplos de IA que el modelo solo, así que no se aplica. Este idioma es solo de calibración.",
+  notAdapted_examples_look_human: "No adaptado: lo que distingue sus {n} ejemplos de IA de sus textos humanos también lo escriben otras personas, así que, con los umbrales protegiéndolas, no se gana nada. Este idioma es solo de calibración: compruebe que los ejemplos son texto de IA.",
   colAiCaught: "Sus ejemplos de IA detectados",
   aiCaught: "{rate} ({k} de {n}) · el modelo solo, {model}",
   adaptedTableHelp: "Un texto que este perfil cubre se decide con su puntuación adaptada: los umbrales de arriba están en esa puntuación, fijados en sus textos humanos, cada uno puntuado por un ajuste que nunca lo vio.",
@@ -952,9 +954,9 @@ function wireDrop(zone, input, onFiles) {
 var SUMMARY_MODE = "balanced";
 function warningText(w, lang) {
   if (w.code === "mode_not_covered") {
-    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed });
+    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
   }
-  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed });
+  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
 }
 function adaptationText(language, warning, lang) {
   const a = language.adaptation;
