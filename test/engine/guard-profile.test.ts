@@ -201,6 +201,9 @@ describe('warnings about the AI examples', () => {
     const w = profileWarnings(p).find((x) => x.code === 'examples_rank_below_human');
     expect(w).toMatchObject({ language: 'en', aiTexts: 30 });
     expect((w as { auroc: number }).auroc).toBeLessThan(0.5);
+    // Too few to adapt (no AI samples kept), the check is read back with the profile.
+    expect(p.languages.en!.aiSamples).toBeUndefined();
+    expect(parseProfile(JSON.parse(JSON.stringify(p))).languages.en!.examples).toEqual(p.languages.en!.examples);
   });
 
   it('warns when the examples differ in form, naming the form', () => {

@@ -610,7 +610,9 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
     else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
     checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
-    const unguarded = checkGuarded(l, at, value.format as number, (l.aiSamples as unknown[] | undefined)?.length ?? 0);
+    // The AI examples a language was given: the samples it keeps, or (too few to adapt: none kept) what notAdapted counts.
+    const given = (l.aiSamples as unknown[] | undefined)?.length ?? (isObject(l.notAdapted) ? (l.notAdapted.aiTexts as number) : 0);
+    const unguarded = checkGuarded(l, at, value.format as number, given);
     if (unguarded) throw invalid(unguarded);
     // Format 2 says either what a language learned or why it learned nothing (format 1 says neither: withDefaults).
     const explained = l.notAdapted !== undefined && l.notAdapted !== null;
