@@ -265,7 +265,11 @@ export function guardOnLoad(profile: CalibrationProfile, facts: ModelFacts): Cal
       languages[lang] = l;
       continue;
     }
-    const refAdapted = l.adaptation ? ref.texts.map((t) => adaptedLogit(l.adaptation!.fit, t.logit, t.evidence)) : null;
+    // Only the texts the language covers are read (the guard reads no other): a quarter of the set for essays.
+    const fit = l.adaptation?.fit;
+    const refAdapted = fit
+      ? ref.texts.map((t) => (covers(l, t.docType, t.words) ? adaptedLogit(fit, t.logit, t.evidence) : Number.NaN))
+      : null;
     languages[lang] = guardLanguage(l, ref, lang, facts, refAdapted, 'on_load');
   }
   const guarded = { ...profile, languages };
