@@ -8,9 +8,11 @@
 import { CodedError, MODE_FPR, MODEL_LANGS, type ModelLang, round6, SENSITIVITIES, type Sensitivity } from '../../contract';
 import type { Adaptation, AdaptationMode } from '../decide/adaptation';
 import { adaptedProbability } from '../decide/adaptation';
+import { guardLanguage } from '../decide/guard-load';
 import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
+  flaggedAt,
   keptSample,
   type LangProfileSample,
   MIN_AI_TEXTS,
@@ -23,13 +25,13 @@ import {
   type ProfileLanguage,
   type ProfileMeta,
   type ProfileModeThreshold,
-  type ProfileSample,
   type RuleReading,
   ruleTexts,
   thresholdScore,
 } from '../decide/profile';
-import { flags, ruleThreshold } from '../decide/threshold-rule';
-import { adaptationSteps, type FitText } from './adaptation';
+import { ruleThreshold } from '../decide/threshold-rule';
+import { type AdaptationResult, adaptationSteps, type FitText, REFERENCE_WEIGHT, referenceFitTexts } from './adaptation';
+import { checkExamples } from './examples';
 import { runToEnd } from './lr';
 
 /** The inputs grouped by language. */
@@ -39,38 +41,45 @@ function byLanguage<T extends LangProfileSample>(samples: readonly T[]): Partial
   return out;
 }
 
-/** How many of `samples` a mode's bar flags, as a detection would decide (threshold-rule.ts flags), read as `reading` says. */
-function caughtAt(
-  samples: readonly ProfileSample[],
-  lang: ModelLang,
-  mode: Sensitivity,
-  meta: ProfileMeta,
-  reading: RuleReading,
-  bar: number | null,
-): number {
-  if (bar === null) return 0;
-  return ruleTexts(samples, lang, mode, meta, reading).filter((t) => flags(t, bar)).length;
-}
-
 /** The evidence of an input, which an adaptation needs (detector.profileSample() gives it). */
 function fitText(s: ProfileInput): FitText {
   if (!s.evidence) throw new Error('an AI example or a human text of an adapted language was scored without its evidence');
   return { logit: s.logit, evidence: s.evidence };
 }
 
-/** One language: the calibration-only part, then the adaptation where its AI examples allow one. */
+/** One language: the calibration-only part, then the adaptation where its AI examples allow one; each bar guarded where the meta has reference writers of the language. */
 function* languageSteps(
   lang: ModelLang,
   human: readonly ProfileInput[],
   ai: readonly ProfileInput[],
   meta: ProfileMeta,
 ): Generator<void, ProfileLanguage> {
+  const ref = meta.reference?.languages[lang] ?? null;
+  const checked = checkExamples(human, ai);
+  const made = yield* unguardedSteps(lang, human, ai, meta);
+  const language = checked ? { ...made.language, examples: checked } : made.language;
+  if (!ref) return language;
+  // The reference texts' adapted logits: cross-fitted, each from a fit that never saw its population (learn/adaptation.ts).
+  return guardLanguage(language, ref, lang, meta, language.adaptation ? made.result!.referenceLogits : null, 'with_profile');
+}
+
+/** One language as made without a guard (today's rule): the calibration-only part, then the adaptation where the examples allow one and it gains. */
+function* unguardedSteps(
+  lang: ModelLang,
+  human: readonly ProfileInput[],
+  ai: readonly ProfileInput[],
+  meta: ProfileMeta,
+): Generator<void, { language: ProfileLanguage; result: AdaptationResult | null }> {
   const base = calibrationOnlyLanguage(human, lang, meta);
-  if (ai.length < MIN_AI_TEXTS) {
-    return { ...base, adaptation: null, notAdapted: notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null) };
-  }
-  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
-  if (!result.fit) return { ...base, adaptation: null, notAdapted: notAdapted('not_separable', ai.length, result.auroc) };
+  const none = (why: ProfileLanguage['notAdapted'], result: AdaptationResult | null = null) => ({
+    language: { ...base, adaptation: null, notAdapted: why },
+    result,
+  });
+  if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
+  const ref = meta.reference?.languages[lang];
+  const negatives = ref ? { texts: referenceFitTexts(ref), weight: REFERENCE_WEIGHT } : undefined;
+  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
+  if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
   const modes = {} as Record<Sensitivity, AdaptationMode>;
@@ -78,8 +87,8 @@ function* languageSteps(
     const modelBar = base.modes[mode].thresholdLogit;
     const adapted: RuleReading = { coverage: base, adapted: { modelBar } };
     const m: ProfileModeThreshold = ruleThreshold(ruleTexts(humanSamples, lang, mode, meta, adapted), MODE_FPR[mode]);
-    const caught = caughtAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
-    const modelCaught = caughtAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
+    const caught = flaggedAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
+    const modelCaught = flaggedAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
     modes[mode] = {
       ...m,
       thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability),
@@ -92,7 +101,7 @@ function* languageSteps(
   // Applied only where it catches more of the examples, cross-validated, than the model's own score with
   // the calibration-only bars (summed over the modes): a model that already catches them all gains nothing.
   const gain = SENSITIVITIES.reduce((n, mode) => n + modes[mode].caught - modes[mode].modelCaught, 0);
-  if (gain <= 0) return { ...base, adaptation: null, notAdapted: notAdapted('no_gain', ai.length, result.auroc) };
+  if (gain <= 0) return none(notAdapted('no_gain', ai.length, result.auroc));
   const docTypes: Adaptation['docTypes'] = {};
   for (const s of ai) docTypes[s.docType] = (docTypes[s.docType] ?? 0) + 1;
   const adaptation: Adaptation = {
@@ -103,7 +112,7 @@ function* languageSteps(
     modes,
     fit: result.fit,
   };
-  return { ...base, samples: humanSamples, aiSamples, adaptation, notAdapted: null };
+  return { language: { ...base, samples: humanSamples, aiSamples, adaptation, notAdapted: null }, result };
 }
 
 /**
