@@ -1,0 +1,100 @@
+/**
+ * The records `bun run eval --calibration --adapt --shift` reads (scripts/lib/eval-shift.ts): held-out whole
+ * texts of every family (eval-adapt-records.ts), each with the kind of writing its row is labelled (the
+ * data's document type, KIND_OF_DOMAIN for the human-only domains that name one), capped per family and
+ * kind; and, for the tokenised-archive case, a family's human texts with their punctuation tokenised
+ * (`he' s`, `didn' t`, `word ,`), rescored by the model that never saw the family and re-read by the engine.
+ */
+import { shuffled } from '../../src/detector/learn/stats';
+import type { Row } from './data';
+import { docTypeOf } from './doctype-map';
+import { type HeldOutData, recordOf } from './eval-adapt-records';
+import type { AdaptRecord } from './eval-adapt';
+import { type Doc, featurize } from './featurize';
+import { logitsOf, modelWithout } from './loso';
+import { SPARSE_OPTIONS } from './settings';
+import { isLightEdit } from './weights';
+
+/** A held-out record with its population and kind of writing. */
+export interface ShiftRecord extends AdaptRecord {
+  /** `<lang>:<family>`: the reference set's population id (src/detector/decide/reference.ts). */
+  population: string;
+  /** The kind of writing its row is labelled (null: a domain that names none). */
+  kind: string | null;
+}
+
+const LANGS = ['en', 'es'] as const;
+
+/**
+ * Human-only domains with no document type in doctype-map.ts (their sources mix genres under one label, or
+ * the classifier has no such type) that still name the kind an operator's archive would be: Write & Improve's
+ * learner texts (mostly essays, some letters and stories) and MICUSP's student papers read as essays,
+ * abstracts as academic, encyclopedic articles as reference.
+ */
+const KIND_OF_DOMAIN: Record<string, string> = {
+  learner_essay: 'essay',
+  student_paper: 'essay',
+  academic_abstract: 'academic',
+  encyclopedic: 'reference',
+};
+
+/** The kind of writing a row is labelled. */
+export const kindOf = (row: Pick<Row, 'domain' | 'variant'>): string | null => docTypeOf(row) ?? KIND_OF_DOMAIN[row.domain] ?? null;
+
+/** Texts kept per (family, language, kind, label): enough for a profile's side and the catch, and a bound on the engine's reading time. */
+export const MAX_PER_CELL = 600;
+/** The cap's draw: the same texts every run. */
+const CAP_SEED = 4_300;
+
+/** Records of every family: per (family, language, kind, label) at most MAX_PER_CELL whole texts (seeded). */
+export function shiftRecords(data: HeldOutData): ShiftRecord[] {
+  const { prepared, z, engine } = data;
+  const cells = new Map<string, number[]>();
+  prepared.docs.forEach((d, i) => {
+    if (d.excerpt || isLightEdit(d) || !Number.isFinite(z[i])) return;
+    const key = `${d.family}\t${d.lang}\t${kindOf(d.row)}\t${d.y}`;
+    (cells.get(key) ?? cells.set(key, []).get(key)!).push(i);
+  });
+  const out: ShiftRecord[] = [];
+  for (const [, members] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
+    const kept = members.length > MAX_PER_CELL ? shuffled(members, CAP_SEED).slice(0, MAX_PER_CELL).sort((a, b) => a - b) : members;
+    for (const i of kept) out.push(withKind(recordOf(engine, prepared.docs[i], z[i], i), prepared.docs[i]));
+  }
+  return out;
+}
+
+const withKind = (r: AdaptRecord, d: Doc): ShiftRecord => ({
+  ...r,
+  population: `${LANGS[d.lang]}:${d.family}`,
+  kind: kindOf(d.row),
+});
+
+/** An archive's tokenised punctuation (issue 43): a word's apostrophe split from its ending (`he' s`, `didn' t`), a space before each comma. */
+export function tokenised(text: string): string {
+  return text.replace(/(\p{L})['’](\p{L})/gu, "$1' $2").replace(/(\S),/g, '$1 ,');
+}
+
+/**
+ * `records` with their texts transformed by `transform`, each rescored as a detection would read it: the
+ * lexical logit of the model trained without its family (loso.ts), the engine's document type and evidence.
+ * Every record must be of one family, whose rows are found by their group. Costs one held-out fit.
+ */
+export function transformedRecords(
+  data: HeldOutData,
+  records: readonly ShiftRecord[],
+  transform: (text: string) => string,
+): ShiftRecord[] {
+  const { prepared, engine } = data;
+  const family = records[0]?.family;
+  if (!family) return [];
+  const wanted = new Set(records.map((r) => `${r.group}\t${r.y}\t${r.kind}`));
+  const rows = prepared.docs.flatMap((d, i) => {
+    const group = d.row.group ?? `${d.row.source}:${i}`;
+    if (d.excerpt || d.family !== family || !wanted.has(`${group}\t${d.y}\t${kindOf(d.row)}`)) return [];
+    return [{ ...d.row, text: transform(d.row.text), group, split: 'dev' as const }];
+  });
+  const docs = featurize(prepared.engine, rows, 0);
+  const z = logitsOf(modelWithout(prepared.docs, family, SPARSE_OPTIONS), docs);
+  return docs.map((d, k) => withKind(recordOf(engine, d, z[k], k), d));
+}
+
