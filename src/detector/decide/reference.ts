@@ -53,6 +53,8 @@ export interface ReferenceSet {
   format: number;
   /** The model that scored the texts (src/model-version.ts); under another model the set is stale and unused. */
   modelVersion: string;
+  /** Built from the sources whose licence allows commercial use only (as `bun run train --commercial`); absent: from every source. */
+  commercialOnly?: boolean;
   languages: Partial<Record<ModelLang, ReferenceLanguage>>;
 }
 
