@@ -96,7 +96,7 @@ function newResult(family: string, lang: ModelLang, human: number, ai: number, f
 }
 
 /** A record as a profile input: its sample (eval-calibration.ts sampleOf) and its evidence. */
-const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({ ...sampleOf(model, r), evidence: r.evidence });
+export const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({ ...sampleOf(model, r), evidence: r.evidence });
 
 /** Everything the evaluation prints. */
 export interface AdaptEval {

@@ -57,7 +57,12 @@ export function shiftRecords(data: HeldOutData): ShiftRecord[] {
   });
   const out: ShiftRecord[] = [];
   for (const [, members] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
-    const kept = members.length > MAX_PER_CELL ? shuffled(members, CAP_SEED).slice(0, MAX_PER_CELL).sort((a, b) => a - b) : members;
+    const kept =
+      members.length > MAX_PER_CELL
+        ? shuffled(members, CAP_SEED)
+            .slice(0, MAX_PER_CELL)
+            .sort((a, b) => a - b)
+        : members;
     for (const i of kept) out.push(withKind(recordOf(engine, prepared.docs[i], z[i], i), prepared.docs[i]));
   }
   return out;
@@ -79,11 +84,7 @@ export function tokenised(text: string): string {
  * lexical logit of the model trained without its family (loso.ts), the engine's document type and evidence.
  * Every record must be of one family, whose rows are found by their group. Costs one held-out fit.
  */
-export function transformedRecords(
-  data: HeldOutData,
-  records: readonly ShiftRecord[],
-  transform: (text: string) => string,
-): ShiftRecord[] {
+export function transformedRecords(data: HeldOutData, records: readonly ShiftRecord[], transform: (text: string) => string): ShiftRecord[] {
   const { prepared, engine } = data;
   const family = records[0]?.family;
   if (!family) return [];
@@ -97,4 +98,3 @@ export function transformedRecords(
   const z = logitsOf(modelWithout(prepared.docs, family, SPARSE_OPTIONS), docs);
   return docs.map((d, k) => withKind(recordOf(engine, d, z[k], k), d));
 }
-

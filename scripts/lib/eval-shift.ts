@@ -32,7 +32,7 @@ export interface ShiftTallies {
   profile: Tally;
   adapted: Record<number, Tally>;
 }
-const tallies = (): ShiftTallies => ({
+export const tallies = (): ShiftTallies => ({
   model: tally(),
   profile: tally(),
   adapted: Object.fromEntries(EXAMPLE_COUNTS.map((n) => [n, tally()])),
@@ -60,8 +60,8 @@ export interface ShiftCase {
   targets: readonly Target[];
   /** Populations never in the reference set of this case (the profile's own). */
   exclude: readonly string[];
-  /** One reference set, without every target's populations, for all targets at once (one build per split). */
-  together?: boolean;
+  /** One of the named cases (not pooled with the family profiles). */
+  named?: boolean;
 }
 
 /** What one case measured. */
@@ -69,6 +69,7 @@ export interface ShiftResult {
   lang: ModelLang;
   kind: string;
   name: string;
+  named: boolean;
   splits: number;
   /** Profile builds (cal-only, per split and reference) and how many were adapted per example count, with the reasons when not and the warnings. */
   builds: number;
@@ -101,6 +102,7 @@ function runCase(c: ShiftCase, decider: AdaptDecider, reference: ReferenceSet | 
     lang: c.lang,
     kind: c.kind,
     name: c.name,
+    named: c.named ?? false,
     splits: 0,
     builds: 0,
     adapted: Object.fromEntries(EXAMPLE_COUNTS.map((n) => [n, 0])),
@@ -110,7 +112,7 @@ function runCase(c: ShiftCase, decider: AdaptDecider, reference: ReferenceSet | 
     targets: c.targets.map((t) => ({ name: t.name, texts: 0, t: tallies() })),
   };
   // Without a reference set the profiles do not depend on the target: one build per split serves them all.
-  const rounds = c.together || !reference ? [c.targets.map((_, i) => i)] : c.targets.map((_, i) => [i]);
+  const rounds = !reference ? [c.targets.map((_, i) => i)] : c.targets.map((_, i) => [i]);
   for (let split = 0; split < splits; split++) {
     const order = shuffled([...new Set([...c.human, ...c.ai].map((r) => r.group))].sort(), 7_919 * (split + 1));
     const side = new Map(order.map((g, i) => [g, i % 2]));

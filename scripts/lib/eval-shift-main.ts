@@ -1,0 +1,71 @@
+/**
+ * `bun run eval --calibration --adapt --shift [--logits FILE] [--splits N] [--no-reference] [--out FILE]
+ * [--before FILE]` (scripts/lib/eval-shift.ts): profiles scored on writers outside their texts. Featurizes
+ * the data and computes the held-out logits as `--adapt` does (`--logits FILE` keeps them between runs),
+ * reads every family's records, tokenises one story family's human texts and rescores them, builds the
+ * reference set of every family's held-out human texts (scripts/lib/reference-set.ts; each run of a case
+ * leaves out the families it scores and the profile's own), and prints the tables of docs/calibration.md
+ * ("Writers outside your texts"). `--no-reference`: profiles made without a reference set (no guard, no
+ * reference negatives); `--out FILE` writes the results as JSON, `--before FILE` reads an earlier run's
+ * and adds the catch each source gained or lost.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { shuffled } from '../../src/detector/learn/stats';
+import { MODEL } from '../../src/detector/score/load';
+import { heldOutData } from './eval-adapt-records';
+import { inputOf } from './eval-adapt';
+import { evaluateShift, SHIFT_SPLITS, type ShiftResult } from './eval-shift';
+import { shiftCases, TOKENISED_FAMILY } from './eval-shift-cases';
+import { shiftRecords, tokenised, transformedRecords } from './eval-shift-data';
+import { shiftReport } from './eval-shift-report';
+import { buildReferenceSet } from './reference-set';
+
+const { values: opt } = parseArgs({
+  options: {
+    logits: { type: 'string' },
+    splits: { type: 'string' },
+    'no-reference': { type: 'boolean' },
+    out: { type: 'string' },
+    before: { type: 'string' },
+  },
+  strict: false,
+});
+/** The seed of the order each population's reference texts are drawn in (the builder keeps the first of each). */
+const REFERENCE_SEED = 4_302;
+const splits = typeof opt.splits === 'string' ? Number(opt.splits) : SHIFT_SPLITS;
+const t0 = performance.now();
+const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+
+const data = await heldOutData(typeof opt.logits === 'string' ? opt.logits : null, log);
+const records = shiftRecords(data);
+log(`${records.length} held-out whole texts with their evidence`);
+const t = TOKENISED_FAMILY;
+const tokenisedHuman = transformedRecords(
+  data,
+  records.filter((r) => r.y === 0 && r.family === t.family && r.kind === t.kind && r.lang === (t.lang === 'en' ? 0 : 1)),
+  tokenised,
+);
+log(`${tokenisedHuman.length} ${t.family} ${t.kind} human texts tokenised and rescored`);
+const reference = opt['no-reference']
+  ? null
+  : buildReferenceSet(
+      shuffled(
+        records.filter((r) => r.y === 0),
+        REFERENCE_SEED,
+      ).map((r) => ({ ...inputOf(MODEL, r), family: r.family })),
+      { modelVersion: 'eval' },
+    );
+if (reference)
+  log(
+    `reference set: ${Object.entries(reference.languages)
+      .map(([l, x]) => `${l} ${x!.texts.length} texts of ${x!.populations.length} populations`)
+      .join(', ')}`,
+  );
+const cases = shiftCases(records, tokenisedHuman);
+log(`${cases.length} profiles, ${cases.reduce((n, c) => n + c.targets.length, 0)} scored populations`);
+const results = evaluateShift(cases, records, MODEL, reference, splits, (name) => log(`evaluated ${name}`));
+if (typeof opt.out === 'string') writeFileSync(opt.out, JSON.stringify(results));
+const before = typeof opt.before === 'string' ? (JSON.parse(readFileSync(opt.before, 'utf8')) as ShiftResult[]) : undefined;
+console.log(shiftReport(results, splits, before));
+log('done');
