@@ -43,6 +43,9 @@ const { values: opt, positionals } = parseArgs({
     out: { type: 'string' },
     before: { type: 'string' },
     'reference-weight': { type: 'string' },
+    records: { type: 'string' },
+    kinds: { type: 'string' },
+    cap: { type: 'string' },
   },
   allowPositionals: true,
 });

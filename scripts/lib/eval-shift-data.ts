@@ -6,6 +6,7 @@
  * (`he' s`, `didn' t`, `word ,`), rescored by the model that never saw the family and re-read by the engine.
  */
 import { shuffled } from '../../src/detector/learn/stats';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Row } from './data';
 import { docTypeOf } from './doctype-map';
 import { type HeldOutData, recordOf } from './eval-adapt-records';
@@ -97,4 +98,35 @@ export function transformedRecords(data: HeldOutData, records: readonly ShiftRec
   const docs = featurize(prepared.engine, rows, 0);
   const z = logitsOf(modelWithout(prepared.docs, family, SPARSE_OPTIONS), docs);
   return docs.map((d, k) => withKind(recordOf(engine, d, z[k], k), d));
+}
+
+/** The records and the tokenised ones as JSON lines (the evidence's arrays as base64): `--records FILE` keeps them between runs. */
+export function writeShiftRecords(file: string, records: readonly ShiftRecord[], tokenisedHuman: readonly ShiftRecord[]): void {
+  const line = (r: ShiftRecord, tokenised: boolean) =>
+    JSON.stringify({
+      ...r,
+      tokenised,
+      evidence: {
+        grams: Buffer.from(r.evidence.grams.buffer, r.evidence.grams.byteOffset, r.evidence.grams.byteLength).toString('base64'),
+        style: Buffer.from(r.evidence.style.buffer, r.evidence.style.byteOffset, r.evidence.style.byteLength).toString('base64'),
+      },
+    });
+  writeFileSync(file, [...records.map((r) => line(r, false)), ...tokenisedHuman.map((r) => line(r, true))].join('\n'));
+}
+
+/** What writeShiftRecords wrote. */
+export function readShiftRecords(file: string): { records: ShiftRecord[]; tokenisedHuman: ShiftRecord[] } {
+  const records: ShiftRecord[] = [];
+  const tokenisedHuman: ShiftRecord[] = [];
+  const array = (b64: string) => {
+    const bytes = Buffer.from(b64, 'base64');
+    return new Uint8Array(bytes).buffer;
+  };
+  for (const l of readFileSync(file, 'utf8').split('\n')) {
+    if (!l) continue;
+    const { tokenised, evidence, ...r } = JSON.parse(l) as ShiftRecord & { tokenised: boolean; evidence: { grams: string; style: string } };
+    const record = { ...r, evidence: { grams: new Uint32Array(array(evidence.grams)), style: new Float64Array(array(evidence.style)) } };
+    (tokenised ? tokenisedHuman : records).push(record);
+  }
+  return { records, tokenisedHuman };
 }
