@@ -32,15 +32,21 @@ import { CodedError, MIN_WORDS, MODE_FPR, MODEL_LANGS, type ModelLang, SENSITIVI
 import { binomialUpperBound } from '../score/bounds';
 import { LENGTH_BUCKETS, lengthBucket } from '../score/calibration';
 import { DOC_TYPES, type DocType } from '../score/doctype';
+import type { TextForm } from '../score/form';
 import {
   ADAPTATION_STYLE,
   type Adaptation,
   type AdaptationEvidence,
   adaptedLogit,
   adaptedProbability,
+  type AdaptationMode,
   NOT_ADAPTED_REASONS,
   type NotAdapted,
 } from './adaptation';
+import { EXAMPLES_BELOW_HUMAN_AUROC, type ExamplesCheck, type FormFinding } from './examples';
+import type { GuardNote } from './other-writers';
+import { checkFallback, checkGuarded } from './guard-parse';
+import { isCount, isObject, isShare, SLACK } from './json-checks';
 import type { ReferenceSet } from './reference';
 import {
   allowedFlags,
@@ -54,10 +60,19 @@ import {
 
 export type { ProfileModeThreshold, ProfileSample } from './threshold-rule';
 
-/** The format a profile is written in; a reader takes it and the formats in READABLE_FORMATS, and refuses any other. */
-export const PROFILE_FORMAT = 2;
-/** Format 1 (issue 34): no adaptation, no duplicates count; read as a calibration-only profile. */
-export const READABLE_FORMATS: readonly number[] = [1, 2];
+/**
+ * The format a profile is written in; a reader takes it and the formats in READABLE_FORMATS, and refuses any other.
+ * Format 3 (issue 43): each language's bars guarded on reference writers (`guard`, each mode's
+ * `otherWriters`), an adapted mode that falls back to calibration-only (`fallback`), the check of the AI
+ * examples (`examples`) and the reason `examples_look_human`.
+ */
+export const PROFILE_FORMAT = 3;
+/**
+ * Format 1 (issue 34): no adaptation, no duplicates count; read as a calibration-only profile. Formats 1
+ * and 2 were made without the guard: they are read as they are (no `guard` note) and guarded on load
+ * (./guard-load.ts guardOnLoad), with the reference set of the detector that applies them.
+ */
+export const READABLE_FORMATS: readonly number[] = [1, 2, 3];
 
 /** One language of a profile. */
 export interface ProfileLanguage {
@@ -77,6 +92,13 @@ export interface ProfileLanguage {
   samples: ProfileSample[];
   /** The AI examples' scores (no text), when the language was given any. */
   aiSamples?: ProfileSample[];
+  /**
+   * How its bars were guarded on reference writers (./guard.ts); absent: made without a reference set
+   * (a format-1 or 2 profile, guarded on load: ./guard-load.ts; or offline, without one).
+   */
+  guard?: GuardNote;
+  /** The check of the AI examples against the human texts (./examples.ts); absent with fewer than MIN_CHECKED_EXAMPLES examples. */
+  examples?: ExamplesCheck;
 }
 
 /** A calibration profile, as written to a file and kept in the store. */
@@ -140,8 +162,8 @@ export type ProfileErrorCode = keyof typeof PROFILE_ERROR_STATUS;
 /** A scored text with the model language it was scored in: what a profile is made of. */
 export type LangProfileSample = ProfileSample & { lang: ModelLang };
 
-/** What detector.profileSample() answers: the sample, and (never kept) the evidence an adaptation reads. */
-export type ProfileInput = LangProfileSample & { evidence?: AdaptationEvidence };
+/** What detector.profileSample() answers: the sample, and (never kept) the evidence an adaptation reads and the text's form (../score/form.ts). */
+export type ProfileInput = LangProfileSample & { evidence?: AdaptationEvidence; form?: TextForm };
 
 /** What the model says of a text's length that the threshold rule needs (the detector's model; absent in offline tests). */
 export interface ModelFacts {
@@ -422,19 +444,14 @@ function invalid(why: string): CodedError {
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isShare = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
 const isDocType = (v: unknown): v is DocType => (DOC_TYPES as readonly unknown[]).includes(v);
-/** Stated figures are rounded to 6 decimals: a recomputed one may differ by this much. */
-const SLACK = 2e-6;
 
 /**
  * A mode's figures as stored, checked against each other and the texts they were set on: a profile
  * whose figures contradict each other (999 of 60 flagged with rate 0, a bound of 0, more flagged than
  * the rule allows) is not applied (issue 40 item 8).
  */
-function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mixed: number): void {
+function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mixed: number, fellBack = false): void {
   if (
     !isObject(m) ||
     !(m.thresholdLogit === null || Number.isFinite(m.thresholdLogit)) ||
@@ -452,7 +469,9 @@ function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mix
   if (Math.abs(m.upperBound - binomialUpperBound(m.flagged, texts)) > SLACK)
     throw invalid(`${at}.upperBound is not the bound of flagged of texts`);
   const k = allowedFlags(texts, MODE_FPR[mode]);
-  if ((m.thresholdLogit === null) !== k < 0) throw invalid(`${at}.thresholdLogit does not follow the rule for ${texts} texts`);
+  // A mode that fell back to calibration-only (./adaptation.ts `fallback`) has no bar of its own whatever its texts.
+  if ((m.thresholdLogit === null) !== (k < 0 || fellBack))
+    throw invalid(`${at}.thresholdLogit does not follow the rule for ${texts} texts`);
   // The rule flags at most k, unless more texts than that are mixed (flagged whatever the bar).
   if (m.flagged > Math.max(k, mixed)) throw invalid(`${at}.flagged is more than the rule allows for ${texts} texts`);
 }
@@ -489,7 +508,9 @@ function checkAdaptation(a: unknown, at: string, samples: readonly ProfileSample
   if (!Object.entries(a.docTypes).every(([t, n]) => isDocType(t) && isCount(n))) throw invalid(`${at}.docTypes is not counts by type`);
   for (const mode of SENSITIVITIES) {
     const m = a.modes[mode];
-    checkMode(m, `${at}.modes.${mode}`, texts, mode, mixedAt(samples, mode));
+    const fellBack = checkFallback(m, `${at}.modes.${mode}`, aiTexts);
+    if (typeof fellBack === 'string') throw invalid(fellBack);
+    checkMode(m, `${at}.modes.${mode}`, texts, mode, mixedAt(samples, mode), fellBack);
     const c = m as Record<string, unknown>;
     for (const [n, r] of [
       ['caught', 'catchRate'],
@@ -576,6 +597,8 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
     else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
     checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
+    const unguarded = checkGuarded(l, at, value.format as number, (l.aiSamples as unknown[] | undefined)?.length ?? 0);
+    if (unguarded) throw invalid(unguarded);
     // Format 2 says either what a language learned or why it learned nothing (format 1 says neither: withDefaults).
     const explained = l.notAdapted !== undefined && l.notAdapted !== null;
     if (value.format !== 1 && adapted === explained) throw invalid(`${at} must have exactly one of adaptation and notAdapted`);
@@ -597,10 +620,18 @@ export function withDefaults<P extends { languages: Partial<Record<ModelLang, ob
   return { ...profile, languages };
 }
 
-/** Something a person making a profile should know: a mode it sets no bar for, or a language it did not adapt. */
+/**
+ * Something a person making a profile should know: a mode it sets no bar for, a language it did not
+ * adapt, AI examples the model ranks below the human texts (`examples_rank_below_human`: check the
+ * labels) or that differ from them mainly in a surface form (`examples_differ_in_form`: which form, its
+ * share on each side; `word` for a shared opening), an adapted mode that fell back to calibration-only.
+ */
 export type ProfileWarning =
   | { code: 'mode_not_covered'; language: ModelLang; mode: Sensitivity; texts: number; needed: number }
-  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number };
+  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number }
+  | { code: 'examples_rank_below_human'; language: ModelLang; auroc: number; aiTexts: number }
+  | ({ code: 'examples_differ_in_form'; language: ModelLang } & FormFinding)
+  | { code: 'mode_fell_back'; language: ModelLang; mode: Sensitivity; caught: number; modelCaught: number; aiTexts: number };
 
 /** The fewest texts with which a mode's promise can set a bar (allowedFlags >= 0): 99 / 33 / 9. */
 export function textsNeeded(mode: Sensitivity): number {
@@ -616,7 +647,14 @@ export function textsNeeded(mode: Sensitivity): number {
  * warned about them: calibration-only is what was asked for.
  */
 export function profileWarnings(profile: {
-  languages: Partial<Record<ModelLang, Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted'>>>;
+  languages: Partial<
+    Record<
+      ModelLang,
+      Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted' | 'examples'> & {
+        adaptation?: { aiTexts: number; modes: Record<Sensitivity, Pick<AdaptationMode, 'caught' | 'modelCaught' | 'fallback'>> } | null;
+      }
+    >
+  >;
 }): ProfileWarning[] {
   const out: ProfileWarning[] = [];
   for (const language of MODEL_LANGS) {
@@ -629,6 +667,16 @@ export function profileWarnings(profile: {
     const why = l.notAdapted;
     if (why && why.reason !== 'no_ai_texts')
       out.push({ code: 'not_adapted', language, reason: why.reason, aiTexts: why.aiTexts, needed: why.minAiTexts });
+    const a = l.adaptation;
+    for (const mode of a ? SENSITIVITIES : []) {
+      const am = a!.modes[mode];
+      if (am.fallback)
+        out.push({ code: 'mode_fell_back', language, mode, caught: am.caught, modelCaught: am.modelCaught, aiTexts: a!.aiTexts });
+    }
+    const ex = l.examples;
+    if (ex && ex.modelAuroc < EXAMPLES_BELOW_HUMAN_AUROC)
+      out.push({ code: 'examples_rank_below_human', language, auroc: ex.modelAuroc, aiTexts: ex.aiTexts });
+    for (const f of ex?.forms ?? []) out.push({ code: 'examples_differ_in_form', language, ...f });
   }
   return out;
 }
