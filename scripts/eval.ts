@@ -46,6 +46,7 @@ const { values: opt, positionals } = parseArgs({
     records: { type: 'string' },
     kinds: { type: 'string' },
     cap: { type: 'string' },
+    dev: { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { evidenceOf } from '../../src/detector/decide/adaptation';
 import { detectDocType } from '../../src/detector/score/doctype';
+import { textForm } from '../../src/detector/score/form';
 import type { Engine } from '../../src/detector/score/engine';
 import { loadEngine } from '../../src/detector/score/load';
 import { heldOutScore } from './calibrate';
@@ -58,6 +59,7 @@ export function recordOf(engine: Engine, d: Doc, z: number, i: number): AdaptRec
     group: d.row.group ?? `${d.row.source}:${i}`,
     generator: d.row.model,
     evidence: evidenceOf(r)!,
+    form: textForm(d.row.text),
   };
 }
 

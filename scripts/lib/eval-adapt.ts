@@ -17,6 +17,7 @@ import { applyProfile, type CalibrationProfile, type ProfileInput, type ProfileM
 import { buildProfile } from '../../src/detector/learn/profile';
 import { shuffled } from '../../src/detector/learn/stats';
 import type { DocType } from '../../src/detector/score/doctype';
+import type { TextForm } from '../../src/detector/score/form';
 import type { ModelFile } from '../../src/detector/score/model';
 import { cellAt } from '../../src/detector/score/probability';
 import { MIN_FAMILY_HUMAN_TEXTS, type HeldOutScore } from './calibrate';
@@ -41,6 +42,8 @@ export interface AdaptRecord extends HeldOutScore {
   /** The generator of an AI text (null for a human one). */
   generator: string | null;
   evidence: AdaptationEvidence;
+  /** The text's surface form (what a profile's maker compares between examples and human texts; never kept). */
+  form?: TextForm;
 }
 
 /** AI examples given to the adapted profiles. */
@@ -96,7 +99,11 @@ function newResult(family: string, lang: ModelLang, human: number, ai: number, f
 }
 
 /** A record as a profile input: its sample (eval-calibration.ts sampleOf) and its evidence. */
-export const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({ ...sampleOf(model, r), evidence: r.evidence });
+export const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({
+  ...sampleOf(model, r),
+  evidence: r.evidence,
+  ...(r.form ? { form: r.form } : {}),
+});
 
 /** Everything the evaluation prints. */
 export interface AdaptEval {

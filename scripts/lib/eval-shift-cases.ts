@@ -9,13 +9,13 @@ import type { ModelLang } from '../../src/contract';
 import { shuffled } from '../../src/detector/learn/stats';
 import { MIN_FAMILY_HUMAN_TEXTS } from './calibrate';
 import { EXAMPLE_COUNTS } from './eval-adapt';
-import type { ShiftRecord } from './eval-shift-data';
+import { type ShiftRecord, TOKENISED } from './eval-shift-data';
 import type { ShiftCase, Target } from './eval-shift';
 
 /** A family's AI texts of the kind a profile needs: enough for the smaller example count on the operator's half. */
 const MIN_AI = 2 * EXAMPLE_COUNTS[0];
 /** The tokenised-archive case: a family of stories whose human texts the eval tokenises (eval-shift-data.ts tokenised). */
-export const TOKENISED_FAMILY = { lang: 'en' as ModelLang, family: 'fastdetectgpt_gpt34', kind: 'story' };
+export const TOKENISED_FAMILY: { lang: ModelLang; family: string; kind: string } = TOKENISED;
 /** The labelling-mistake case: native essays with learner essays given as "AI examples", and the other learner essays scored. */
 export const MISTAKE = {
   native: 'outfox_essays',

@@ -88,16 +88,23 @@ export function evaluateShift(
   reference: ReferenceSet | null,
   splits = SHIFT_SPLITS,
   onCase: (name: string) => void = () => {},
+  referenceWeight?: number,
 ): ShiftResult[] {
   const decider = adaptDecider(records, model);
   return cases.map((c) => {
-    const r = runCase(c, decider, reference, splits);
+    const r = runCase(c, decider, reference, splits, referenceWeight);
     onCase(`${c.lang}/${c.kind}/${c.name}`);
     return r;
   });
 }
 
-function runCase(c: ShiftCase, decider: AdaptDecider, reference: ReferenceSet | null, splits: number): ShiftResult {
+function runCase(
+  c: ShiftCase,
+  decider: AdaptDecider,
+  reference: ReferenceSet | null,
+  splits: number,
+  referenceWeight?: number,
+): ShiftResult {
   const result: ShiftResult = {
     lang: c.lang,
     kind: c.kind,
@@ -126,14 +133,15 @@ function runCase(c: ShiftCase, decider: AdaptDecider, reference: ReferenceSet | 
     for (const round of rounds) {
       const exclude = new Set([...c.exclude, ...round.flatMap((i) => c.targets[i].exclude)]);
       const ref = reference ? withoutPopulations(reference, exclude) : null;
+      const facts = { reference: ref, ...(referenceWeight === undefined ? {} : { referenceWeight }) };
       const profiles: Array<[keyof ShiftTallies, number, CalibrationProfile | null]> = [
         ['model', 0, null],
-        ['profile', 0, decider.make(profileHuman, [], c.name, { reference: ref })],
+        ['profile', 0, decider.make(profileHuman, [], c.name, facts)],
       ];
       result.builds++;
       for (const n of EXAMPLE_COUNTS) {
         if (examples.length < n) continue;
-        const p = decider.make(profileHuman, examples.slice(0, n), c.name, { reference: ref });
+        const p = decider.make(profileHuman, examples.slice(0, n), c.name, facts);
         profiles.push(['adapted', n, p]);
         note(result, n, p, c.lang);
       }

@@ -31,7 +31,7 @@ import {
   thresholdScore,
 } from '../decide/profile';
 import { flags, ruleThreshold } from '../decide/threshold-rule';
-import { type AdaptationResult, adaptationSteps, type FitText } from './adaptation';
+import { type AdaptationResult, adaptationSteps, type FitText, REFERENCE_WEIGHT, referenceFitTexts } from './adaptation';
 import { checkExamples } from './examples';
 import { runToEnd } from './lr';
 
@@ -108,7 +108,10 @@ function* unguardedSteps(
     result,
   });
   if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
-  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
+  // Reference writers join the negatives (issue 43 item 2), weighing REFERENCE_WEIGHT of the site's human texts (or the eval's).
+  const ref = meta.reference?.languages[lang];
+  const negatives = ref?.texts.length ? { texts: referenceFitTexts(ref), weight: meta.referenceWeight ?? REFERENCE_WEIGHT } : undefined;
+  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
   if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
