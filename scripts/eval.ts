@@ -47,6 +47,7 @@ const { values: opt, positionals } = parseArgs({
     kinds: { type: 'string' },
     cap: { type: 'string' },
     dev: { type: 'boolean', default: false },
+    'min-texts': { type: 'string' },
   },
   allowPositionals: true,
 });

@@ -46,15 +46,19 @@ function cellsOf(records: readonly ShiftRecord[]): Map<string, Map<string, Cell>
 const targetOf = (family: string, cell: Cell): Target => ({ name: family, texts: () => cell.human, exclude: [cell.population] });
 
 /** The cases: every profile family of every kind with others, then the tokenised archive and the labelling mistake. */
-export function shiftCases(records: readonly ShiftRecord[], tokenisedHuman: readonly ShiftRecord[]): ShiftCase[] {
+export function shiftCases(
+  records: readonly ShiftRecord[],
+  tokenisedHuman: readonly ShiftRecord[],
+  minTexts = MIN_FAMILY_HUMAN_TEXTS,
+): ShiftCase[] {
   const cases: ShiftCase[] = [];
   const kinds = cellsOf(records);
   for (const [key, families] of [...kinds].sort(([a], [b]) => a.localeCompare(b))) {
     const [lang, kind] = key.split('\t') as [ModelLang, string];
-    const scored = [...families].filter(([, c]) => c.human.length >= MIN_FAMILY_HUMAN_TEXTS).sort(([a], [b]) => a.localeCompare(b));
+    const scored = [...families].filter(([, c]) => c.human.length >= minTexts).sort(([a], [b]) => a.localeCompare(b));
     if (scored.length < 2) continue;
     for (const [family, cell] of scored) {
-      if (cell.ai.length < MIN_AI) continue;
+      if (cell.ai.length < MIN_AI || cell.human.length < MIN_FAMILY_HUMAN_TEXTS) continue;
       cases.push({
         lang,
         kind,
@@ -79,7 +83,7 @@ export function shiftCases(records: readonly ShiftRecord[], tokenisedHuman: read
       ai: own.ai,
       targets: [
         { name: 'its own writers, held back, as written', texts: (held) => held.flatMap((r) => byGroup.get(r.group) ?? []), exclude: [] },
-        ...[...stories].filter(([f, c]) => f !== t.family && c.human.length >= MIN_FAMILY_HUMAN_TEXTS).map(([f, c]) => targetOf(f, c)),
+        ...[...stories].filter(([f, c]) => f !== t.family && c.human.length >= minTexts).map(([f, c]) => targetOf(f, c)),
       ],
       exclude: [own.population],
       named: true,

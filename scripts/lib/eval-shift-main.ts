@@ -1,6 +1,6 @@
 /**
  * `bun run eval --calibration --adapt --shift [--logits FILE] [--records FILE] [--splits N] [--kinds a,b]
- * [--cap N] [--reference-weight W] [--no-reference] [--dev] [--out FILE] [--before FILE]` (scripts/lib/eval-shift.ts): profiles scored on
+ * [--cap N] [--reference-weight W] [--no-reference] [--dev] [--min-texts N] [--out FILE] [--before FILE]` (scripts/lib/eval-shift.ts): profiles scored on
  * writers outside their texts. Featurizes
  * the data and computes the held-out logits as `--adapt` does (`--logits FILE` keeps them between runs),
  * reads every family's records, tokenises one story family's human texts and rescores them (`--records FILE`
@@ -10,7 +10,8 @@
  * ("Writers outside your texts"). `--kinds essay,story`: only those kinds' profiles; `--cap N`: most
  * reference texts per population (REFERENCE_CAP by default; the fit's cost grows with them); `--reference-weight W`:
  * what they weigh in the fit (learn/adaptation.ts REFERENCE_WEIGHT by default). `--dev`: the dev split scored
- * by the shipped engine instead of held-out scores (eval-shift-data.ts devRecords: minutes, in-source). `--no-reference`: profiles made without a reference set (no guard, no
+ * by the shipped engine instead of held-out scores (eval-shift-data.ts devRecords: minutes, in-source);
+ * `--min-texts N`: the fewest human texts of the kind a family needs to be scored (100 by default). `--no-reference`: profiles made without a reference set (no guard, no
  * reference negatives); `--out FILE` writes the results as JSON, `--before FILE` reads an earlier run's
  * and adds the catch each source gained or lost.
  */
@@ -48,6 +49,7 @@ const { values: opt } = parseArgs({
     cap: { type: 'string' },
     'reference-weight': { type: 'string' },
     dev: { type: 'boolean' },
+    'min-texts': { type: 'string' },
   },
   strict: false,
 });
@@ -98,7 +100,9 @@ if (reference)
       .join(', ')}`,
   );
 const kinds = typeof opt.kinds === 'string' ? new Set(opt.kinds.split(',')) : null;
-const cases = shiftCases(records, tokenisedHuman).filter((c) => !kinds || kinds.has(c.kind));
+const cases = shiftCases(records, tokenisedHuman, typeof opt['min-texts'] === 'string' ? Number(opt['min-texts']) : undefined).filter(
+  (c) => !kinds || kinds.has(c.kind),
+);
 log(`${cases.length} profiles, ${cases.reduce((n, c) => n + c.targets.length, 0)} scored populations`);
 const weight = typeof opt['reference-weight'] === 'string' ? Number(opt['reference-weight']) : undefined;
 const results = evaluateShift(cases, records, MODEL, reference, splits, (name) => log(`evaluated ${name}`), weight);
