@@ -29,7 +29,7 @@ setDefaultTimeout(SUITE_TIMEOUT_MS);
 /** SHA-256 of a value as JSON, typed arrays as arrays: the same digest is the same numbers, to the last bit. */
 const digest = (v: unknown) =>
   new Bun.CryptoHasher('sha256')
-    .update(JSON.stringify(v, (_, x) => (ArrayBuffer.isView(x) ? [...(x as unknown as ArrayLike<number>)] : x)))
+    .update(JSON.stringify(v, (_, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as ArrayLike<number>) : x)))
     .digest('hex');
 
 const human = syntheticFitTexts(120, 700, 0, 41);
