@@ -7,9 +7,8 @@
  */
 import { CodedError, MODE_FPR, MODEL_LANGS, type ModelLang, round6, SENSITIVITIES, type Sensitivity } from '../../contract';
 import type { Adaptation, AdaptationMode } from '../decide/adaptation';
-import { adaptedLogit, adaptedProbability } from '../decide/adaptation';
+import { adaptedProbability } from '../decide/adaptation';
 import { guardLanguage } from '../decide/guard-load';
-import type { ReferenceLanguage } from '../decide/reference';
 import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
@@ -61,18 +60,6 @@ function fitText(s: ProfileInput): FitText {
   return { logit: s.logit, evidence: s.evidence };
 }
 
-/**
- * The reference texts' adapted logits, one per text of the language's reference set, in order: the
- * fit's cross-fitted ones where it read the reference as negatives (each scored by a fold that never saw
- * it), else the applied fit on texts it never saw.
- */
-function referenceAdapted(result: AdaptationResult, ref: ReferenceLanguage): ArrayLike<number> {
-  const crossFitted = (result as AdaptationResult & { referenceLogits?: Float64Array }).referenceLogits;
-  if (crossFitted && crossFitted.length === ref.texts.length) return crossFitted;
-  const fit = result.fit!;
-  return ref.texts.map((t) => adaptedLogit(fit, t.logit, t.evidence));
-}
-
 /** One language: the calibration-only part, then the adaptation where its AI examples allow one; each bar guarded where the meta has reference writers of the language. */
 function* languageSteps(
   lang: ModelLang,
@@ -85,14 +72,8 @@ function* languageSteps(
   const made = yield* unguardedSteps(lang, human, ai, meta);
   const language = checked ? { ...made.language, examples: checked } : made.language;
   if (!ref) return language;
-  return guardLanguage(
-    language,
-    ref,
-    lang,
-    meta,
-    language.adaptation && made.result ? referenceAdapted(made.result, ref) : null,
-    'with_profile',
-  );
+  // The reference texts' adapted logits: cross-fitted, each from a fit that never saw its population (learn/adaptation.ts).
+  return guardLanguage(language, ref, lang, meta, language.adaptation ? made.result!.referenceLogits : null, 'with_profile');
 }
 
 /** One language as made without a guard (today's rule): the calibration-only part, then the adaptation where the examples allow one and it gains. */
@@ -108,9 +89,9 @@ function* unguardedSteps(
     result,
   });
   if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
-  // Reference writers join the negatives (issue 43 item 2), weighing REFERENCE_WEIGHT of the site's human texts (or the eval's).
+  // Reference writers join the negatives (issue 43 item 2), weighing REFERENCE_WEIGHT of the site's human texts (or the eval's: ProfileMeta.referenceWeight).
   const ref = meta.reference?.languages[lang];
-  const negatives = ref?.texts.length ? { texts: referenceFitTexts(ref), weight: meta.referenceWeight ?? REFERENCE_WEIGHT } : undefined;
+  const negatives = ref ? { texts: referenceFitTexts(ref), weight: meta.referenceWeight ?? REFERENCE_WEIGHT } : undefined;
   const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
   if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
