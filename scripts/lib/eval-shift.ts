@@ -11,8 +11,8 @@
  * (rows of the essay kind), an archive whose punctuation was tokenised (its AI examples not), and learner
  * essays given as "AI examples" beside native essays (a labelling mistake).
  */
-import { type ModelLang, SENSITIVITIES, type Sensitivity } from '../../src/contract';
-import type { CalibrationProfile } from '../../src/detector/decide/profile';
+import { type ModelLang, SENSITIVITIES } from '../../src/contract';
+import { type CalibrationProfile, profileWarnings } from '../../src/detector/decide/profile';
 import { type ReferenceSet, withoutPopulations } from '../../src/detector/decide/reference';
 import { shuffled } from '../../src/detector/learn/stats';
 import type { ModelFile } from '../../src/detector/score/model';
@@ -159,7 +159,7 @@ function runCase(
   return result;
 }
 
-/** Counts an adapted build, or why it was not adapted, and the profile's warnings (any the language states). */
+/** Counts an adapted build, and the profile's warnings (decide/profile.ts profileWarnings) and the modes whose bar the guard raised. */
 function note(result: ShiftResult, n: number, p: CalibrationProfile, lang: ModelLang) {
   const l = p.languages[lang];
   if (!l) return;
@@ -167,9 +167,9 @@ function note(result: ShiftResult, n: number, p: CalibrationProfile, lang: Model
   const add = (key: string) => {
     result.notes[key] = (result.notes[key] ?? 0) + 1;
   };
-  if (l.notAdapted) add(`${n}: not adapted, ${l.notAdapted.reason}`);
-  const warnings = (l as { warnings?: Array<{ code?: string } | string> }).warnings ?? [];
-  for (const w of warnings) add(`${n}: warning ${typeof w === 'string' ? w : (w.code ?? JSON.stringify(w))}`);
-  const modes = SENSITIVITIES.filter((m: Sensitivity) => (l.modes[m] as { otherWriters?: { raised?: boolean } }).otherWriters?.raised);
-  for (const m of modes) add(`${n}: guard raised ${m}`);
+  for (const w of profileWarnings(p)) {
+    const detail = 'reason' in w ? w.reason : 'form' in w ? w.form : 'mode' in w ? w.mode : 'auroc' in w ? `AUROC ${w.auroc}` : '';
+    add(`${n}: ${w.code}${detail ? ` (${detail})` : ''}`);
+  }
+  for (const m of SENSITIVITIES) if (l.modes[m].otherWriters?.raised) add(`${n}: guard raised ${m}`);
 }
