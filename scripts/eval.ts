@@ -10,7 +10,8 @@
  * source as never seen (scripts/lib/eval-loso.ts); about 5 minutes on 2 cores.
  * bun run eval --mixed: the mixed-authorship segments on mixes built from dev texts (scripts/lib/eval-mixed-main.ts).
  * bun run eval --calibration [--dump FILE]: calibration profiles on each held-out family (scripts/lib/eval-calibration-main.ts);
- * with --adapt [--logits FILE], profiles that also learn from AI examples (scripts/lib/eval-adapt.ts).
+ * with --adapt [--logits FILE], profiles that also learn from AI examples (scripts/lib/eval-adapt.ts);
+ * with --adapt --shift, profiles scored on writers outside their texts (scripts/lib/eval-shift-main.ts).
  */
 import { parseArgs } from 'node:util';
 import { createDetector } from '../src/detector';
@@ -36,6 +37,17 @@ const { values: opt, positionals } = parseArgs({
     'no-cross': { type: 'boolean', default: false },
     dump: { type: 'string' },
     by: { type: 'string' },
+    shift: { type: 'boolean', default: false },
+    splits: { type: 'string' },
+    'no-reference': { type: 'boolean', default: false },
+    out: { type: 'string' },
+    before: { type: 'string' },
+    'reference-weight': { type: 'string' },
+    records: { type: 'string' },
+    kinds: { type: 'string' },
+    cap: { type: 'string' },
+    dev: { type: 'boolean', default: false },
+    'min-texts': { type: 'string' },
   },
   allowPositionals: true,
 });

@@ -13,10 +13,11 @@
  */
 import { MODE_FPR, type ModelLang, SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { AdaptationEvidence } from '../../src/detector/decide/adaptation';
-import { applyProfile, type CalibrationProfile, type ProfileInput } from '../../src/detector/decide/profile';
+import { applyProfile, type CalibrationProfile, type ProfileInput, type ProfileMeta } from '../../src/detector/decide/profile';
 import { buildProfile } from '../../src/detector/learn/profile';
 import { shuffled } from '../../src/detector/learn/stats';
 import type { DocType } from '../../src/detector/score/doctype';
+import type { TextForm } from '../../src/detector/score/form';
 import type { ModelFile } from '../../src/detector/score/model';
 import { cellAt } from '../../src/detector/score/probability';
 import { MIN_FAMILY_HUMAN_TEXTS, type HeldOutScore } from './calibrate';
@@ -41,6 +42,8 @@ export interface AdaptRecord extends HeldOutScore {
   /** The generator of an AI text (null for a human one). */
   generator: string | null;
   evidence: AdaptationEvidence;
+  /** The text's surface form (what a profile's maker compares between examples and human texts; never kept). */
+  form?: TextForm;
 }
 
 /** AI examples given to the adapted profiles. */
@@ -96,7 +99,11 @@ function newResult(family: string, lang: ModelLang, human: number, ai: number, f
 }
 
 /** A record as a profile input: its sample (eval-calibration.ts sampleOf) and its evidence. */
-const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({ ...sampleOf(model, r), evidence: r.evidence });
+export const inputOf = (model: ModelFile, r: AdaptRecord): ProfileInput => ({
+  ...sampleOf(model, r),
+  evidence: r.evidence,
+  ...(r.form ? { form: r.form } : {}),
+});
 
 /** Everything the evaluation prints. */
 export interface AdaptEval {
@@ -104,20 +111,20 @@ export interface AdaptEval {
   crossGenerator: AdaptResult[];
 }
 
-/** Runs the evaluation on held-out records with the shipped model's cells. */
-export function evaluateAdaptation(
-  records: readonly AdaptRecord[],
-  model: ModelFile,
-  splits = ADAPT_SPLITS,
-  onFamily: (family: string) => void = () => {},
-  crossGenerators = true,
-): AdaptEval {
-  // The shipped model's cells; the global bar a text outside a profile's coverage is held to is its family's nested one (below).
+/** How a held-out record is decided with or without a profile, and how profiles are made of records (the code the API and CLI use). */
+export interface AdaptDecider {
+  /** Flagged as a detection decides: the profile's bar (or the global one), even odds, a conclusive cell. */
+  flagged(r: AdaptRecord, mode: Sensitivity, profile: CalibrationProfile | null): boolean;
+  /** A profile from human records and AI examples (records); `facts` adds to the model's (the reference set). */
+  make(human: readonly AdaptRecord[], ai: readonly AdaptRecord[], name: string, facts?: Partial<ProfileMeta>): CalibrationProfile;
+}
+
+/** The decider of the shipped model's cells; a text outside a profile's coverage is held to its family's nested global bar. */
+export function adaptDecider(records: readonly AdaptRecord[], model: ModelFile): AdaptDecider {
   const facts = {
     conclusiveAt: (lang: ModelLang, words: number, mode: Sensitivity) => cellAt(model, lang, words).conclusive[mode],
   };
   const globalLogit = nestedGlobalLogits(records);
-  /** Flagged as a detection decides: the profile's bar (or the global one), even odds, a conclusive cell. */
   const flagged = (r: AdaptRecord, mode: Sensitivity, profile: CalibrationProfile | null): boolean => {
     if (!profile) return flaggedAt(model, r, mode, globalLogit(r, mode));
     const a = applyProfile(
@@ -136,18 +143,41 @@ export function evaluateAdaptation(
     if (!a.adapted) return flaggedAt(model, r, mode, a.thresholdLogit);
     return a.adapted.probability >= 0.5 && a.adapted.logit >= a.thresholdLogit && cellAt(model, LANGS[r.lang], r.words).conclusive[mode];
   };
-  const count = (t: Tally, xs: readonly AdaptRecord[], mode: Sensitivity, profile: CalibrationProfile | null) => {
-    for (const r of xs) {
-      t[mode].of++;
-      if (flagged(r, mode, profile)) t[mode].hit++;
-    }
-  };
-  const make = (human: readonly AdaptRecord[], ai: readonly AdaptRecord[], name: string) =>
+  const make = (human: readonly AdaptRecord[], ai: readonly AdaptRecord[], name: string, extra: Partial<ProfileMeta> = {}) =>
     buildProfile(
       human.map((r) => inputOf(model, r)),
-      { name, modelVersion: VERSION, createdAt: '1970-01-01T00:00:00.000Z', ...facts },
+      { name, modelVersion: VERSION, createdAt: '1970-01-01T00:00:00.000Z', ...facts, ...extra },
       ai.map((r) => inputOf(model, r)),
     );
+  return { flagged, make };
+}
+
+/** Adds `xs` to `t` at `mode`: each record counted, and counted flagged as `decider` decides with `profile`. */
+export function countFlagged(
+  decider: AdaptDecider,
+  t: Tally,
+  xs: readonly AdaptRecord[],
+  mode: Sensitivity,
+  profile: CalibrationProfile | null,
+): void {
+  for (const r of xs) {
+    t[mode].of++;
+    if (decider.flagged(r, mode, profile)) t[mode].hit++;
+  }
+}
+
+/** Runs the evaluation on held-out records with the shipped model's cells. */
+export function evaluateAdaptation(
+  records: readonly AdaptRecord[],
+  model: ModelFile,
+  splits = ADAPT_SPLITS,
+  onFamily: (family: string) => void = () => {},
+  crossGenerators = true,
+): AdaptEval {
+  const decider = adaptDecider(records, model);
+  const { make } = decider;
+  const count = (t: Tally, xs: readonly AdaptRecord[], mode: Sensitivity, profile: CalibrationProfile | null) =>
+    countFlagged(decider, t, xs, mode, profile);
   const isAdapted = (p: CalibrationProfile, lang: ModelLang) => p.languages[lang]?.adaptation !== null;
   /** Adapted profiles from the human texts and the first 50 / 100 of `examples`: the held-back human texts flagged and `toCatch` caught, per mode. */
   const measureAdapted = (

@@ -9,6 +9,9 @@
  * held-out logits itself (about 5 minutes on 2 cores); `--logits FILE` keeps those logits between runs
  * (written when FILE does not exist, read when it does: they depend only on the data and the settings);
  * `--no-cross` leaves out the cross-generator tables (a third of the time: for trying settings).
+ *
+ * `bun run eval --calibration --adapt --shift` (scripts/lib/eval-shift-main.ts): profiles scored on writers
+ * outside their texts (issue 43).
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -28,6 +31,7 @@ const { values: opt } = parseArgs({
     adapt: { type: 'boolean' },
     logits: { type: 'string' },
     'no-cross': { type: 'boolean' },
+    shift: { type: 'boolean' },
   },
   strict: false,
 });
@@ -62,6 +66,10 @@ async function records(): Promise<CalibrationRecord[]> {
   }));
 }
 
+if (opt.adapt && opt.shift) {
+  await import('./eval-shift-main');
+  process.exit(0);
+}
 if (opt.adapt) {
   const { adaptRecords } = await import('./eval-adapt-records');
   const { adaptReport, evaluateAdaptation, ADAPT_SPLITS } = await import('./eval-adapt');

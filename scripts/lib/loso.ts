@@ -6,7 +6,7 @@
  */
 import type { Doc } from './featurize';
 import type { HeldOutHelper } from './loso-helper';
-import { sparseLogit, trainSparse, type SparseOptions } from '../../src/detector/learn/lr';
+import { type SparseModel, sparseLogit, trainSparse, type SparseOptions } from '../../src/detector/learn/lr';
 import { lexicalTrainable } from './pipeline';
 import { setTrainingWeights } from './weights';
 
@@ -30,14 +30,22 @@ export function familiesOf(docs: readonly Doc[]): string[] {
  * documents, so a helper thread that featurized the same data gives the same numbers.
  */
 export function fitWithout(docs: Doc[], family: string, sparse: SparseOptions): Float64Array {
-  const train = docs.filter((d) => d.family !== family && lexicalTrainable(d));
-  setTrainingWeights(train);
-  const model = trainSparse(train, sparse);
-  return Float64Array.from(
+  return logitsOf(
+    modelWithout(docs, family, sparse),
     docs.filter((d) => d.family === family),
-    (d) => sparseLogit(model.w, model.bias[d.lang], d.feats),
   );
 }
+
+/** The lexical model trained on the other families' trainable documents (what fitWithout scores `family` with). */
+export function modelWithout(docs: Doc[], family: string, sparse: SparseOptions): SparseModel {
+  const train = docs.filter((d) => d.family !== family && lexicalTrainable(d));
+  setTrainingWeights(train);
+  return trainSparse(train, sparse);
+}
+
+/** Each document's lexical logit under `model`. */
+export const logitsOf = (model: SparseModel, docs: readonly Doc[]): Float64Array =>
+  Float64Array.from(docs, (d) => sparseLogit(model.w, model.bias[d.lang], d.feats));
 
 /** Fits one helper keeps queued, so it starts the next while this thread is busy with its own. */
 const HELPER_QUEUE = 2;

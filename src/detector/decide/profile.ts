@@ -209,6 +209,8 @@ export interface ProfileMeta extends ModelFacts {
   id?: string;
   /** Duplicates the caller left out (learn/distinct.ts). */
   duplicates?: Duplicates;
+  /** What the reference writers weigh in the fit, as a share of the site's human texts (learn/adaptation.ts REFERENCE_WEIGHT; the eval tries others). */
+  referenceWeight?: number;
 }
 
 /** Scores at or above even odds (50) are the only ones a profile may call AI (docs/calibration.md, "Even odds"). */

@@ -76,8 +76,9 @@ function* unguardedSteps(
     result,
   });
   if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
+  // Reference writers join the negatives (issue 43 item 2), weighing REFERENCE_WEIGHT of the site's human texts (or the eval's: ProfileMeta.referenceWeight).
   const ref = meta.reference?.languages[lang];
-  const negatives = ref ? { texts: referenceFitTexts(ref), weight: REFERENCE_WEIGHT } : undefined;
+  const negatives = ref ? { texts: referenceFitTexts(ref), weight: meta.referenceWeight ?? REFERENCE_WEIGHT } : undefined;
   const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
   if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
