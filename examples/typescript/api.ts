@@ -998,7 +998,7 @@ export interface components {
                     /** @description Why the language was not adapted; null when it was. */
                     notAdapted: {
                         /** @enum {string} */
-                        reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                        reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain" | "examples_look_human";
                         /** @description Distinct AI examples of this language given. */
                         aiTexts: number;
                         /** @description The AI examples a language needs to be adapted. */
@@ -1185,7 +1185,7 @@ export interface components {
                     /** @description Why the language was not adapted; null when it was. */
                     notAdapted: {
                         /** @enum {string} */
-                        reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                        reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain" | "examples_look_human";
                         /** @description Distinct AI examples of this language given. */
                         aiTexts: number;
                         /** @description The AI examples a language needs to be adapted. */
@@ -1208,9 +1208,9 @@ export interface components {
             /** @description What the profile does not cover that you may have expected it to (empty when nothing). */
             warnings: {
                 /** @enum {string} */
-                code: "mode_not_covered" | "not_adapted" | "labelling_conflict";
+                code: "mode_not_covered" | "not_adapted" | "labelling_conflict" | "examples_rank_below_human" | "examples_differ_in_form" | "mode_fell_back";
                 /**
-                 * @description The language (mode_not_covered, not_adapted).
+                 * @description The language (every code but labelling_conflict).
                  * @enum {string}
                  */
                 language?: "en" | "es";
@@ -1223,8 +1223,25 @@ export interface components {
                 /** @description labelling_conflict: the AI examples that were also given as human texts (or near-copies of one). */
                 count?: number;
                 /** @enum {string} */
-                reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain" | "examples_look_human";
                 aiTexts?: number;
+                /** @description examples_rank_below_human: the model's AUROC of the examples against the human texts. */
+                auroc?: number;
+                /**
+                 * @description examples_differ_in_form: the form the two sides differ in.
+                 * @enum {string}
+                 */
+                form?: "tokenised" | "wrapped" | "markdown" | "curly" | "casing" | "opening" | "closing";
+                /** @description examples_differ_in_form: the share of the human texts in that form. */
+                human?: number;
+                /** @description examples_differ_in_form: the share of the AI examples in that form. */
+                ai?: number;
+                /** @description examples_differ_in_form, form `opening`: the opening word most texts of one side share. */
+                word?: string;
+                /** @description mode_fell_back: the examples the mode's adapted bar caught (cross-validated). */
+                caught?: number;
+                /** @description mode_fell_back: the examples the calibration-only bar caught. */
+                modelCaught?: number;
             }[];
             /** @description Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged. */
             skipped?: number;
@@ -1449,7 +1466,7 @@ export interface components {
                         /** @description Why the language was not adapted; null when it was. */
                         notAdapted: {
                             /** @enum {string} */
-                            reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                            reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain" | "examples_look_human";
                             /** @description Distinct AI examples of this language given. */
                             aiTexts: number;
                             /** @description The AI examples a language needs to be adapted. */
@@ -1636,7 +1653,7 @@ export interface components {
                         /** @description Why the language was not adapted; null when it was. */
                         notAdapted: {
                             /** @enum {string} */
-                            reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                            reason: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain" | "examples_look_human";
                             /** @description Distinct AI examples of this language given. */
                             aiTexts: number;
                             /** @description The AI examples a language needs to be adapted. */
@@ -1659,9 +1676,9 @@ export interface components {
                 /** @description What the profile does not cover that you may have expected it to (empty when nothing). */
                 warnings: {
                     /** @enum {string} */
-                    code: "mode_not_covered" | "not_adapted" | "labelling_conflict";
+                    code: "mode_not_covered" | "not_adapted" | "labelling_conflict" | "examples_rank_below_human" | "examples_differ_in_form" | "mode_fell_back";
                     /**
-                     * @description The language (mode_not_covered, not_adapted).
+                     * @description The language (every code but labelling_conflict).
                      * @enum {string}
                      */
                     language?: "en" | "es";
@@ -1674,8 +1691,25 @@ export interface components {
                     /** @description labelling_conflict: the AI examples that were also given as human texts (or near-copies of one). */
                     count?: number;
                     /** @enum {string} */
-                    reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain";
+                    reason?: "no_ai_texts" | "too_few_ai_texts" | "not_separable" | "no_gain" | "examples_look_human";
                     aiTexts?: number;
+                    /** @description examples_rank_below_human: the model's AUROC of the examples against the human texts. */
+                    auroc?: number;
+                    /**
+                     * @description examples_differ_in_form: the form the two sides differ in.
+                     * @enum {string}
+                     */
+                    form?: "tokenised" | "wrapped" | "markdown" | "curly" | "casing" | "opening" | "closing";
+                    /** @description examples_differ_in_form: the share of the human texts in that form. */
+                    human?: number;
+                    /** @description examples_differ_in_form: the share of the AI examples in that form. */
+                    ai?: number;
+                    /** @description examples_differ_in_form, form `opening`: the opening word most texts of one side share. */
+                    word?: string;
+                    /** @description mode_fell_back: the examples the mode's adapted bar caught (cross-validated). */
+                    caught?: number;
+                    /** @description mode_fell_back: the examples the calibration-only bar caught. */
+                    modelCaught?: number;
                 }[];
                 /** @description Only in the answer that made it: texts or files not used (under 20 words, longer than a detection accepts (MAX_TEXT_CHARS, GET /v1/limits), more sentences than a detection accepts, or a file that could not be read). Not charged. */
                 skipped?: number;
