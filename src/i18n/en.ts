@@ -116,11 +116,19 @@ export const en = {
   measuredError: {
     rate: 'In our tests, this mode flagged {rate} of {texts} human-written texts of this kind ({kind}); for texts like them, at most {bound}.',
     calibration: 'In your {texts} calibration texts, this mode flagged {rate}; for texts like them, at most {bound}.',
+    otherWriters:
+      'Writers unlike yours (reference texts of the kinds your profile covers): this mode flagged {rate} of {texts}; most: {label}, {most} (the model alone {model}).',
+    otherWritersNoMost: 'Writers unlike yours (reference texts of the kinds your profile covers): this mode flagged {rate} of {texts}.',
     unmeasured: 'This mode was not measured on human-written texts of this kind.',
     words: '{min}-{max} words',
     wordsFrom: '{min}+ words',
   },
   languages: { en: 'English', es: 'Spanish', other: 'other languages' },
+  otherWriters: {
+    line: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})',
+    lineNoMost: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts',
+    raised: ' (bar raised by the guard)',
+  },
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',

@@ -120,11 +120,20 @@ export const es: Catalogue = {
   measuredError: {
     rate: 'En nuestras pruebas, este modo marcó el {rate} de {texts} textos escritos por personas de este tipo ({kind}); en textos como ellos, como mucho el {bound}.',
     calibration: 'En sus {texts} textos de calibración, este modo marcó el {rate}; en textos como ellos, como mucho el {bound}.',
+    otherWriters:
+      'Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre su perfil): este modo marcó el {rate} de {texts}; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model}).',
+    otherWritersNoMost:
+      'Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre su perfil): este modo marcó el {rate} de {texts}.',
     unmeasured: 'Este modo no se ha medido en textos escritos por personas de este tipo.',
     words: '{min}-{max} palabras',
     wordsFrom: '{min} palabras o más',
   },
   languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
+  otherWriters: {
+    line: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})',
+    lineNoMost: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia',
+    raised: ' (umbral subido por la salvaguarda)',
+  },
   bullets: {
     lexical_ai:
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',

@@ -3,7 +3,8 @@
  * length, what adapting to the AI examples learned (or why it did not, in a person's words), the
  * warnings the API gives (a mode without a bar of its own, a language not adapted), and a table of the
  * three modes: the bar, its own texts flagged with n, the 95% upper bound and, when adapted, what the
- * bar catches of the AI examples beside the model alone. The page computes none of these numbers.
+ * bar catches of the AI examples beside the model alone; then, per mode, what its bar flags of other
+ * writers (reference texts unlike the profile's, issue 43). The page computes none of these numbers.
  */
 import { MODEL_LANGS, SENSITIVITIES, type ModelLang, type Sensitivity } from '../contract/index.ts';
 import {
@@ -14,6 +15,7 @@ import {
   type PublicProfile,
   type PublicWarning,
 } from './calibration.ts';
+import type { OtherWritersView } from '../modules/detect/other-writers.ts';
 import { el } from './dom.ts';
 import { tr, type StringKey, type UiLang } from './strings.ts';
 
@@ -174,7 +176,52 @@ function languageBlock(code: ModelLang, language: PublicLanguage, warnings: Publ
   block.appendChild(wrap);
   if (adapted) block.appendChild(el('p', 'hint adapted-help', tr(lang, 'adaptedTableHelp')));
   if (!showScore) block.appendChild(el('p', 'hint threshold-help', tr(lang, 'thresholdLogitHelp')));
+  const others = otherWritersBlock(language, lang);
+  if (others) block.appendChild(others);
   return block;
+}
+
+/** One mode's line on other writers: its bar's share of the reference texts, the population flagged most beside the model alone, and whether the guard raised the bar. */
+export function otherWritersText(mode: Sensitivity, o: OtherWritersView, lang: UiLang): string {
+  const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
+  const line = o.most
+    ? tr(lang, 'otherWritersLine', {
+        ...vars,
+        label: o.most.label,
+        most: formatRate(o.most.rate, lang),
+        model: formatRate(o.most.modelRate, lang),
+      })
+    : tr(lang, 'otherWritersLineNoMost', vars);
+  return o.raised ? line + tr(lang, 'otherWritersRaised') : line;
+}
+
+/**
+ * What each mode's bar flags of reference writers unlike the profile's (issue 43 item 3), the API's
+ * `modes.<mode>.otherWriters`, one line per mode; null for a profile made without the reference set.
+ */
+function otherWritersBlock(language: PublicLanguage, lang: UiLang): HTMLElement | null {
+  const rows = SENSITIVITIES.flatMap((mode) => {
+    const o = language.modes[mode].otherWriters;
+    return o ? [{ mode, o }] : [];
+  });
+  if (!rows.length) return null;
+  const box = el('div', 'other-writers');
+  box.appendChild(el('p', 'other-writers-head', tr(lang, 'otherWritersHead')));
+  const list = el('ul', 'other-writers-modes');
+  for (const { mode, o } of rows) {
+    const item = el('li', o.raised ? 'raised' : '', otherWritersText(mode, o, lang));
+    Object.assign(item.dataset, {
+      mode,
+      texts: String(o.texts),
+      flagged: String(o.flagged),
+      rate: String(o.rate),
+      raised: String(o.raised),
+    });
+    if (o.most) Object.assign(item.dataset, { population: o.most.id, mostRate: String(o.most.rate), modelRate: String(o.most.modelRate) });
+    list.appendChild(item);
+  }
+  box.append(list, el('p', 'hint other-writers-help', tr(lang, 'otherWritersHelp')));
+  return box;
 }
 
 /** What a profile card's buttons do. */

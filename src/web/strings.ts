@@ -191,6 +191,12 @@ const en = {
     'Profile “{name}” applied and adapted: the score is the profile’s, learned from your AI examples beside its human texts, and this mode’s threshold comes from its texts.',
   calNoteAdapted: 'Profile “{name}”: applied, score adapted',
   modelScoreShort: 'model alone: {score}',
+  otherWritersHead: 'Writers unlike yours (reference texts of the kinds this profile covers), per mode:',
+  otherWritersLine: '{mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})',
+  otherWritersLineNoMost: '{mode}: other writers: flagged {rate} of {texts} reference texts',
+  otherWritersRaised: ' (bar raised by the guard)',
+  otherWritersHelp:
+    'The bars keep their promise for texts like yours. These are human writers of the same kinds that your texts leave out (shipped with the model): no group of them is flagged much more than the model alone flags it; where your texts would have set a lower bar, the guard raised it.',
 } as const;
 
 /** The set of interface string keys. */
@@ -389,6 +395,13 @@ const es: Record<StringKey, string> = {
     'Perfil «{name}» aplicado y adaptado: la puntuación es la del perfil, aprendida de sus ejemplos de IA junto a sus textos humanos, y el umbral de este modo sale de sus textos.',
   calNoteAdapted: 'Perfil «{name}»: aplicado, puntuación adaptada',
   modelScoreShort: 'el modelo solo: {score}',
+  otherWritersHead: 'Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre este perfil), por modo:',
+  otherWritersLine:
+    '{mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})',
+  otherWritersLineNoMost: '{mode}: otras personas: marcó el {rate} de {texts} textos de referencia',
+  otherWritersRaised: ' (umbral subido por la salvaguarda)',
+  otherWritersHelp:
+    'Los umbrales cumplen su promesa en textos como los suyos. Estos son textos humanos de los mismos tipos que sus textos no incluyen (vienen con el modelo): ningún grupo se marca mucho más de lo que lo marca el modelo solo; donde sus textos habrían fijado un umbral más bajo, la salvaguarda lo subió.',
 };
 
 /** Languages the interface is available in. */

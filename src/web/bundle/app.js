@@ -187,7 +187,12 @@ var en = {
   modelScore: "Adapted by your profile · the model alone: {score}",
   calibrationAdapted: "Profile “{name}” applied and adapted: the score is the profile’s, learned from your AI examples beside its human texts, and this mode’s threshold comes from its texts.",
   calNoteAdapted: "Profile “{name}”: applied, score adapted",
-  modelScoreShort: "model alone: {score}"
+  modelScoreShort: "model alone: {score}",
+  otherWritersHead: "Writers unlike yours (reference texts of the kinds this profile covers), per mode:",
+  otherWritersLine: "{mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})",
+  otherWritersLineNoMost: "{mode}: other writers: flagged {rate} of {texts} reference texts",
+  otherWritersRaised: " (bar raised by the guard)",
+  otherWritersHelp: "The bars keep their promise for texts like yours. These are human writers of the same kinds that your texts leave out (shipped with the model): no group of them is flagged much more than the model alone flags it; where your texts would have set a lower bar, the guard raised it."
 };
 var es = {
   title: "Zona de pruebas del detector de texto IA",
@@ -363,7 +368,12 @@ var es = {
   modelScore: "Adaptada por su perfil · el modelo solo: {score}",
   calibrationAdapted: "Perfil «{name}» aplicado y adaptado: la puntuación es la del perfil, aprendida de sus ejemplos de IA junto a sus textos humanos, y el umbral de este modo sale de sus textos.",
   calNoteAdapted: "Perfil «{name}»: aplicado, puntuación adaptada",
-  modelScoreShort: "el modelo solo: {score}"
+  modelScoreShort: "el modelo solo: {score}",
+  otherWritersHead: "Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre este perfil), por modo:",
+  otherWritersLine: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})",
+  otherWritersLineNoMost: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia",
+  otherWritersRaised: " (umbral subido por la salvaguarda)",
+  otherWritersHelp: "Los umbrales cumplen su promesa en textos como los suyos. Estos son textos humanos de los mismos tipos que sus textos no incluyen (vienen con el modelo): ningún grupo se marca mucho más de lo que lo marca el modelo solo; donde sus textos habrían fijado un umbral más bajo, la salvaguarda lo subió."
 };
 var STRINGS = { en, es };
 function tr(lang, key, vars = {}) {
@@ -1071,7 +1081,46 @@ function languageBlock(code, language, warnings, lang) {
     block.appendChild(el("p", "hint adapted-help", tr(lang, "adaptedTableHelp")));
   if (!showScore)
     block.appendChild(el("p", "hint threshold-help", tr(lang, "thresholdLogitHelp")));
+  const others = otherWritersBlock(language, lang);
+  if (others)
+    block.appendChild(others);
   return block;
+}
+function otherWritersText(mode, o, lang) {
+  const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
+  const line = o.most ? tr(lang, "otherWritersLine", {
+    ...vars,
+    label: o.most.label,
+    most: formatRate(o.most.rate, lang),
+    model: formatRate(o.most.modelRate, lang)
+  }) : tr(lang, "otherWritersLineNoMost", vars);
+  return o.raised ? line + tr(lang, "otherWritersRaised") : line;
+}
+function otherWritersBlock(language, lang) {
+  const rows = SENSITIVITIES.flatMap((mode) => {
+    const o = language.modes[mode].otherWriters;
+    return o ? [{ mode, o }] : [];
+  });
+  if (!rows.length)
+    return null;
+  const box = el("div", "other-writers");
+  box.appendChild(el("p", "other-writers-head", tr(lang, "otherWritersHead")));
+  const list = el("ul", "other-writers-modes");
+  for (const { mode, o } of rows) {
+    const item = el("li", o.raised ? "raised" : "", otherWritersText(mode, o, lang));
+    Object.assign(item.dataset, {
+      mode,
+      texts: String(o.texts),
+      flagged: String(o.flagged),
+      rate: String(o.rate),
+      raised: String(o.raised)
+    });
+    if (o.most)
+      Object.assign(item.dataset, { population: o.most.id, mostRate: String(o.most.rate), modelRate: String(o.most.modelRate) });
+    list.appendChild(item);
+  }
+  box.append(list, el("p", "hint other-writers-help", tr(lang, "otherWritersHelp")));
+  return box;
 }
 function profileCard(profile, chosen, lang, actions) {
   const card = el("article", chosen ? "profile chosen" : "profile");
