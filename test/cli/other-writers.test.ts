@@ -45,7 +45,11 @@ describe('calibrate: other writers', () => {
   it('has no line for a profile made without the reference set', async () => {
     const chunks: string[] = [];
     const stdin = (async function* () {
-      yield new TextEncoder().encode(humanNotes(60).map((text) => JSON.stringify({ text })).join('\n'));
+      yield new TextEncoder().encode(
+        humanNotes(60)
+          .map((text) => JSON.stringify({ text }))
+          .join('\n'),
+      );
     })();
     const code = await runCalibrateCli(['--out', join(dir, 'plain.json')], {
       detector: { ...detector(), facts: { ...detector().facts, reference: null } },
