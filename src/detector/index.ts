@@ -30,6 +30,7 @@ import { cellOf } from './decide/verdict';
 import { explain, type Explanation } from './explain';
 import { buildProfile } from './learn/profile';
 import { detectDocType } from './score/doctype';
+import { textForm } from './score/form';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
 import { calibratedProbability } from './score/probability';
@@ -134,6 +135,8 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
         docType: detectDocType(engine.docTypes, text, r).type,
         ...(mixed.length ? { mixed } : {}),
         evidence: evidenceOf(r)!,
+        // Never kept: what a profile's maker compares between AI examples and human texts (issue 43 item 4).
+        form: textForm(text),
       };
     },
     facts,

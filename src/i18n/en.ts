@@ -165,6 +165,38 @@ export const en = {
     uncertain_score: 'The score ({percent}/100) leans toward AI but stays below what this sensitivity needs to call it AI.',
     no_style_signals: 'No style signal stands out: rhythm, vocabulary and register are within the usual range of human writing.',
   },
+  /**
+   * A profile's warnings about its AI examples (decide/profile.ts profileWarnings, issue 43 item 4), by
+   * code; `examples_differ_in_form` is `form` (the sentence) with the form's words from `forms`.
+   */
+  profileWarnings: {
+    examples_rank_below_human:
+      'The model reads your {aiTexts} AI examples as more human than your human texts (AUROC {auroc}): check the labels. Were human texts given as AI examples?',
+    examples_differ_in_form:
+      'Your AI examples differ from your human texts mainly in form: {form} ({ai} of the examples, {human} of the human texts). A profile would learn that form as AI and flag human texts written that way: {check}',
+    mode_fell_back:
+      'At {mode}, the adapted score caught fewer of your {aiTexts} AI examples ({caught}) than the model alone with your thresholds ({modelCaught}): this mode decides without the adaptation.',
+    examples_look_human:
+      'Not adapted: what sets your {aiTexts} AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. Check that the examples are AI text.',
+    forms: {
+      tokenised: 'punctuation split from words (he\' s, don\' t, word , word)',
+      wrapped: 'line breaks inside paragraphs',
+      markdown: 'Markdown (headings, lists, bold)',
+      curly: 'curly quotes and apostrophes',
+      casing: 'unusual casing (no capitals, or mostly capitals)',
+      opening: 'the opening word "{word}"',
+      closing: 'a closing line (a signature or sign-off) most texts of one side share',
+    },
+    checks: {
+      tokenised: 'check that both sides were exported the same way, and undo the tokenisation of the archive.',
+      wrapped: 'remove hard line breaks on the side that has them, or give texts with the same line breaks.',
+      markdown: 'give examples as plain text, like your human texts, or human texts in Markdown too.',
+      curly: 'make the quotes of both sides the same.',
+      casing: 'check that both sides keep their original casing.',
+      opening: 'remove the shared opening ("{word}") from the examples.',
+      closing: 'remove the signature or sign-off from the side that has it.',
+    },
+  },
 };
 
 /** Shape every language catalogue must have (the English one is the reference). */

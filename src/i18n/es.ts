@@ -174,4 +174,32 @@ export const es: Catalogue = {
     no_style_signals:
       'Ninguna señal de estilo destaca: el ritmo, el vocabulario y el registro están dentro de lo habitual en la escritura humana.',
   },
+  profileWarnings: {
+    examples_rank_below_human:
+      'El modelo lee sus {aiTexts} ejemplos de IA como más humanos que sus textos humanos (AUROC {auroc}): compruebe las etiquetas. ¿Se dieron textos humanos como ejemplos de IA?',
+    examples_differ_in_form:
+      'Sus ejemplos de IA se distinguen de sus textos humanos sobre todo por la forma: {form} ({ai} de los ejemplos, {human} de los textos humanos). Un perfil aprendería esa forma como IA y marcaría los textos humanos escritos así: {check}',
+    mode_fell_back:
+      'En modo {mode}, la puntuación adaptada detectó menos de sus {aiTexts} ejemplos de IA ({caught}) que el modelo solo con sus umbrales ({modelCaught}): este modo decide sin la adaptación.',
+    examples_look_human:
+      'No adaptado: lo que distingue sus {aiTexts} ejemplos de IA de sus textos humanos también lo escriben otras personas, así que, con los umbrales protegiéndolas, no se gana nada. Compruebe que los ejemplos son texto de IA.',
+    forms: {
+      tokenised: "la puntuación separada de las palabras (he' s, don' t, palabra , palabra)",
+      wrapped: 'saltos de línea dentro de los párrafos',
+      markdown: 'Markdown (títulos, listas, negrita)',
+      curly: 'comillas y apóstrofos tipográficos',
+      casing: 'mayúsculas poco habituales (ninguna, o casi todo en mayúsculas)',
+      opening: 'la palabra inicial «{word}»',
+      closing: 'una línea final (una firma o despedida) que comparten la mayoría de los textos de un lado',
+    },
+    checks: {
+      tokenised: 'compruebe que ambos lados se exportaron igual y deshaga la separación de la puntuación del archivo.',
+      wrapped: 'quite los saltos de línea del lado que los tiene, o aporte textos con los mismos saltos.',
+      markdown: 'aporte los ejemplos como texto plano, como sus textos humanos, o también textos humanos en Markdown.',
+      curly: 'unifique las comillas de ambos lados.',
+      casing: 'compruebe que ambos lados conservan sus mayúsculas originales.',
+      opening: 'quite de los ejemplos la palabra inicial común («{word}»).',
+      closing: 'quite la firma o despedida del lado que la tiene.',
+    },
+  },
 };

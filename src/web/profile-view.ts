@@ -25,9 +25,9 @@ const SUMMARY_MODE: Sensitivity = 'balanced';
 /** A warning of the API in one sentence of the interface language (the language is the block's it is shown in). */
 export function warningText(w: PublicWarning, lang: UiLang): string {
   if (w.code === 'mode_not_covered') {
-    return tr(lang, 'warnModeNotCovered', { mode: tr(lang, `mode_${w.mode!}`), texts: w.texts ?? 0, needed: w.needed });
+    return tr(lang, 'warnModeNotCovered', { mode: tr(lang, `mode_${w.mode!}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
   }
-  return tr(lang, `notAdapted_${w.reason!}` as StringKey, { n: w.aiTexts ?? 0, min: w.needed });
+  return tr(lang, `notAdapted_${w.reason!}` as StringKey, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
 }
 
 /**

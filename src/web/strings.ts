@@ -182,6 +182,8 @@ const en = {
     'Not adapted: your {n} AI examples cannot be told from your human texts, so what the profile learned from them is not applied. This language is calibration only.',
   notAdapted_no_gain:
     'Not adapted: adapting caught no more of your {n} AI examples than the model alone, so it is not applied. This language is calibration only.',
+  notAdapted_examples_look_human:
+    'Not adapted: what sets your {n} AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. This language is calibration only: check that the examples are AI text.',
   colAiCaught: 'Your AI examples caught',
   aiCaught: '{rate} ({k} of {n}) · model alone {model}',
   adaptedTableHelp:
@@ -386,6 +388,8 @@ const es: Record<StringKey, string> = {
     'No adaptado: sus {n} ejemplos de IA no se distinguen de sus textos humanos, así que lo aprendido de ellos no se aplica. Este idioma es solo de calibración.',
   notAdapted_no_gain:
     'No adaptado: adaptar no detectó más de sus {n} ejemplos de IA que el modelo solo, así que no se aplica. Este idioma es solo de calibración.',
+  notAdapted_examples_look_human:
+    'No adaptado: lo que distingue sus {n} ejemplos de IA de sus textos humanos también lo escriben otras personas, así que, con los umbrales protegiéndolas, no se gana nada. Este idioma es solo de calibración: compruebe que los ejemplos son texto de IA.',
   colAiCaught: 'Sus ejemplos de IA detectados',
   aiCaught: '{rate} ({k} de {n}) · el modelo solo, {model}',
   adaptedTableHelp:

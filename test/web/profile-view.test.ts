@@ -57,6 +57,8 @@ describe('a profile card’s words for adapting', () => {
         'Not adapted: your 60 AI examples cannot be told from your human texts, so what the profile learned from them is not applied. This language is calibration only.',
       no_gain:
         'Not adapted: adapting caught no more of your 60 AI examples than the model alone, so it is not applied. This language is calibration only.',
+      examples_look_human:
+        'Not adapted: what sets your 60 AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. This language is calibration only: check that the examples are AI text.',
     };
     for (const [reason, text] of Object.entries(en) as [Exclude<Reason, 'no_ai_texts'>, string][]) {
       const n = reason === 'too_few_ai_texts' ? 30 : 60;

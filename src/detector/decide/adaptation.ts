@@ -92,7 +92,18 @@ export interface AdaptationMode extends ProfileModeThreshold {
   /** The same examples caught by the model's own score with the profile's calibration-only bar (`modes`): what adapting added. */
   modelCaught: number;
   modelCatchRate: number;
+  /**
+   * Set when this mode falls back to calibration-only (issue 43 item 4): `fewer_caught`, its guarded
+   * adapted bar caught fewer of the examples (cross-validated) than the guarded calibration-only bar
+   * (`caught` < `modelCaught`). Its `thresholdLogit` (and `thresholdScore`) is then null, and a
+   * detection at this mode decides on the model's score with the calibration-only bar; the other
+   * figures are those of the adapted bar it gave up. Absent: the mode decides adapted.
+   */
+  fallback?: (typeof FALLBACK_REASONS)[number];
 }
+
+/** Why an adapted mode falls back to calibration-only. */
+export const FALLBACK_REASONS = ['fewer_caught'] as const;
 
 /** A language's adaptation (`languages.<lang>.adaptation`). */
 export interface Adaptation {
@@ -118,6 +129,13 @@ export const NOT_ADAPTED_REASONS = [
   'not_separable',
   /** Adapting caught no more of the examples, cross-validated, than the model's own score with the calibration-only bars. */
   'no_gain',
+  /**
+   * The guard undid what the examples taught (issue 43 item 4): unguarded, adapting caught more of the
+   * examples than calibration-only, but once every bar is guarded on reference writers (./guard.ts) no
+   * mode catches more (learn/profile.ts examplesLookHuman): what separated the examples from the human
+   * texts is what other human writers write too. Mislabelled human texts given as AI examples end here.
+   */
+  'examples_look_human',
 ] as const;
 export type NotAdaptedReason = (typeof NOT_ADAPTED_REASONS)[number];
 

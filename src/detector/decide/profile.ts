@@ -32,15 +32,19 @@ import { CodedError, MIN_WORDS, MODE_FPR, MODEL_LANGS, type ModelLang, SENSITIVI
 import { binomialUpperBound } from '../score/bounds';
 import { LENGTH_BUCKETS, lengthBucket } from '../score/calibration';
 import { DOC_TYPES, type DocType } from '../score/doctype';
+import type { TextForm } from '../score/form';
 import {
   ADAPTATION_STYLE,
   type Adaptation,
   type AdaptationEvidence,
   adaptedLogit,
   adaptedProbability,
+  type AdaptationMode,
   NOT_ADAPTED_REASONS,
   type NotAdapted,
 } from './adaptation';
+import { EXAMPLES_BELOW_HUMAN_AUROC, type ExamplesCheck, type FormFinding } from './examples';
+import type { GuardNote } from './guard';
 import type { ReferenceSet } from './reference';
 import {
   allowedFlags,
@@ -54,10 +58,19 @@ import {
 
 export type { ProfileModeThreshold, ProfileSample } from './threshold-rule';
 
-/** The format a profile is written in; a reader takes it and the formats in READABLE_FORMATS, and refuses any other. */
-export const PROFILE_FORMAT = 2;
-/** Format 1 (issue 34): no adaptation, no duplicates count; read as a calibration-only profile. */
-export const READABLE_FORMATS: readonly number[] = [1, 2];
+/**
+ * The format a profile is written in; a reader takes it and the formats in READABLE_FORMATS, and refuses any other.
+ * Format 3 (issue 43): each language's bars guarded on reference writers (`guard`, each mode's
+ * `otherWriters`), an adapted mode that falls back to calibration-only (`fallback`), the check of the AI
+ * examples (`examples`) and the reason `examples_look_human`.
+ */
+export const PROFILE_FORMAT = 3;
+/**
+ * Format 1 (issue 34): no adaptation, no duplicates count; read as a calibration-only profile. Formats 1
+ * and 2 were made without the guard: they are read as they are (no `guard` note) and guarded on load
+ * (./guard-load.ts guardOnLoad), with the reference set of the detector that applies them.
+ */
+export const READABLE_FORMATS: readonly number[] = [1, 2, 3];
 
 /** One language of a profile. */
 export interface ProfileLanguage {
@@ -77,6 +90,13 @@ export interface ProfileLanguage {
   samples: ProfileSample[];
   /** The AI examples' scores (no text), when the language was given any. */
   aiSamples?: ProfileSample[];
+  /**
+   * How its bars were guarded on reference writers (./guard.ts); absent: made without a reference set
+   * (a format-1 or 2 profile, guarded on load: ./guard-load.ts; or offline, without one).
+   */
+  guard?: GuardNote;
+  /** The check of the AI examples against the human texts (./examples.ts); absent with fewer than MIN_CHECKED_EXAMPLES examples. */
+  examples?: ExamplesCheck;
 }
 
 /** A calibration profile, as written to a file and kept in the store. */
@@ -140,8 +160,8 @@ export type ProfileErrorCode = keyof typeof PROFILE_ERROR_STATUS;
 /** A scored text with the model language it was scored in: what a profile is made of. */
 export type LangProfileSample = ProfileSample & { lang: ModelLang };
 
-/** What detector.profileSample() answers: the sample, and (never kept) the evidence an adaptation reads. */
-export type ProfileInput = LangProfileSample & { evidence?: AdaptationEvidence };
+/** What detector.profileSample() answers: the sample, and (never kept) the evidence an adaptation reads and the text's form (../score/form.ts). */
+export type ProfileInput = LangProfileSample & { evidence?: AdaptationEvidence; form?: TextForm };
 
 /** What the model says of a text's length that the threshold rule needs (the detector's model; absent in offline tests). */
 export interface ModelFacts {
@@ -597,10 +617,18 @@ export function withDefaults<P extends { languages: Partial<Record<ModelLang, ob
   return { ...profile, languages };
 }
 
-/** Something a person making a profile should know: a mode it sets no bar for, or a language it did not adapt. */
+/**
+ * Something a person making a profile should know: a mode it sets no bar for, a language it did not
+ * adapt, AI examples the model ranks below the human texts (`examples_rank_below_human`: check the
+ * labels) or that differ from them mainly in a surface form (`examples_differ_in_form`: which form, its
+ * share on each side; `word` for a shared opening), an adapted mode that fell back to calibration-only.
+ */
 export type ProfileWarning =
   | { code: 'mode_not_covered'; language: ModelLang; mode: Sensitivity; texts: number; needed: number }
-  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number };
+  | { code: 'not_adapted'; language: ModelLang; reason: Exclude<NotAdapted['reason'], 'no_ai_texts'>; aiTexts: number; needed: number }
+  | { code: 'examples_rank_below_human'; language: ModelLang; auroc: number; aiTexts: number }
+  | ({ code: 'examples_differ_in_form'; language: ModelLang } & FormFinding)
+  | { code: 'mode_fell_back'; language: ModelLang; mode: Sensitivity; caught: number; modelCaught: number; aiTexts: number };
 
 /** The fewest texts with which a mode's promise can set a bar (allowedFlags >= 0): 99 / 33 / 9. */
 export function textsNeeded(mode: Sensitivity): number {
@@ -616,7 +644,14 @@ export function textsNeeded(mode: Sensitivity): number {
  * warned about them: calibration-only is what was asked for.
  */
 export function profileWarnings(profile: {
-  languages: Partial<Record<ModelLang, Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted'>>>;
+  languages: Partial<
+    Record<
+      ModelLang,
+      Pick<ProfileLanguage, 'texts' | 'modes' | 'notAdapted' | 'examples'> & {
+        adaptation?: { aiTexts: number; modes: Record<Sensitivity, Pick<AdaptationMode, 'caught' | 'modelCaught' | 'fallback'>> } | null;
+      }
+    >
+  >;
 }): ProfileWarning[] {
   const out: ProfileWarning[] = [];
   for (const language of MODEL_LANGS) {
@@ -629,6 +664,15 @@ export function profileWarnings(profile: {
     const why = l.notAdapted;
     if (why && why.reason !== 'no_ai_texts')
       out.push({ code: 'not_adapted', language, reason: why.reason, aiTexts: why.aiTexts, needed: why.minAiTexts });
+    const a = l.adaptation;
+    for (const mode of a ? SENSITIVITIES : []) {
+      const am = a!.modes[mode];
+      if (am.fallback) out.push({ code: 'mode_fell_back', language, mode, caught: am.caught, modelCaught: am.modelCaught, aiTexts: a!.aiTexts });
+    }
+    const ex = l.examples;
+    if (ex && ex.modelAuroc < EXAMPLES_BELOW_HUMAN_AUROC)
+      out.push({ code: 'examples_rank_below_human', language, auroc: ex.modelAuroc, aiTexts: ex.aiTexts });
+    for (const f of ex?.forms ?? []) out.push({ code: 'examples_differ_in_form', language, ...f });
   }
   return out;
 }

@@ -8,7 +8,7 @@
 import { round6, type Sensitivity } from '../../contract';
 import { binomialUpperBound } from '../score/bounds';
 import type { DocType } from '../score/doctype';
-import type { OtherWriters } from './guard';
+import type { OtherWriters } from './other-writers';
 
 /** What a profile keeps of one text it was made from: its scores and its kind, never its words. */
 export interface ProfileSample {

@@ -8,6 +8,7 @@ import type { TInteger } from '@sinclair/typebox';
 import { t, type Static } from 'elysia';
 import { MODEL_LANGS, SENSITIVITIES, type ModelLang } from '../../contract';
 import { NOT_ADAPTED_REASONS } from '../../detector/decide/adaptation';
+import { FORMS } from '../../detector/decide/examples';
 import { MIN_AI_TEXTS } from '../../detector/decide/profile';
 import { DOC_TYPES, type DocType } from '../../detector/score/doctype';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
@@ -172,16 +173,25 @@ const NotAdaptedSchema = t.Object(
 
 const WarningSchema = t.Object(
   {
-    code: StringEnum(['mode_not_covered', 'not_adapted'] as const),
+    code: StringEnum(['mode_not_covered', 'not_adapted', 'examples_rank_below_human', 'examples_differ_in_form', 'mode_fell_back'] as const),
     language: StringEnum(MODEL_LANGS),
     mode: t.Optional(StringEnum(SENSITIVITIES)),
     texts: t.Optional(Int({ minimum: 0, description: 'mode_not_covered: the usable human texts of the language.' })),
-    needed: Int({
-      minimum: 1,
-      description: 'The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted).',
-    }),
+    needed: t.Optional(
+      Int({
+        minimum: 1,
+        description: 'The texts the mode needs (mode_not_covered), or the AI examples a language needs (not_adapted).',
+      }),
+    ),
     reason: t.Optional(StringEnum(NOT_ADAPTED_REASONS)),
     aiTexts: t.Optional(Int({ minimum: 0 })),
+    auroc: t.Optional(t.Number({ minimum: 0, maximum: 1, description: "examples_rank_below_human: the model's AUROC of the examples against the human texts." })),
+    form: t.Optional(StringEnum(FORMS, { description: 'examples_differ_in_form: the form the two sides differ in.' })),
+    human: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'examples_differ_in_form: the share of the human texts in that form.' })),
+    ai: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'examples_differ_in_form: the share of the AI examples in that form.' })),
+    word: t.Optional(t.String({ description: 'examples_differ_in_form, form `opening`: the opening word most texts of one side share.' })),
+    caught: t.Optional(Int({ minimum: 0, description: "mode_fell_back: the examples the mode's adapted bar caught (cross-validated)." })),
+    modelCaught: t.Optional(Int({ minimum: 0, description: "mode_fell_back: the examples the calibration-only bar caught." })),
   },
   {
     description:
