@@ -26,6 +26,7 @@ import {
   type ProfileInput,
   type ProfileMeta,
 } from './decide/profile';
+import type { ReferenceSet } from './decide/reference';
 import { cellOf } from './decide/verdict';
 import { explain, type Explanation } from './explain';
 import { buildProfile } from './learn/profile';
@@ -34,6 +35,7 @@ import { textForm } from './score/form';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
 import { calibratedProbability } from './score/probability';
+import { referenceFor } from './shipped-reference';
 import type { Analysis, AnalyzeOptions, Detector } from './types';
 
 export type { Decision, ProfileContext } from './decide';
@@ -72,13 +74,27 @@ export interface DetectorPipeline extends Detector {
   decide(text: string, scored: EngineResult, mode: Sensitivity, withProfile?: ProfileContext | null): Decision;
   /** Stage 3: dimensions, annotations and bullets from the score and the decision, in a label language. */
   explain(text: string, scored: EngineResult, decision: Decision, lang: LabelLang): Explanation;
+  /** The reference human writers profiles are made with (`facts.reference`): null when built for another model version. */
+  readonly reference: ReferenceSet | null;
+}
+
+/** How detectorFor builds a detector around an engine. */
+export interface DetectorOptions {
+  /** The version a calibration profile must match (default: the committed model's, src/model-version.ts). */
+  modelVersion?: string;
+  /**
+   * The reference writers (default: model/reference.bin, decoded on first use), used only when built
+   * for `modelVersion`; null: none.
+   */
+  reference?: ReferenceSet | null;
 }
 
 /**
  * Build the detector around a loaded engine. `modelVersion` is the version a calibration profile must
- * match (default: the committed model's, src/model-version.ts); a detector around another engine passes its own.
+ * match (default: the committed model's, src/model-version.ts); a detector around another engine passes
+ * its own, and then gets no shipped reference set (stale) unless it passes one built for that version.
  */
-export function detectorFor(engine: Engine, options: { modelVersion?: string } = {}): DetectorPipeline {
+export function detectorFor(engine: Engine, options: DetectorOptions = {}): DetectorPipeline {
   const runningVersion = () => options.modelVersion ?? committedModelVersion();
   const stages = {
     engine,
@@ -92,6 +108,10 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
     probabilityAt: (lang: ModelLang, logit: number, words: number) => calibratedProbability(engine.model, lang, logit, words),
     conclusiveAt: (lang: ModelLang, words: number, mode: Sensitivity) => cellOf(engine.model, lang, words).conclusive[mode],
     globalLogitAt: (lang: ModelLang, mode: Sensitivity) => engine.model.thresholdLogits[lang][mode],
+    // A getter: the set is decoded on the first profile build (spreading the facts reads it), then kept.
+    get reference() {
+      return referenceFor(runningVersion(), options.reference);
+    },
   };
   return {
     ...stages,
@@ -140,6 +160,9 @@ export function detectorFor(engine: Engine, options: { modelVersion?: string } =
       };
     },
     facts,
+    get reference() {
+      return facts.reference ?? null;
+    },
   };
 }
 
