@@ -128,6 +128,7 @@ export const en = {
     line: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})',
     lineNoMost: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts',
     raised: ' (bar raised by the guard)',
+    guard: '{lang}: bars guarded on {references} reference texts of {populations} populations of the kinds the profile covers',
   },
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
@@ -179,7 +180,7 @@ export const en = {
     examples_look_human:
       'Not adapted: what sets your {aiTexts} AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. Check that the examples are AI text.',
     forms: {
-      tokenised: 'punctuation split from words (he\' s, don\' t, word , word)',
+      tokenised: "punctuation split from words (he' s, don' t, word , word)",
       wrapped: 'line breaks inside paragraphs',
       markdown: 'Markdown (headings, lists, bold)',
       curly: 'curly quotes and apostrophes',

@@ -133,6 +133,7 @@ export const es: Catalogue = {
     line: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})',
     lineNoMost: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia',
     raised: ' (umbral subido por la salvaguarda)',
+    guard: '{lang}: umbrales protegidos con {references} textos de referencia de {populations} grupos de los tipos que cubre el perfil',
   },
   bullets: {
     lexical_ai:

@@ -15,20 +15,15 @@ import {
   type PublicProfile,
   type PublicWarning,
 } from './calibration.ts';
-import type { OtherWritersView } from '../modules/detect/other-writers.ts';
 import { el } from './dom.ts';
+import { otherWritersBlock } from './other-writers-view.ts';
+import { warningText } from './profile-warnings.ts';
+
+export { warningText };
 import { tr, type StringKey, type UiLang } from './strings.ts';
 
 /** The mode whose catch the adaptation's one-line summary quotes (the default sensitivity, as the CLI does). */
 const SUMMARY_MODE: Sensitivity = 'balanced';
-
-/** A warning of the API in one sentence of the interface language (the language is the block's it is shown in). */
-export function warningText(w: PublicWarning, lang: UiLang): string {
-  if (w.code === 'mode_not_covered') {
-    return tr(lang, 'warnModeNotCovered', { mode: tr(lang, `mode_${w.mode!}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
-  }
-  return tr(lang, `notAdapted_${w.reason!}` as StringKey, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
-}
 
 /**
  * What adapting did for a language: `adapted` with what it catches of the examples beside the model
@@ -105,6 +100,22 @@ function modeRow(
   const head = el('th', '', tr(lang, `mode_${mode}`));
   head.scope = 'row';
   row.appendChild(head);
+  if ('fallback' in m && m.fallback) {
+    // The adapted bar gave way to the calibration-only one (issue 43 item 4): say so, with what each caught.
+    const nf = new Intl.NumberFormat(lang);
+    const td = el(
+      'td',
+      'mode-fell-back',
+      tr(lang, 'modeFellBack', {
+        caught: `${nf.format(m.caught)}/${nf.format(aiTexts)}`,
+        model: `${nf.format(m.modelCaught)}/${nf.format(aiTexts)}`,
+      }),
+    );
+    td.colSpan = columns - 1;
+    td.dataset.fallback = m.fallback;
+    row.appendChild(td);
+    return row;
+  }
   if (m.thresholdLogit === null) {
     const td = el('td', 'mode-default', tr(lang, 'modeDefault'));
     td.colSpan = columns - 1;
@@ -125,6 +136,9 @@ function languageLine(code: ModelLang, language: PublicLanguage, lang: UiLang): 
   if (words.max === null) return tr(lang, 'profileLangOpen', { ...vars, min: nf.format(words.min) });
   return tr(lang, 'profileLang', { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
 }
+
+/** The warnings a language block says in their own places (the rest follow its adaptation line). */
+const BLOCK_WARNINGS: ReadonlySet<string> = new Set(['mode_not_covered', 'not_adapted']);
 
 /** A warning, marked as one (⚠ and its code), in the block of its language. */
 function warningNode(text: string, w: PublicWarning | undefined, cls: string): HTMLElement {
@@ -153,6 +167,9 @@ function languageBlock(code: ModelLang, language: PublicLanguage, warnings: Publ
   line.dataset.state = adaptation.state;
   block.dataset.adapted = String(adaptation.state === 'adapted');
   block.appendChild(line);
+  // What was checked of the AI examples, and a mode that decides without the adaptation (issue 43 item 4).
+  for (const w of warnings.filter((x) => !BLOCK_WARNINGS.has(x.code)))
+    block.appendChild(warningNode(warningText(w, lang), w, 'profile-examples-warning'));
   const adapted = language.adaptation;
   const modes: Record<Sensitivity, PublicMode | AdaptedMode> = adapted ? adapted.modes : language.modes;
   // The threshold as a score when the server sends one; otherwise the decision variable itself, named as such.
@@ -179,49 +196,6 @@ function languageBlock(code: ModelLang, language: PublicLanguage, warnings: Publ
   const others = otherWritersBlock(language, lang);
   if (others) block.appendChild(others);
   return block;
-}
-
-/** One mode's line on other writers: its bar's share of the reference texts, the population flagged most beside the model alone, and whether the guard raised the bar. */
-export function otherWritersText(mode: Sensitivity, o: OtherWritersView, lang: UiLang): string {
-  const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
-  const line = o.most
-    ? tr(lang, 'otherWritersLine', {
-        ...vars,
-        label: o.most.label,
-        most: formatRate(o.most.rate, lang),
-        model: formatRate(o.most.modelRate, lang),
-      })
-    : tr(lang, 'otherWritersLineNoMost', vars);
-  return o.raised ? line + tr(lang, 'otherWritersRaised') : line;
-}
-
-/**
- * What each mode's bar flags of reference writers unlike the profile's (issue 43 item 3), the API's
- * `modes.<mode>.otherWriters`, one line per mode; null for a profile made without the reference set.
- */
-function otherWritersBlock(language: PublicLanguage, lang: UiLang): HTMLElement | null {
-  const rows = SENSITIVITIES.flatMap((mode) => {
-    const o = language.modes[mode].otherWriters;
-    return o ? [{ mode, o }] : [];
-  });
-  if (!rows.length) return null;
-  const box = el('div', 'other-writers');
-  box.appendChild(el('p', 'other-writers-head', tr(lang, 'otherWritersHead')));
-  const list = el('ul', 'other-writers-modes');
-  for (const { mode, o } of rows) {
-    const item = el('li', o.raised ? 'raised' : '', otherWritersText(mode, o, lang));
-    Object.assign(item.dataset, {
-      mode,
-      texts: String(o.texts),
-      flagged: String(o.flagged),
-      rate: String(o.rate),
-      raised: String(o.raised),
-    });
-    if (o.most) Object.assign(item.dataset, { population: o.most.id, mostRate: String(o.most.rate), modelRate: String(o.most.modelRate) });
-    list.appendChild(item);
-  }
-  box.append(list, el('p', 'hint other-writers-help', tr(lang, 'otherWritersHelp')));
-  return box;
 }
 
 /** What a profile card's buttons do. */

@@ -43,4 +43,3 @@ export interface GuardNote {
   /** When the guard was computed: as the profile was made, or as an older profile (format 1 or 2) was loaded. */
   made: 'with_profile' | 'on_load';
 }
-

@@ -667,7 +667,8 @@ export function profileWarnings(profile: {
     const a = l.adaptation;
     for (const mode of a ? SENSITIVITIES : []) {
       const am = a!.modes[mode];
-      if (am.fallback) out.push({ code: 'mode_fell_back', language, mode, caught: am.caught, modelCaught: am.modelCaught, aiTexts: a!.aiTexts });
+      if (am.fallback)
+        out.push({ code: 'mode_fell_back', language, mode, caught: am.caught, modelCaught: am.modelCaught, aiTexts: a!.aiTexts });
     }
     const ex = l.examples;
     if (ex && ex.modelAuroc < EXAMPLES_BELOW_HUMAN_AUROC)

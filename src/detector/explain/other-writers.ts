@@ -31,11 +31,25 @@ export function otherWritersLine(o: OtherWriters, language: ModelLang, mode: Sen
   return o.raised ? line + t(lang, 'otherWriters.raised') : line;
 }
 
-/** Per language and mode of a profile with the figures, its line (otherWritersLine), in language then mode order. */
+/**
+ * Per language of a profile, how its bars were guarded (`guard`: reference texts and populations), then
+ * per mode with the figures its line (otherWritersLine), in language then mode order.
+ */
 export function profileOtherWritersLines(profile: Pick<CalibrationProfile, 'languages'>, lang: LabelLang): string[] {
   const out: string[] = [];
   for (const language of MODEL_LANGS) {
-    const modes = profile.languages[language]?.modes;
+    const l = profile.languages[language];
+    if (l?.guard) {
+      const { references, populations } = l.guard;
+      out.push(
+        t(lang, 'otherWriters.guard', {
+          lang: language,
+          references: formatCount(lang, references),
+          populations: formatCount(lang, populations),
+        }),
+      );
+    }
+    const modes = l?.modes;
     for (const mode of SENSITIVITIES) {
       const o = modes?.[mode].otherWriters;
       if (o) out.push(otherWritersLine(o, language, mode, lang));

@@ -14,6 +14,7 @@ import { DOC_TYPES, type DocType } from '../../detector/score/doctype';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
 import { ErrorLineSchema } from '../batch/model';
 import { OtherWritersSchema } from '../detect/other-writers';
+import { ExamplesCheckSchema, FallbackSchema, GuardNoteSchema } from './guard-model';
 
 /** Profiles one key may keep: enough for several populations (courses, imprints), few enough that a list is small. */
 export const MAX_CALIBRATIONS_PER_KEY = 20;
@@ -130,6 +131,7 @@ const AdaptedModeSchema = t.Composite([
       description: "The same examples caught by the model's own score with this profile's calibration-only bar (`modes`).",
     }),
     modelCatchRate: t.Number({ minimum: 0, maximum: 1, description: 'modelCaught / aiTexts.' }),
+    fallback: t.Optional(FallbackSchema),
   }),
 ]);
 
@@ -173,7 +175,13 @@ const NotAdaptedSchema = t.Object(
 
 const WarningSchema = t.Object(
   {
-    code: StringEnum(['mode_not_covered', 'not_adapted', 'examples_rank_below_human', 'examples_differ_in_form', 'mode_fell_back'] as const),
+    code: StringEnum([
+      'mode_not_covered',
+      'not_adapted',
+      'examples_rank_below_human',
+      'examples_differ_in_form',
+      'mode_fell_back',
+    ] as const),
     language: StringEnum(MODEL_LANGS),
     mode: t.Optional(StringEnum(SENSITIVITIES)),
     texts: t.Optional(Int({ minimum: 0, description: 'mode_not_covered: the usable human texts of the language.' })),
@@ -185,13 +193,23 @@ const WarningSchema = t.Object(
     ),
     reason: t.Optional(StringEnum(NOT_ADAPTED_REASONS)),
     aiTexts: t.Optional(Int({ minimum: 0 })),
-    auroc: t.Optional(t.Number({ minimum: 0, maximum: 1, description: "examples_rank_below_human: the model's AUROC of the examples against the human texts." })),
+    auroc: t.Optional(
+      t.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "examples_rank_below_human: the model's AUROC of the examples against the human texts.",
+      }),
+    ),
     form: t.Optional(StringEnum(FORMS, { description: 'examples_differ_in_form: the form the two sides differ in.' })),
-    human: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'examples_differ_in_form: the share of the human texts in that form.' })),
-    ai: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'examples_differ_in_form: the share of the AI examples in that form.' })),
+    human: t.Optional(
+      t.Number({ minimum: 0, maximum: 1, description: 'examples_differ_in_form: the share of the human texts in that form.' }),
+    ),
+    ai: t.Optional(
+      t.Number({ minimum: 0, maximum: 1, description: 'examples_differ_in_form: the share of the AI examples in that form.' }),
+    ),
     word: t.Optional(t.String({ description: 'examples_differ_in_form, form `opening`: the opening word most texts of one side share.' })),
     caught: t.Optional(Int({ minimum: 0, description: "mode_fell_back: the examples the mode's adapted bar caught (cross-validated)." })),
-    modelCaught: t.Optional(Int({ minimum: 0, description: "mode_fell_back: the examples the calibration-only bar caught." })),
+    modelCaught: t.Optional(Int({ minimum: 0, description: 'mode_fell_back: the examples the calibration-only bar caught.' })),
   },
   {
     description:
@@ -226,6 +244,8 @@ const LanguageSchema = t.Object(
       description: 'What the AI examples taught, or null: the language is calibration-only (see `notAdapted`).',
     }),
     notAdapted: t.Union([NotAdaptedSchema, t.Null()], { description: 'Why the language was not adapted; null when it was.' }),
+    guard: t.Optional(GuardNoteSchema),
+    examples: t.Optional(ExamplesCheckSchema),
   },
   { description: 'One language of the profile.' },
 );

@@ -58,7 +58,7 @@ export const OtherWritersSchema = t.Object(
 /** The figures as the API sends them. */
 export type OtherWritersView = Static<typeof OtherWritersSchema>;
 
-/** True exactly when A and B are the same type. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** True exactly when A and B are the same type (a schema checked against the detector's type). */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // The schema is the guard's type: a field added to one and not the other stops compiling.
 export const OTHER_WRITERS_IS_THE_GUARDS: Same<OtherWritersView, OtherWriters> = true;

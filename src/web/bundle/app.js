@@ -181,6 +181,7 @@ var en = {
   notAdapted_too_few_ai_texts: "Not adapted: too few AI examples ({n} of the {min} needed). This language is calibration only.",
   notAdapted_not_separable: "Not adapted: your {n} AI examples cannot be told from your human texts, so what the profile learned from them is not applied. This language is calibration only.",
   notAdapted_no_gain: "Not adapted: adapting caught no more of your {n} AI examples than the model alone, so it is not applied. This language is calibration only.",
+  notAdapted_examples_look_human: "Not adapted: what sets your {n} AI examples apart from your human texts is also written by other human writers, so once the thresholds protect them nothing is gained. This language is calibration only: check that the examples are AI text.",
   colAiCaught: "Your AI examples caught",
   aiCaught: "{rate} ({k} of {n}) · model alone {model}",
   adaptedTableHelp: "A text this profile covers is decided on its adapted score: the bars above are on that score, set on your human texts, each scored by a fit that never saw it.",
@@ -189,6 +190,26 @@ var en = {
   calNoteAdapted: "Profile “{name}”: applied, score adapted",
   modelScoreShort: "model alone: {score}",
   otherWritersHead: "Writers unlike yours (reference texts of the kinds this profile covers), per mode:",
+  otherWritersGuard: "Writers unlike yours: {references} reference texts of {populations} groups, of the kinds this profile covers (shipped with the model). Per mode:",
+  otherWritersOnLoad: "This profile was made before the guard: its bars were guarded when it was read.",
+  warn_examples_rank_below_human: "The model reads your {n} AI examples as more human than your human texts (AUROC {auroc}): check the labels. Were human texts given as AI examples?",
+  warn_examples_differ_in_form: "Your AI examples differ from your human texts mainly in form: {form} ({ai} of the examples, {human} of the human texts). A profile would learn that form as AI and flag human texts written that way: {check}",
+  warn_mode_fell_back: "At {mode}, the adapted score caught fewer of your {n} AI examples ({caught}) than the model alone with your thresholds ({modelCaught}): this mode decides without the adaptation.",
+  form_tokenised: "punctuation split from words (he' s, don' t, word , word)",
+  form_wrapped: "line breaks inside paragraphs",
+  form_markdown: "Markdown (headings, lists, bold)",
+  form_curly: "curly quotes and apostrophes",
+  form_casing: "unusual casing (no capitals, or mostly capitals)",
+  form_opening: 'the opening word "{word}"',
+  form_closing: "a closing line (a signature or sign-off) most texts of one side share",
+  check_tokenised: "check that both sides were exported the same way, and undo the tokenisation of the archive.",
+  check_wrapped: "remove hard line breaks on the side that has them, or give texts with the same line breaks.",
+  check_markdown: "give examples as plain text, like your human texts, or human texts in Markdown too.",
+  check_curly: "make the quotes of both sides the same.",
+  check_casing: "check that both sides keep their original casing.",
+  check_opening: 'remove the shared opening ("{word}") from the examples.',
+  check_closing: "remove the signature or sign-off from the side that has it.",
+  modeFellBack: "Decides without the adaptation here: it caught fewer of your AI examples ({caught}) than your calibration-only bar ({model}).",
   otherWritersLine: "{mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})",
   otherWritersLineNoMost: "{mode}: other writers: flagged {rate} of {texts} reference texts",
   otherWritersRaised: " (bar raised by the guard)",
@@ -362,6 +383,7 @@ var es = {
   notAdapted_too_few_ai_texts: "No adaptado: pocos ejemplos de IA ({n} de los {min} necesarios). Este idioma es solo de calibración.",
   notAdapted_not_separable: "No adaptado: sus {n} ejemplos de IA no se distinguen de sus textos humanos, así que lo aprendido de ellos no se aplica. Este idioma es solo de calibración.",
   notAdapted_no_gain: "No adaptado: adaptar no detectó más de sus {n} ejemplos de IA que el modelo solo, así que no se aplica. Este idioma es solo de calibración.",
+  notAdapted_examples_look_human: "No adaptado: lo que distingue sus {n} ejemplos de IA de sus textos humanos también lo escriben otras personas, así que, con los umbrales protegiéndolas, no se gana nada. Este idioma es solo de calibración: compruebe que los ejemplos son texto de IA.",
   colAiCaught: "Sus ejemplos de IA detectados",
   aiCaught: "{rate} ({k} de {n}) · el modelo solo, {model}",
   adaptedTableHelp: "Un texto que este perfil cubre se decide con su puntuación adaptada: los umbrales de arriba están en esa puntuación, fijados en sus textos humanos, cada uno puntuado por un ajuste que nunca lo vio.",
@@ -370,6 +392,26 @@ var es = {
   calNoteAdapted: "Perfil «{name}»: aplicado, puntuación adaptada",
   modelScoreShort: "el modelo solo: {score}",
   otherWritersHead: "Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre este perfil), por modo:",
+  otherWritersGuard: "Personas que escriben distinto de las suyas: {references} textos de referencia de {populations} grupos, de los tipos que cubre este perfil (vienen con el modelo). Por modo:",
+  otherWritersOnLoad: "Este perfil se hizo antes de la salvaguarda: sus umbrales se protegieron al leerlo.",
+  warn_examples_rank_below_human: "El modelo lee sus {n} ejemplos de IA como más humanos que sus textos humanos (AUROC {auroc}): compruebe las etiquetas. ¿Se dieron textos humanos como ejemplos de IA?",
+  warn_examples_differ_in_form: "Sus ejemplos de IA se distinguen de sus textos humanos sobre todo por la forma: {form} ({ai} de los ejemplos, {human} de los textos humanos). Un perfil aprendería esa forma como IA y marcaría los textos humanos escritos así: {check}",
+  warn_mode_fell_back: "En modo {mode}, la puntuación adaptada detectó menos de sus {n} ejemplos de IA ({caught}) que el modelo solo con sus umbrales ({modelCaught}): este modo decide sin la adaptación.",
+  form_tokenised: "la puntuación separada de las palabras (he' s, don' t, palabra , palabra)",
+  form_wrapped: "saltos de línea dentro de los párrafos",
+  form_markdown: "Markdown (títulos, listas, negrita)",
+  form_curly: "comillas y apóstrofos tipográficos",
+  form_casing: "mayúsculas poco habituales (ninguna, o casi todo en mayúsculas)",
+  form_opening: "la palabra inicial «{word}»",
+  form_closing: "una línea final (una firma o despedida) que comparten la mayoría de los textos de un lado",
+  check_tokenised: "compruebe que ambos lados se exportaron igual y deshaga la separación de la puntuación del archivo.",
+  check_wrapped: "quite los saltos de línea del lado que los tiene, o aporte textos con los mismos saltos.",
+  check_markdown: "aporte los ejemplos como texto plano, como sus textos humanos, o también textos humanos en Markdown.",
+  check_curly: "unifique las comillas de ambos lados.",
+  check_casing: "compruebe que ambos lados conservan sus mayúsculas originales.",
+  check_opening: "quite de los ejemplos la palabra inicial común («{word}»).",
+  check_closing: "quite la firma o despedida del lado que la tiene.",
+  modeFellBack: "Aquí decide sin la adaptación: detectó menos de sus ejemplos de IA ({caught}) que su umbral de solo calibración ({model}).",
   otherWritersLine: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})",
   otherWritersLineNoMost: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia",
   otherWritersRaised: " (umbral subido por la salvaguarda)",
@@ -958,14 +1000,83 @@ function wireDrop(zone, input, onFiles) {
   });
 }
 
+// src/web/other-writers-view.ts
+function otherWritersText(mode, o, lang) {
+  const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
+  const line = o.most ? tr(lang, "otherWritersLine", {
+    ...vars,
+    label: o.most.label,
+    most: formatRate(o.most.rate, lang),
+    model: formatRate(o.most.modelRate, lang)
+  }) : tr(lang, "otherWritersLineNoMost", vars);
+  return o.raised ? line + tr(lang, "otherWritersRaised") : line;
+}
+function otherWritersBlock(language, lang) {
+  const rows = SENSITIVITIES.flatMap((mode) => {
+    const o = language.modes[mode].otherWriters;
+    return o ? [{ mode, o }] : [];
+  });
+  if (!rows.length)
+    return null;
+  const box = el("div", "other-writers");
+  const note = language.guard;
+  const nf = new Intl.NumberFormat(lang);
+  const head = note ? tr(lang, "otherWritersGuard", { references: nf.format(note.references), populations: nf.format(note.populations) }) : tr(lang, "otherWritersHead");
+  box.appendChild(el("p", "other-writers-head", head));
+  if (note?.made === "on_load")
+    box.appendChild(el("p", "hint other-writers-on-load", tr(lang, "otherWritersOnLoad")));
+  const list = el("ul", "other-writers-modes");
+  for (const { mode, o } of rows) {
+    const item = el("li", o.raised ? "raised" : "", otherWritersText(mode, o, lang));
+    Object.assign(item.dataset, {
+      mode,
+      texts: String(o.texts),
+      flagged: String(o.flagged),
+      rate: String(o.rate),
+      raised: String(o.raised)
+    });
+    if (o.most)
+      Object.assign(item.dataset, { population: o.most.id, mostRate: String(o.most.rate), modelRate: String(o.most.modelRate) });
+    list.appendChild(item);
+  }
+  box.append(list, el("p", "hint other-writers-help", tr(lang, "otherWritersHelp")));
+  return box;
+}
+
+// src/web/profile-warnings.ts
+function warningText(w, lang) {
+  const nf = new Intl.NumberFormat(lang);
+  switch (w.code) {
+    case "mode_not_covered":
+      return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
+    case "examples_rank_below_human":
+      return tr(lang, "warn_examples_rank_below_human", {
+        n: nf.format(w.aiTexts ?? 0),
+        auroc: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(w.auroc ?? 0)
+      });
+    case "examples_differ_in_form": {
+      const word = { word: w.word ?? "" };
+      return tr(lang, "warn_examples_differ_in_form", {
+        form: tr(lang, `form_${w.form}`, word),
+        ai: formatRate(w.ai ?? 0, lang),
+        human: formatRate(w.human ?? 0, lang),
+        check: tr(lang, `check_${w.form}`, word)
+      });
+    }
+    case "mode_fell_back":
+      return tr(lang, "warn_mode_fell_back", {
+        mode: tr(lang, `mode_${w.mode}`),
+        n: nf.format(w.aiTexts ?? 0),
+        caught: nf.format(w.caught ?? 0),
+        modelCaught: nf.format(w.modelCaught ?? 0)
+      });
+    default:
+      return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
+  }
+}
+
 // src/web/profile-view.ts
 var SUMMARY_MODE = "balanced";
-function warningText(w, lang) {
-  if (w.code === "mode_not_covered") {
-    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed });
-  }
-  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed });
-}
 function adaptationText(language, warning, lang) {
   const a = language.adaptation;
   if (a) {
@@ -1016,6 +1127,17 @@ function modeRow(mode, m, lang, showScore, columns, aiTexts) {
   const head = el("th", "", tr(lang, `mode_${mode}`));
   head.scope = "row";
   row.appendChild(head);
+  if ("fallback" in m && m.fallback) {
+    const nf = new Intl.NumberFormat(lang);
+    const td = el("td", "mode-fell-back", tr(lang, "modeFellBack", {
+      caught: `${nf.format(m.caught)}/${nf.format(aiTexts)}`,
+      model: `${nf.format(m.modelCaught)}/${nf.format(aiTexts)}`
+    }));
+    td.colSpan = columns - 1;
+    td.dataset.fallback = m.fallback;
+    row.appendChild(td);
+    return row;
+  }
   if (m.thresholdLogit === null) {
     const td = el("td", "mode-default", tr(lang, "modeDefault"));
     td.colSpan = columns - 1;
@@ -1035,6 +1157,7 @@ function languageLine(code, language, lang) {
     return tr(lang, "profileLangOpen", { ...vars, min: nf.format(words.min) });
   return tr(lang, "profileLang", { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
 }
+var BLOCK_WARNINGS = new Set(["mode_not_covered", "not_adapted"]);
 function warningNode(text, w, cls) {
   const node = el("p", w ? `${cls} profile-warning` : cls, text);
   if (w) {
@@ -1056,6 +1179,8 @@ function languageBlock(code, language, warnings, lang) {
   line.dataset.state = adaptation.state;
   block.dataset.adapted = String(adaptation.state === "adapted");
   block.appendChild(line);
+  for (const w of warnings.filter((x) => !BLOCK_WARNINGS.has(x.code)))
+    block.appendChild(warningNode(warningText(w, lang), w, "profile-examples-warning"));
   const adapted = language.adaptation;
   const modes = adapted ? adapted.modes : language.modes;
   const showScore = SENSITIVITIES.every((s) => modes[s].thresholdLogit === null || modes[s].thresholdScore != null);
@@ -1085,42 +1210,6 @@ function languageBlock(code, language, warnings, lang) {
   if (others)
     block.appendChild(others);
   return block;
-}
-function otherWritersText(mode, o, lang) {
-  const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
-  const line = o.most ? tr(lang, "otherWritersLine", {
-    ...vars,
-    label: o.most.label,
-    most: formatRate(o.most.rate, lang),
-    model: formatRate(o.most.modelRate, lang)
-  }) : tr(lang, "otherWritersLineNoMost", vars);
-  return o.raised ? line + tr(lang, "otherWritersRaised") : line;
-}
-function otherWritersBlock(language, lang) {
-  const rows = SENSITIVITIES.flatMap((mode) => {
-    const o = language.modes[mode].otherWriters;
-    return o ? [{ mode, o }] : [];
-  });
-  if (!rows.length)
-    return null;
-  const box = el("div", "other-writers");
-  box.appendChild(el("p", "other-writers-head", tr(lang, "otherWritersHead")));
-  const list = el("ul", "other-writers-modes");
-  for (const { mode, o } of rows) {
-    const item = el("li", o.raised ? "raised" : "", otherWritersText(mode, o, lang));
-    Object.assign(item.dataset, {
-      mode,
-      texts: String(o.texts),
-      flagged: String(o.flagged),
-      rate: String(o.rate),
-      raised: String(o.raised)
-    });
-    if (o.most)
-      Object.assign(item.dataset, { population: o.most.id, mostRate: String(o.most.rate), modelRate: String(o.most.modelRate) });
-    list.appendChild(item);
-  }
-  box.append(list, el("p", "hint other-writers-help", tr(lang, "otherWritersHelp")));
-  return box;
 }
 function profileCard(profile, chosen, lang, actions) {
   const card = el("article", chosen ? "profile chosen" : "profile");
