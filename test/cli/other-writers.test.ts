@@ -30,6 +30,7 @@ const profile = withOtherWriters(makeProfile(detector(), humanNotes(150), { name
 describe('calibrate: other writers', () => {
   it('prints one line per mode with the figures, the population flagged most beside the model alone, and a raised bar', () => {
     expect(profileOtherWritersLines(profile, 'en')).toEqual([
+      'en: bars guarded on 2,480 reference texts of 9 populations of the kinds the profile covers',
       'en conservative: other writers: flagged 0.7% of 2,480 reference texts; most: second-language learner essays 1.3% (model alone 0.8%)',
       'en balanced: other writers: flagged 2.9% of 2,480 reference texts; most: second-language learner essays 5.4% (model alone 4.2%) (bar raised by the guard)',
       'en aggressive: other writers: flagged 8% of 2,480 reference texts; most: second-language learner essays 13.8% (model alone 11.3%) (bar raised by the guard)',
@@ -37,7 +38,7 @@ describe('calibrate: other writers', () => {
     // With no population guarded, the line says what it has.
     const none = madeUpOtherWriters('calibration');
     none.balanced = { ...none.balanced, most: null, populations: 0, raised: false };
-    expect(profileOtherWritersLines(withOtherWriters(profile, none), 'en')[1]).toBe(
+    expect(profileOtherWritersLines(withOtherWriters(profile, none), 'en')[2]).toBe(
       'en balanced: other writers: flagged 2.9% of 2,480 reference texts',
     );
   });

@@ -11,13 +11,13 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { humanNote, humanNotes } from '../../scripts/lib/calibration-texts.ts';
+import { aiNotes, humanNote, humanNotes } from '../../scripts/lib/calibration-texts.ts';
 import { SENSITIVITIES } from '../../src/contract/index.ts';
 import { makeProfile } from '../../src/detector/index.ts';
 import type { CalibrationView } from '../../src/modules/calibrations/model.ts';
 import { STRINGS, tr, type UiLang } from '../../src/web/strings.ts';
 import { SUITE_TIMEOUT_MS } from '../timeout';
-import { madeUpOtherWriters, withOtherWriters } from '../fixtures/other-writers.ts';
+import { MADE_UP_GUARD, madeUpOtherWriters, withOtherWriters } from '../fixtures/other-writers.ts';
 import { contrastFailures } from './contrast.ts';
 import {
   analyzeText,
@@ -33,6 +33,7 @@ import {
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 const NAME = 'Diaries with other writers';
+const FELL_BACK_NAME = 'Adapted, conservative fell back';
 
 /** A share as the page writes it (one decimal at most, the interface language's format). */
 const share = (x: number, lang: UiLang) => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(x);
@@ -63,6 +64,26 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
     const { server } = session;
     const key = await server.newKey('other-writers', 'premium');
     id = await server.storeProfile(key, withOtherWriters(makeProfile(server.detector, humanNotes(150), { name: NAME })));
+    const adapted = withOtherWriters(makeProfile(server.detector, humanNotes(150), { name: FELL_BACK_NAME }, aiNotes(80)));
+    const a = adapted.languages.en!.adaptation!;
+    const conservative = {
+      ...a.modes.conservative,
+      thresholdLogit: null,
+      thresholdScore: null,
+      caught: 31,
+      catchRate: 31 / 80,
+      fallback: 'fewer_caught' as const,
+    };
+    fellBackId = await server.storeProfile(key, {
+      ...adapted,
+      languages: {
+        en: {
+          ...adapted.languages.en!,
+          guard: { ...MADE_UP_GUARD, made: 'on_load' },
+          adaptation: { ...a, modes: { ...a.modes, conservative } },
+        },
+      },
+    });
     await page.check('#lang-en');
     await page.fill('#api-key', key);
     await page.dispatchEvent('#api-key', 'change');
@@ -73,6 +94,9 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
     listed = ((await list.json()) as { calibrations: CalibrationView[] }).calibrations.find((p) => p.id === id)!;
     await page.waitForSelector(`.profile[data-id="${id}"] .other-writers`);
   }, BROWSER_TIMEOUT_MS * 2);
+
+  /** An adapted profile whose conservative mode fell back to calibration-only, guarded on load. */
+  let fellBackId: string;
 
   afterAll(async () => {
     await session?.close();
@@ -87,7 +111,15 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
       for (const combo of COMBOS) {
         await show(page, combo);
         const { lang } = combo;
-        expect(await box.locator('.other-writers-head').textContent()).toBe(STRINGS[lang].otherWritersHead);
+        const note = listed.languages.en!.guard!;
+        expect(note).toEqual(MADE_UP_GUARD);
+        expect(await box.locator('.other-writers-head').textContent()).toBe(
+          tr(lang, 'otherWritersGuard', {
+            references: new Intl.NumberFormat(lang).format(note.references),
+            populations: new Intl.NumberFormat(lang).format(note.populations),
+          }),
+        );
+        expect(await box.locator('.other-writers-on-load').count()).toBe(0);
         for (const mode of SENSITIVITIES) {
           const o = listed.languages.en!.modes[mode].otherWriters!;
           const item = box.locator(`li[data-mode="${mode}"]`);
@@ -115,6 +147,51 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
         expect(await overflowing(page, combo.view.width)).toEqual([]);
         expect(await contrastFailures(page)).toEqual([]);
         await page.screenshot({ path: join(ARTIFACTS, `playground-other-writers-profile-${combo.tag}.png`), fullPage: true });
+      }
+      await page.check('#lang-en');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    },
+    BROWSER_TIMEOUT_MS * 3,
+  );
+
+  it(
+    'says where an adapted mode decides without the adaptation, and that an older profile was guarded when read',
+    async () => {
+      const block = page.locator(`.profile[data-id="${fellBackId}"] .profile-lang[data-lang="en"]`);
+      const p = (await (
+        await page.request.get(`${session.server.url}/v1/calibrations/${fellBackId}`, {
+          headers: { 'x-api-key': await page.inputValue('#api-key') },
+        })
+      ).json()) as CalibrationView;
+      const m = p.languages.en!.adaptation!.modes.conservative;
+      expect([m.fallback, m.thresholdLogit]).toEqual(['fewer_caught', null]);
+      expect(p.warnings).toContainEqual({
+        code: 'mode_fell_back',
+        language: 'en',
+        mode: 'conservative',
+        caught: 31,
+        modelCaught: m.modelCaught,
+        aiTexts: 80,
+      });
+      for (const combo of COMBOS) {
+        await show(page, combo);
+        const { lang } = combo;
+        const cell = block.locator('tr[data-mode="conservative"] td.mode-fell-back');
+        expect(await cell.textContent()).toBe(tr(lang, 'modeFellBack', { caught: '31/80', model: `${m.modelCaught}/80` }));
+        expect(await cell.getAttribute('data-fallback')).toBe('fewer_caught');
+        // The other modes still decide adapted, with their bars.
+        expect(await block.locator('tr[data-mode="balanced"] td.threshold').textContent()).toBe(
+          String(p.languages.en!.adaptation!.modes.balanced.thresholdScore),
+        );
+        const warning = block.locator('.profile-examples-warning[data-code="mode_fell_back"]');
+        expect(await warning.getAttribute('data-mode')).toBe('conservative');
+        expect(await warning.textContent()).toContain(
+          lang === 'en' ? 'caught fewer of your 80 AI examples (31)' : 'detectó menos de sus 80 ejemplos de IA (31)',
+        );
+        expect(await block.locator('.other-writers-on-load').textContent()).toBe(STRINGS[lang].otherWritersOnLoad);
+        expect(await overflowing(page, combo.view.width)).toEqual([]);
+        expect(await contrastFailures(page)).toEqual([]);
+        await page.screenshot({ path: join(ARTIFACTS, `playground-other-writers-fell-back-${combo.tag}.png`), fullPage: true });
       }
       await page.check('#lang-en');
       await page.setViewportSize({ width: 1280, height: 900 });
