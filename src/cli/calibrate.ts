@@ -306,6 +306,10 @@ export function adaptationLines(profile: CalibrationProfile): string[] {
       out.push(
         `${lang}: calibration-only: your ${why.aiTexts} AI examples cannot be told from your human texts (AUROC ${why.auroc?.adapted}); not applied`,
       );
+    } else if (why.reason === 'examples_look_human') {
+      out.push(
+        `${lang}: calibration-only: what sets your ${why.aiTexts} AI examples apart is also written by other human writers; once the thresholds protect them nothing is gained (check that the examples are AI text)`,
+      );
     } else
       out.push(
         `${lang}: calibration-only: adapting caught no more of your ${why.aiTexts} AI examples than the model alone (cross-validated); not applied`,

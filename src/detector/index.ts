@@ -17,6 +17,7 @@ import {
 import { modelVersion as committedModelVersion } from '../model-version';
 import { decide, type Decision, type ProfileContext } from './decide';
 import { decisionReading, evidenceOf } from './decide/adaptation';
+import { guardOnLoad } from './decide/guard-load';
 import { mixedPassage } from './decide/mixed';
 import {
   type CalibrationProfile,
@@ -120,8 +121,10 @@ export function detectorFor(engine: Engine, options: DetectorOptions = {}): Dete
       const t0 = performance.now();
       const sensitivity = options.sensitivity ?? DEFAULT_SENSITIVITY;
       // An adapted profile reads the text's n-grams: have the core emit them (the score is the same).
-      const r = stages.score(text, { evidence: isAdapted(options.profile) });
-      const withProfile = options.profile ? { profile: options.profile, modelVersion: options.modelVersion ?? runningVersion() } : null;
+      // An older profile (format 1 or 2) is guarded on load with the shipped reference writers, once (decide/guard-load.ts).
+      const profile = options.profile ? guardOnLoad(options.profile, facts) : null;
+      const r = stages.score(text, { evidence: isAdapted(profile) });
+      const withProfile = profile ? { profile, modelVersion: options.modelVersion ?? runningVersion() } : null;
       const decision = stages.decide(text, r, sensitivity, withProfile);
       const e = stages.explain(text, r, decision, options.labelLang ?? DEFAULT_LABEL_LANG);
       // The score, passages and sentence scores the verdict was decided on (the adapted ones when adapted).

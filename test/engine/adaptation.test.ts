@@ -172,6 +172,7 @@ describe('reading a profile back', () => {
       delete p.languages.en.adaptation;
       delete p.languages.en.notAdapted;
       delete p.languages.en.aiSamples;
+      delete p.languages.en.examples;
       for (const s of p.languages.en.samples) delete s.adaptedLogit;
     });
     expect(parseProfile(old).languages.en!.notAdapted).toEqual({ reason: 'no_ai_texts', aiTexts: 0, minAiTexts: 50, auroc: null });

@@ -12,6 +12,7 @@ import {
   type CalibrationProfile,
   type LangProfileSample,
   MIN_PROFILE_TEXTS,
+  PROFILE_FORMAT,
   publicProfile,
 } from '../../src/detector/decide/profile';
 import { allowedFlags, modeThreshold } from '../../src/detector/decide/threshold-rule';
@@ -158,7 +159,7 @@ describe('buildProfile', () => {
       META,
     );
     const en = p.languages.en!;
-    expect(p).toMatchObject({ format: 2, name: 'site', modelVersion: 'v-test', createdAt: META.createdAt });
+    expect(p).toMatchObject({ format: PROFILE_FORMAT, name: 'site', modelVersion: 'v-test', createdAt: META.createdAt });
     expect(p.languages.es).toBeUndefined();
     expect(en.texts).toBe(130);
     expect(en.samples.map((s) => s.logit)).toEqual([...en.samples.map((s) => s.logit)].sort((a, b) => a - b));

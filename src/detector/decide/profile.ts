@@ -44,7 +44,9 @@ import {
   type NotAdapted,
 } from './adaptation';
 import { EXAMPLES_BELOW_HUMAN_AUROC, type ExamplesCheck, type FormFinding } from './examples';
-import type { GuardNote } from './guard';
+import type { GuardNote } from './other-writers';
+import { checkFallback, checkGuarded } from './guard-parse';
+import { isCount, isObject, isShare, SLACK } from './json-checks';
 import type { ReferenceSet } from './reference';
 import {
   allowedFlags,
@@ -442,19 +444,14 @@ function invalid(why: string): CodedError {
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isShare = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
 const isDocType = (v: unknown): v is DocType => (DOC_TYPES as readonly unknown[]).includes(v);
-/** Stated figures are rounded to 6 decimals: a recomputed one may differ by this much. */
-const SLACK = 2e-6;
 
 /**
  * A mode's figures as stored, checked against each other and the texts they were set on: a profile
  * whose figures contradict each other (999 of 60 flagged with rate 0, a bound of 0, more flagged than
  * the rule allows) is not applied (issue 40 item 8).
  */
-function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mixed: number): void {
+function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mixed: number, fellBack = false): void {
   if (
     !isObject(m) ||
     !(m.thresholdLogit === null || Number.isFinite(m.thresholdLogit)) ||
@@ -472,7 +469,9 @@ function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mix
   if (Math.abs(m.upperBound - binomialUpperBound(m.flagged, texts)) > SLACK)
     throw invalid(`${at}.upperBound is not the bound of flagged of texts`);
   const k = allowedFlags(texts, MODE_FPR[mode]);
-  if ((m.thresholdLogit === null) !== k < 0) throw invalid(`${at}.thresholdLogit does not follow the rule for ${texts} texts`);
+  // A mode that fell back to calibration-only (./adaptation.ts `fallback`) has no bar of its own whatever its texts.
+  if ((m.thresholdLogit === null) !== (k < 0 || fellBack))
+    throw invalid(`${at}.thresholdLogit does not follow the rule for ${texts} texts`);
   // The rule flags at most k, unless more texts than that are mixed (flagged whatever the bar).
   if (m.flagged > Math.max(k, mixed)) throw invalid(`${at}.flagged is more than the rule allows for ${texts} texts`);
 }
@@ -509,7 +508,9 @@ function checkAdaptation(a: unknown, at: string, samples: readonly ProfileSample
   if (!Object.entries(a.docTypes).every(([t, n]) => isDocType(t) && isCount(n))) throw invalid(`${at}.docTypes is not counts by type`);
   for (const mode of SENSITIVITIES) {
     const m = a.modes[mode];
-    checkMode(m, `${at}.modes.${mode}`, texts, mode, mixedAt(samples, mode));
+    const fellBack = checkFallback(m, `${at}.modes.${mode}`, aiTexts);
+    if (typeof fellBack === 'string') throw invalid(fellBack);
+    checkMode(m, `${at}.modes.${mode}`, texts, mode, mixedAt(samples, mode), fellBack);
     const c = m as Record<string, unknown>;
     for (const [n, r] of [
       ['caught', 'catchRate'],
@@ -596,6 +597,8 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
     else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
     checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
+    const unguarded = checkGuarded(l, at, value.format as number, (l.aiSamples as unknown[] | undefined)?.length ?? 0);
+    if (unguarded) throw invalid(unguarded);
     // Format 2 says either what a language learned or why it learned nothing (format 1 says neither: withDefaults).
     const explained = l.notAdapted !== undefined && l.notAdapted !== null;
     if (value.format !== 1 && adapted === explained) throw invalid(`${at} must have exactly one of adaptation and notAdapted`);

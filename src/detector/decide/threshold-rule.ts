@@ -90,6 +90,13 @@ function figures(thresholdLogit: number | null, flagged: number, n: number): Pro
   return { thresholdLogit, flagged, texts: n, rate: round6(n ? flagged / n : 0), upperBound: round6(binomialUpperBound(flagged, n)) };
 }
 
+/** A given bar over the texts and what it flags (a bar the guard raised: ./guard.ts). */
+export function barFigures(texts: readonly RuleText[], thresholdLogit: number): ProfileModeThreshold {
+  let flagged = 0;
+  for (const t of texts) if (flags(t, thresholdLogit)) flagged++;
+  return figures(thresholdLogit, flagged, texts.length);
+}
+
 /** One mode's bar over the texts, by the rule of allowedFlags(), and what it flags. */
 export function ruleThreshold(texts: readonly RuleText[], fpr: number): ProfileModeThreshold {
   const n = texts.length;
@@ -101,9 +108,7 @@ export function ruleThreshold(texts: readonly RuleText[], fpr: number): ProfileM
   // More texts are flagged whatever the bar than the promise allows: the bar flags nothing more (just above the
   // highest logit; a reduce, as the CLI takes any number of texts and Math.max(...) of a million overflows the stack).
   const thresholdLogit = justAbove(Number.isFinite(cut) ? cut : texts.reduce((m, t) => Math.max(m, t.logit), Number.NEGATIVE_INFINITY));
-  let flagged = 0;
-  for (const t of texts) if (flags(t, thresholdLogit)) flagged++;
-  return figures(thresholdLogit, flagged, n);
+  return barFigures(texts, thresholdLogit);
 }
 
 /** The rule over plain logits (every text can be flagged, none is whatever the bar). */

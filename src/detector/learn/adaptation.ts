@@ -6,13 +6,28 @@
  * every text gets a score from a fit that never saw it (scikit-learn's cross_val_predict), then the
  * fold fits averaged into the one applied to new texts. A Platt scaling of the cross-fitted scores
  * (both labels weighed equally) puts the adapted logit at even odds and is folded into the fit.
+ *
+ * Reference human writers (issue 43 item 2, ../decide/reference.ts) join the negatives: the fit learns
+ * what separates AI text from human writing in general, emphasised toward the site, not what separates
+ * this archive from anything else. They weigh REFERENCE_WEIGHT times the site's human texts, spread
+ * evenly over their populations; each population is one group of the folds (./folds.ts), so each
+ * reference text is scored by a fit that never saw its population. What stays the site's alone: the
+ * n-grams weighed (the privacy rule counts only its texts), the style standardisation, the Platt
+ * scaling and the AUROCs (even odds on the operator's texts).
+ *
+ * In slices of work, not of texts (./slices.ts, issue 44 item 3): no step reads more than about
+ * WORK_PER_SLICE n-grams, whatever the texts' sizes.
  */
-import { ADAPTATION_STYLE, type AdaptationEvidence, type AdaptationFit, MIN_FEATURE_TEXTS } from '../decide/adaptation';
-import { documentLogit, fitPlatt, type SparseDoc, type SparseModel, sparseSteps } from './lr';
-import { auroc, shuffled } from './stats';
+import { ADAPTATION_STYLE, type AdaptationFit } from '../decide/adaptation';
+import type { ReferenceLanguage } from '../decide/reference';
+import { documents, documentWeights, styleScaling } from './documents';
+import type { FitText } from './fit-text';
+import { ADAPTATION_FOLDS, foldsOf } from './folds';
+import { selectGrams } from './grams';
+import { DOC_WORK, documentLogit, plattSteps, type SparseModel, sparseSteps } from './lr';
+import { WorkSlices } from './slices';
+import { auroc } from './stats';
 
-/** Folds of the cross-fit: each text is scored by a fit trained on the other four fifths. */
-export const ADAPTATION_FOLDS = 5;
 /** The seed of the folds and of each fold's shuffles: the same texts in the same order give the same profile. */
 export const ADAPTATION_SEED = 3_800;
 /**
@@ -26,15 +41,23 @@ export const ADAPTATION_SEED = 3_800;
 export const ADAPTATION_OPTIONS = { epochs: 64, lr: 0.3, l2: 3e-3 } as const;
 /** Under this cross-validated AUROC the AI examples cannot be told from the human texts: not applied. */
 export const MIN_SEPARATION_AUROC = 0.6;
-/** Most weighted n-grams (the most frequent first): bounds a profile's size (~20 bytes each as JSON). */
-export const MAX_ADAPTATION_GRAMS = 60_000;
-/** Documents between two yields of the fit (the API serves other requests between slices): ~10 ms of work. */
-const YIELD_EVERY = 500;
+export type { FitText } from './fit-text';
+export { ADAPTATION_FOLDS } from './folds';
+export { MAX_ADAPTATION_GRAMS } from './grams';
+/**
+ * What the reference writers weigh together, as a share of the site's own human texts (issue 43 item
+ * 2): under 1, so that the site's texts count most. Chosen by `bun run eval --calibration --adapt
+ * --shift` (docs/calibration.md "Writers outside your texts"), which passes other values through
+ * `ReferenceNegatives.weight`.
+ */
+export const REFERENCE_WEIGHT = 0.5;
 
-/** A text the fit reads: the model's logit, the evidence, the label. */
-export interface FitText {
-  logit: number;
-  evidence: AdaptationEvidence;
+/** Reference human writers the fit reads as extra negatives (issue 43 item 2). */
+export interface ReferenceNegatives {
+  /** Their texts, each with its population as `group` (referenceFitTexts). */
+  texts: readonly FitText[];
+  /** What they weigh together, as a share of the site's human texts' weight: REFERENCE_WEIGHT, or the eval's. */
+  weight: number;
 }
 
 /** What the cross-fit found. */
@@ -44,130 +67,46 @@ export interface AdaptationResult {
   /** Each text's adapted logit from a fit that never saw it (after the Platt scaling), in input order. */
   humanLogits: Float64Array;
   aiLogits: Float64Array;
+  /** Each reference text's adapted logit from a fit that never saw its population (after the Platt scaling), in input order; empty without. */
+  referenceLogits: Float64Array;
+  /** On the site's texts only. */
   auroc: { adapted: number; model: number };
 }
 
-/**
- * The weighted n-grams: those in MIN_FEATURE_TEXTS+ texts, the MAX_ADAPTATION_GRAMS most frequent (ties:
- * the lower index), ascending. Counted by sorting all the texts' (distinct) n-grams and reading runs: a
- * Map of a million entries took 3.2 s here (2,500 texts), the sort 0.1 s.
- */
-export function selectGrams(texts: readonly FitText[]): Uint32Array {
-  let total = 0;
-  for (const t of texts) total += t.evidence.grams.length;
-  const all = new Uint32Array(total);
-  let at = 0;
-  for (const t of texts) {
-    all.set(t.evidence.grams, at);
-    at += t.evidence.grams.length;
-  }
-  all.sort();
-  const grams: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < all.length; ) {
-    let j = i + 1;
-    while (j < all.length && all[j] === all[i]) j++;
-    if (j - i >= MIN_FEATURE_TEXTS) {
-      grams.push(all[i]);
-      counts.push(j - i);
-    }
-    i = j;
-  }
-  if (grams.length <= MAX_ADAPTATION_GRAMS) return Uint32Array.from(grams);
-  const order = grams.map((_, k) => k).sort((a, b) => counts[b] - counts[a] || grams[a] - grams[b]);
-  return Uint32Array.from(order.slice(0, MAX_ADAPTATION_GRAMS), (k) => grams[k]).sort();
-}
-
-/** The mean and scale of each style measure over the texts (NaN values left out; a constant measure gets scale 1). */
-function styleScaling(texts: readonly FitText[]): { mean: number[]; scale: number[] } {
-  const mean: number[] = [];
-  const scale: number[] = [];
-  for (let k = 0; k < ADAPTATION_STYLE.length; k++) {
-    const xs = texts.map((t) => t.evidence.style[k]).filter(Number.isFinite);
-    const m = xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0;
-    const sd = xs.length ? Math.sqrt(xs.reduce((a, v) => a + (v - m) * (v - m), 0) / xs.length) : 0;
-    mean.push(m);
-    scale.push(sd > 1e-12 ? sd : 1);
-  }
-  return { mean, scale };
-}
-
-/** Binary search of `g` in the ascending `grams`; -1 when absent. */
-function indexOf(grams: Uint32Array, g: number): number {
-  let lo = 0;
-  let hi = grams.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (grams[mid] < g) lo = mid + 1;
-    else if (grams[mid] > g) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
-}
-
-/** The training documents: kept n-grams as compact indexes, the model's logit as offset, standardised style. Yields every YIELD_EVERY documents. */
-function* documents(
-  texts: readonly FitText[],
-  labels: readonly (0 | 1)[],
-  grams: Uint32Array,
-  style: { mean: number[]; scale: number[] },
-): Generator<void, SparseDoc[]> {
-  const counts = [0, 0];
-  for (const y of labels) counts[y]++;
-  const docs: SparseDoc[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    if (i > 0 && i % YIELD_EVERY === 0) yield;
-    const t = texts[i];
-    const feats: number[] = [];
-    for (const g of t.evidence.grams) {
-      const j = indexOf(grams, g);
-      if (j >= 0) feats.push(j);
-    }
-    const dense = Float64Array.from(ADAPTATION_STYLE, (_, k) => {
-      const v = t.evidence.style[k];
-      return Number.isFinite(v) ? (v - style.mean[k]) / style.scale[k] : 0;
-    });
-    const y = labels[i];
-    // Both labels weigh the same in all: the fit's even odds are the profile's, whatever its mix.
-    docs.push({
-      feats: Uint32Array.from(feats),
-      grams: t.evidence.grams.length,
-      offset: t.logit,
-      dense,
-      y,
-      weight: labels.length / (2 * counts[y]),
-      lang: 0,
-    });
-  }
-  return docs;
-}
-
-/** Each text's fold: humans and AI examples each shuffled (seeded) and dealt round-robin, so every fold has both labels. */
-function foldsOf(labels: readonly (0 | 1)[]): Int32Array {
-  const fold = new Int32Array(labels.length);
-  for (const y of [0, 1] as const) {
-    const members = labels.flatMap((l, i) => (l === y ? [i] : []));
-    shuffled(members, ADAPTATION_SEED + y).forEach((i, r) => {
-      fold[i] = r % ADAPTATION_FOLDS;
-    });
-  }
-  return fold;
+/** A language's reference writers as the fit reads them: each text's population is its group. */
+export function referenceFitTexts(language: ReferenceLanguage): FitText[] {
+  return language.texts.map((t) => ({ logit: t.logit, evidence: t.evidence, group: t.population }));
 }
 
 /**
  * The cross-fitted adaptation of one language. A generator: it yields between slices of the fit
- * (lr.ts runToEnd runs it in one go). Needs both labels (the caller checks MIN_AI_TEXTS).
+ * (lr.ts runToEnd runs it in one go). Needs both labels (the caller checks MIN_AI_TEXTS). With
+ * `reference` (absent or empty: the fit of the site's texts alone, as before reference writers).
  */
-export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText[]): Generator<void, AdaptationResult> {
-  const texts = [...human, ...ai];
-  const labels: (0 | 1)[] = texts.map((_, i) => (i < human.length ? 0 : 1));
-  const grams = selectGrams(texts);
-  yield;
-  const style = styleScaling(texts);
-  const docs = yield* documents(texts, labels, grams, style);
-  const fold = foldsOf(labels);
+export function* adaptationSteps(
+  human: readonly FitText[],
+  ai: readonly FitText[],
+  reference?: ReferenceNegatives,
+): Generator<void, AdaptationResult> {
+  const slices = new WorkSlices();
+  const others = reference?.texts ?? [];
+  const site = [...human, ...ai];
+  const texts = others.length ? [...site, ...others] : site;
+  const labels = new Uint8Array(texts.length);
+  labels.fill(1, human.length, site.length);
+  const table = yield* selectGrams(site, slices);
+  const style = yield* styleScaling(site, slices);
+  const weights = documentWeights(human.length, ai.length, others, reference?.weight ?? 0);
+  const docs = yield* documents(texts, labels, weights, table, style, slices);
+  const group = (i: number) => texts[i].group;
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+  const fold = foldsOf(texts.length, [
+    { members: range(0, human.length), group, space: 0, seed: ADAPTATION_SEED },
+    { members: range(human.length, site.length), group, space: 0, seed: ADAPTATION_SEED + 1 },
+    { members: range(site.length, texts.length), group, space: 1, seed: ADAPTATION_SEED + 2 },
+  ]);
   let bits = 4;
-  while (1 << bits < grams.length) bits++;
+  while (1 << bits < table.grams.length) bits++;
   const raw = new Float64Array(texts.length);
   const fits: SparseModel[] = [];
   for (let k = 0; k < ADAPTATION_FOLDS; k++) {
@@ -177,23 +116,22 @@ export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText
       bits,
       seed: ADAPTATION_SEED + 10 + k,
       denseInputs: ADAPTATION_STYLE.length,
-      yieldEvery: YIELD_EVERY,
+      sliceWork: slices.per,
     });
     fits.push(fit);
-    docs.forEach((d, i) => {
-      if (fold[i] === k) raw[i] = documentLogit(fit, d);
-    });
+    for (let i = 0; i < docs.length; i++) {
+      if (fold[i] === k) raw[i] = documentLogit(fit, docs[i]);
+      if (slices.spent(docs[i].feats.length + DOC_WORK)) yield;
+    }
     yield;
   }
-  // Even odds on the profile's own texts: a Platt scaling of the cross-fitted scores, both labels weighed equally.
-  const { a, b } = fitPlatt(
-    [...raw],
-    labels,
-    docs.map((d) => d.weight),
-  );
+  // Even odds on the profile's own texts: a Platt scaling of the site's cross-fitted scores, both labels weighed equally.
+  const siteLabels = [...labels.subarray(0, site.length)];
+  const siteWeights = siteLabels.map((y) => site.length / (2 * (y ? ai.length : human.length)));
+  const { a, b } = yield* plattSteps([...raw.subarray(0, site.length)], siteLabels, siteWeights, slices.per);
   const scaled = raw.map((z) => a * z + b);
   const humanLogits = scaled.slice(0, human.length);
-  const aiLogits = scaled.slice(human.length);
+  const aiLogits = scaled.slice(human.length, site.length);
   const separation = {
     adapted: auroc([...aiLogits], [...humanLogits]),
     model: auroc(
@@ -201,10 +139,12 @@ export function* adaptationSteps(human: readonly FitText[], ai: readonly FitText
       human.map((t) => t.logit),
     ),
   };
+  yield;
   return {
-    fit: separation.adapted < MIN_SEPARATION_AUROC ? null : averaged(fits, grams, style, a, b),
+    fit: separation.adapted < MIN_SEPARATION_AUROC ? null : yield* averaged(fits, table.grams, style, a, b),
     humanLogits,
     aiLogits,
+    referenceLogits: scaled.slice(site.length),
     auroc: { adapted: round4(separation.adapted), model: round4(separation.model) },
   };
 }
@@ -214,24 +154,21 @@ const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
 const significant = (v: number) => Number(v.toPrecision(6));
 
 /** The fold fits averaged, with the Platt scaling (a, b) folded in: the fit applied to new texts. */
-function averaged(
+function* averaged(
   fits: readonly SparseModel[],
   grams: Uint32Array,
   style: { mean: number[]; scale: number[] },
   a: number,
   b: number,
-): AdaptationFit {
+): Generator<void, AdaptationFit> {
   const n = fits.length;
   const mean = (pick: (f: SparseModel) => number) => fits.reduce((s, f) => s + pick(f), 0) / n;
   const keptGrams: number[] = [];
   const weights: number[] = [];
-  grams.forEach((g, j) => {
-    const w = significant(a * mean((f) => f.w[j]));
-    if (w !== 0) {
-      keptGrams.push(g);
-      weights.push(w);
-    }
-  });
+  for (let from = 0; from < grams.length; from += AVERAGED_PER_STEP) {
+    averagedRange(fits, grams, a, from, Math.min(grams.length, from + AVERAGED_PER_STEP), keptGrams, weights);
+    yield;
+  }
   return {
     grams: keptGrams,
     weights,
@@ -243,4 +180,27 @@ function averaged(
     logitWeight: significant(a * mean((f) => f.offsetWeight)),
     bias: significant(a * mean((f) => f.bias[0]) + b),
   };
+}
+
+/** N-gram weights averaged in one step: ~1 ms (six significant digits are a string's round trip: 60,000 took 54 ms). */
+const AVERAGED_PER_STEP = 1_024;
+
+/** The averaged weights of n-grams [from, to), with the Platt slope, appended where not 0. */
+function averagedRange(
+  fits: readonly SparseModel[],
+  grams: Uint32Array,
+  a: number,
+  from: number,
+  to: number,
+  keptGrams: number[],
+  weights: number[],
+): void {
+  const n = fits.length;
+  for (let j = from; j < to; j++) {
+    const w = significant(a * (fits.reduce((s, f) => s + f.w[j], 0) / n));
+    if (w !== 0) {
+      keptGrams.push(grams[j]);
+      weights.push(w);
+    }
+  }
 }

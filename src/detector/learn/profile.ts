@@ -7,7 +7,9 @@
  */
 import { CodedError, MODE_FPR, MODEL_LANGS, type ModelLang, round6, SENSITIVITIES, type Sensitivity } from '../../contract';
 import type { Adaptation, AdaptationMode } from '../decide/adaptation';
-import { adaptedProbability } from '../decide/adaptation';
+import { adaptedLogit, adaptedProbability } from '../decide/adaptation';
+import { guardLanguage } from '../decide/guard-load';
+import type { ReferenceLanguage } from '../decide/reference';
 import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
@@ -29,7 +31,8 @@ import {
   thresholdScore,
 } from '../decide/profile';
 import { flags, ruleThreshold } from '../decide/threshold-rule';
-import { adaptationSteps, type FitText } from './adaptation';
+import { type AdaptationResult, adaptationSteps, type FitText } from './adaptation';
+import { checkExamples } from './examples';
 import { runToEnd } from './lr';
 
 /** The inputs grouped by language. */
@@ -58,19 +61,55 @@ function fitText(s: ProfileInput): FitText {
   return { logit: s.logit, evidence: s.evidence };
 }
 
-/** One language: the calibration-only part, then the adaptation where its AI examples allow one. */
+/**
+ * The reference texts' adapted logits, one per text of the language's reference set, in order: the
+ * fit's cross-fitted ones where it read the reference as negatives (each scored by a fold that never saw
+ * it), else the applied fit on texts it never saw.
+ */
+function referenceAdapted(result: AdaptationResult, ref: ReferenceLanguage): ArrayLike<number> {
+  const crossFitted = (result as AdaptationResult & { referenceLogits?: Float64Array }).referenceLogits;
+  if (crossFitted && crossFitted.length === ref.texts.length) return crossFitted;
+  const fit = result.fit!;
+  return ref.texts.map((t) => adaptedLogit(fit, t.logit, t.evidence));
+}
+
+/** One language: the calibration-only part, then the adaptation where its AI examples allow one; each bar guarded where the meta has reference writers of the language. */
 function* languageSteps(
   lang: ModelLang,
   human: readonly ProfileInput[],
   ai: readonly ProfileInput[],
   meta: ProfileMeta,
 ): Generator<void, ProfileLanguage> {
+  const ref = meta.reference?.languages[lang] ?? null;
+  const checked = checkExamples(human, ai);
+  const made = yield* unguardedSteps(lang, human, ai, meta);
+  const language = checked ? { ...made.language, examples: checked } : made.language;
+  if (!ref) return language;
+  return guardLanguage(
+    language,
+    ref,
+    lang,
+    meta,
+    language.adaptation && made.result ? referenceAdapted(made.result, ref) : null,
+    'with_profile',
+  );
+}
+
+/** One language as made without a guard (today's rule): the calibration-only part, then the adaptation where the examples allow one and it gains. */
+function* unguardedSteps(
+  lang: ModelLang,
+  human: readonly ProfileInput[],
+  ai: readonly ProfileInput[],
+  meta: ProfileMeta,
+): Generator<void, { language: ProfileLanguage; result: AdaptationResult | null }> {
   const base = calibrationOnlyLanguage(human, lang, meta);
-  if (ai.length < MIN_AI_TEXTS) {
-    return { ...base, adaptation: null, notAdapted: notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null) };
-  }
+  const none = (why: ProfileLanguage['notAdapted'], result: AdaptationResult | null = null) => ({
+    language: { ...base, adaptation: null, notAdapted: why },
+    result,
+  });
+  if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
   const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
-  if (!result.fit) return { ...base, adaptation: null, notAdapted: notAdapted('not_separable', ai.length, result.auroc) };
+  if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
   const modes = {} as Record<Sensitivity, AdaptationMode>;
@@ -92,7 +131,7 @@ function* languageSteps(
   // Applied only where it catches more of the examples, cross-validated, than the model's own score with
   // the calibration-only bars (summed over the modes): a model that already catches them all gains nothing.
   const gain = SENSITIVITIES.reduce((n, mode) => n + modes[mode].caught - modes[mode].modelCaught, 0);
-  if (gain <= 0) return { ...base, adaptation: null, notAdapted: notAdapted('no_gain', ai.length, result.auroc) };
+  if (gain <= 0) return none(notAdapted('no_gain', ai.length, result.auroc));
   const docTypes: Adaptation['docTypes'] = {};
   for (const s of ai) docTypes[s.docType] = (docTypes[s.docType] ?? 0) + 1;
   const adaptation: Adaptation = {
@@ -103,7 +142,7 @@ function* languageSteps(
     modes,
     fit: result.fit,
   };
-  return { ...base, samples: humanSamples, aiSamples, adaptation, notAdapted: null };
+  return { language: { ...base, samples: humanSamples, aiSamples, adaptation, notAdapted: null }, result };
 }
 
 /**
