@@ -22,9 +22,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { countWords } from '../src/contract';
+import { countWords, type ModelLang, SENSITIVITIES } from '../src/contract';
 import { createDetector, MIN_PROFILE_WORDS } from '../src/detector';
-import { encodeReference } from '../src/detector/decide/reference';
+import { ruleTexts } from '../src/detector/decide/profile';
+import { encodeReference, type ReferenceText } from '../src/detector/decide/reference';
+import { flags } from '../src/detector/decide/threshold-rule';
 import { shuffled } from '../src/detector/learn/stats';
 import { MODEL } from '../src/detector/score/load';
 import { modelVersion } from '../src/model-version';
@@ -81,13 +83,27 @@ const set = buildReferenceSet(records, { modelVersion: modelVersion(), commercia
 const bytes = encodeReference(set);
 writeFileSync(opt.out!, bytes);
 const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-for (const [lang, l] of Object.entries(set.languages)) {
-  console.log(`\n${lang}: ${l!.texts.length} texts in ${l!.populations.length} populations`);
-  l!.populations.forEach((p, i) => {
-    const texts = l!.texts.filter((t) => t.population === i);
+
+/** Percent of `texts` the model alone flags at each mode (its global bars, as a detection without a profile decides). */
+function modelAloneFlags(texts: ReferenceText[], lang: ModelLang): string {
+  const outside = { coverage: { docTypes: [], words: { min: 0, max: null } } };
+  return SENSITIVITIES.map((mode) => {
+    const bar = detector.facts.globalLogitAt!(lang, mode);
+    const n = ruleTexts(texts, lang, mode, detector.facts, outside).filter((t) => flags(t, bar)).length;
+    return ((100 * n) / texts.length).toFixed(1);
+  }).join(' / ');
+}
+
+console.log('population | texts | median words | model alone flags (cons / bal / aggr %) | label');
+for (const [lang, l] of Object.entries(set.languages) as [ModelLang, NonNullable<(typeof set.languages)['en']>][]) {
+  l.populations.forEach((p, i) => {
+    const texts = l.texts.filter((t) => t.population === i);
     const words = texts.map((t) => t.words).sort((a, b) => a - b);
-    console.log(`  ${p.id.padEnd(40)} ${String(texts.length).padStart(4)} texts, median ${words[words.length >> 1]} words  ${p.label}`);
+    console.log(`${p.id} | ${texts.length} | ${words[words.length >> 1]} | ${modelAloneFlags(texts, lang)} | ${p.label}`);
   });
+  console.log(
+    `${lang}: ${l.texts.length} texts in ${l.populations.length} populations, model alone flags ${modelAloneFlags(l.texts, lang)}`,
+  );
 }
 console.log(
   `\nwrote ${opt.out} (${(bytes.length / 1e6).toFixed(2)} MB, model ${set.modelVersion}${commercialOnly ? ', commercial sources only' : ''}) in ${seconds} s; ${otherLanguage} texts read as the other language left out`,

@@ -75,6 +75,8 @@ export interface DetectorPipeline extends Detector {
   decide(text: string, scored: EngineResult, mode: Sensitivity, withProfile?: ProfileContext | null): Decision;
   /** Stage 3: dimensions, annotations and bullets from the score and the decision, in a label language. */
   explain(text: string, scored: EngineResult, decision: Decision, lang: LabelLang): Explanation;
+  /** What a profile is made with besides the scores (always present here), the reference writers included. */
+  readonly facts: ModelFacts;
   /** The reference human writers profiles are made with (`facts.reference`): null when built for another model version. */
   readonly reference: ReferenceSet | null;
 }

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
+import { humanTexts } from '../../scripts/lib/human-texts';
 import { makeDocx, makePdf } from '../fixtures/make';
 import { POSTGRES_MISSING, startPostgres, warnIfMissing } from '../fixtures/postgres';
 import { modelVersion } from '../../src/model-version';
@@ -95,6 +96,19 @@ describe('ai-detector binary', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ score: expect.any(Number), verdict: expect.any(String), ai: expect.any(Boolean), lang: 'en' });
+  });
+
+  it('makes a calibration profile offline, reading the reference writers embedded in it (model/reference.bin)', () => {
+    // A profile build spreads the detector's facts, which decodes the embedded reference set: a binary
+    // without it would fail here (ENOENT), not answer.
+    const out = join(runDir, 'profile.json');
+    const jsonl = humanTexts(60, 3)
+      .map((text) => JSON.stringify({ text }))
+      .join('\n');
+    const made = run(['calibrate', '--out', out, '--name', 'binary'], jsonl);
+    expect([made.code, made.err]).toEqual([0, '']);
+    expect(JSON.parse(made.out)).toMatchObject({ name: 'binary', inputs: { usable: 60 } });
+    rmSync(out);
   });
 
   it('serves /health, a single detection and a PDF + DOCX batch from an empty folder', async () => {
