@@ -64,8 +64,9 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
     const { server } = session;
     const key = await server.newKey('other-writers', 'premium');
     id = await server.storeProfile(key, withOtherWriters(makeProfile(server.detector, humanNotes(150), { name: NAME })));
-    const adapted = withOtherWriters(makeProfile(server.detector, humanNotes(150), { name: FELL_BACK_NAME }, aiNotes(80)));
-    const a = adapted.languages.en!.adaptation!;
+    // Adapted, then its conservative mode given up for the calibration-only bar, as the guard does when it catches fewer.
+    const made = makeProfile(server.detector, humanNotes(150), { name: FELL_BACK_NAME }, aiNotes(80));
+    const a = made.languages.en!.adaptation!;
     const conservative = {
       ...a.modes.conservative,
       thresholdLogit: null,
@@ -74,15 +75,13 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
       catchRate: 31 / 80,
       fallback: 'fewer_caught' as const,
     };
+    const fellBack = withOtherWriters({
+      ...made,
+      languages: { en: { ...made.languages.en!, adaptation: { ...a, modes: { ...a.modes, conservative } } } },
+    });
     fellBackId = await server.storeProfile(key, {
-      ...adapted,
-      languages: {
-        en: {
-          ...adapted.languages.en!,
-          guard: { ...MADE_UP_GUARD, made: 'on_load' },
-          adaptation: { ...a, modes: { ...a.modes, conservative } },
-        },
-      },
+      ...fellBack,
+      languages: { en: { ...fellBack.languages.en!, guard: { ...MADE_UP_GUARD, made: 'on_load' } } },
     });
     await page.check('#lang-en');
     await page.fill('#api-key', key);
