@@ -4,10 +4,13 @@
  * surface form (each form, with what to check), and an adapted mode that falls back to calibration-only.
  * Each names its numbers and leaves no placeholder unfilled.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { FORMS } from '../../src/detector/decide/examples.ts';
 import type { PublicWarning } from '../../src/web/calibration.ts';
 import { warningText } from '../../src/web/profile-view.ts';
+import { SUITE_TIMEOUT_MS } from '../timeout';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 describe('a profile card’s words for the checks of the AI examples', () => {
   it('says the examples rank below the human texts, with their count and AUROC', () => {
