@@ -14,6 +14,8 @@ import { tr, type UiLang } from './strings.ts';
 /** One mode's line on other writers: its bar's share of the reference texts, the population flagged most beside the model alone, and whether the guard raised the bar. */
 export function otherWritersText(mode: Sensitivity, o: OtherWritersView, lang: UiLang): string {
   const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
+  // No guarded population (no reference text of the covered kinds): a rate of 0 of 0 would say nothing.
+  if (o.populations === 0 || o.texts === 0) return tr(lang, 'otherWritersLineNone', vars);
   const line = o.most
     ? tr(lang, 'otherWritersLine', {
         ...vars,

@@ -14,7 +14,7 @@ import { humanNote, humanNotes } from '../../scripts/lib/calibration-texts';
 import { runCalibrateCli } from '../../src/cli/calibrate';
 import { runDetectCli } from '../../src/cli/detect';
 import { makeProfile } from '../../src/detector';
-import { profileOtherWritersLines } from '../../src/detector/explain/other-writers';
+import { otherWritersSentence, profileOtherWritersLines } from '../../src/detector/explain/other-writers';
 import { modelVersion } from '../../src/model-version';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 import { madeUpOtherWriters, withOtherWriters } from '../fixtures/other-writers';
@@ -35,11 +35,22 @@ describe('calibrate: other writers', () => {
       'en balanced: other writers: flagged 2.9% of 2,480 reference texts; most: second-language learner essays 5.4% (model alone 4.2%) (bar raised by the guard)',
       'en aggressive: other writers: flagged 8% of 2,480 reference texts; most: second-language learner essays 13.8% (model alone 11.3%) (bar raised by the guard)',
     ]);
-    // With no population guarded, the line says what it has.
+    // Without a population flagged most, the line says what it has.
     const none = madeUpOtherWriters('calibration');
-    none.balanced = { ...none.balanced, most: null, populations: 0, raised: false };
+    none.balanced = { ...none.balanced, most: null, raised: false };
     expect(profileOtherWritersLines(withOtherWriters(profile, none), 'en')[2]).toBe(
       'en balanced: other writers: flagged 2.9% of 2,480 reference texts',
+    );
+    // With no reference text of the covered kinds, it says so rather than "0% of 0".
+    none.balanced = { ...none.balanced, texts: 0, flagged: 0, rate: 0, populations: 0 };
+    expect(profileOtherWritersLines(withOtherWriters(profile, none), 'en')[2]).toBe(
+      'en balanced: other writers: no reference population of the kinds the profile covers',
+    );
+    expect(otherWritersSentence(none.balanced, 'en')).toBe(
+      'The model has no reference texts of the kinds your profile covers: nothing says how this mode treats writers unlike yours.',
+    );
+    expect(otherWritersSentence(none.balanced, 'es')).toStartWith(
+      'El modelo no tiene textos de referencia de los tipos que cubre su perfil',
     );
   });
 

@@ -20,14 +20,20 @@ function params(o: OtherWriters, lang: LabelLang): Record<string, string> {
   return figures;
 }
 
+/** Which sentence fits the figures: with the population flagged most, without one, or none guarded (no reference text of the covered kinds: a rate of 0 of 0 says nothing). */
+function variant<K extends string>(o: OtherWriters, key: K): K | `${K}NoMost` | `${K}None` {
+  if (o.populations === 0 || o.texts === 0) return `${key}None`;
+  return o.most ? key : `${key}NoMost`;
+}
+
 /** The measured error's sentence on other writers: "Writers unlike yours (...): this mode flagged X of N; most: <label>, Y (the model alone Z)." */
 export function otherWritersSentence(o: OtherWriters, lang: LabelLang): string {
-  return t(lang, o.most ? 'measuredError.otherWriters' : 'measuredError.otherWritersNoMost', params(o, lang));
+  return t(lang, `measuredError.${variant(o, 'otherWriters')}`, params(o, lang));
 }
 
 /** One mode's line of a profile summary: "en balanced: other writers: flagged X of N reference texts; most: <label> Y (model alone Z)", and whether the guard raised the bar. */
 export function otherWritersLine(o: OtherWriters, language: ModelLang, mode: Sensitivity, lang: LabelLang): string {
-  const line = t(lang, o.most ? 'otherWriters.line' : 'otherWriters.lineNoMost', { ...params(o, lang), lang: language, mode });
+  const line = t(lang, `otherWriters.${variant(o, 'line')}`, { ...params(o, lang), lang: language, mode });
   return o.raised ? line + t(lang, 'otherWriters.raised') : line;
 }
 

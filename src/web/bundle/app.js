@@ -212,6 +212,7 @@ var en = {
   modeFellBack: "Decides without the adaptation here: it caught fewer of your AI examples ({caught}) than your calibration-only bar ({model}).",
   otherWritersLine: "{mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})",
   otherWritersLineNoMost: "{mode}: other writers: flagged {rate} of {texts} reference texts",
+  otherWritersLineNone: "{mode}: other writers: no reference group of the kinds this profile covers",
   otherWritersRaised: " (bar raised by the guard)",
   otherWritersHelp: "The bars keep their promise for texts like yours. These are human writers of the same kinds that your texts leave out (shipped with the model): no group of them is flagged much more than the model alone flags it; where your texts would have set a lower bar, the guard raised it."
 };
@@ -414,6 +415,7 @@ var es = {
   modeFellBack: "Aquí decide sin la adaptación: detectó menos de sus ejemplos de IA ({caught}) que su umbral de solo calibración ({model}).",
   otherWritersLine: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})",
   otherWritersLineNoMost: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia",
+  otherWritersLineNone: "{mode}: otras personas: ningún grupo de referencia de los tipos que cubre este perfil",
   otherWritersRaised: " (umbral subido por la salvaguarda)",
   otherWritersHelp: "Los umbrales cumplen su promesa en textos como los suyos. Estos son textos humanos de los mismos tipos que sus textos no incluyen (vienen con el modelo): ningún grupo se marca mucho más de lo que lo marca el modelo solo; donde sus textos habrían fijado un umbral más bajo, la salvaguarda lo subió."
 };
@@ -1003,6 +1005,8 @@ function wireDrop(zone, input, onFiles) {
 // src/web/other-writers-view.ts
 function otherWritersText(mode, o, lang) {
   const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
+  if (o.populations === 0 || o.texts === 0)
+    return tr(lang, "otherWritersLineNone", vars);
   const line = o.most ? tr(lang, "otherWritersLine", {
     ...vars,
     label: o.most.label,
