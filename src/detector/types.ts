@@ -1,7 +1,6 @@
 /** Public types of the detection engine and of the full analysis the HTTP layer returns. */
 
 import type { LabelLang, Sensitivity, TextLang, VerdictKey } from '../contract';
-import type { OtherWriters } from './decide/guard';
 import type { CalibrationProfile, ModelFacts, ProfileInput, ProfileUse } from './decide/profile';
 
 export type { CalibrationProfile, LangProfileSample, ProfileInput, ProfileUse } from './decide/profile';
@@ -70,7 +69,7 @@ export interface MeasuredErrorView {
   /** The length range in words it was measured on (`max` null: no upper bound), or null for every length. */
   words: { min: number; max: number | null } | null;
   /** Under a profile that applied: what its bar flags of reference writers unlike the profile's (absent without them). */
-  otherWriters?: OtherWriters;
+  otherWriters?: import('./decide/guard').OtherWriters;
   /** The same in one sentence, in the label language (and, with `otherWriters`, a second sentence on them). */
   text: string;
 }

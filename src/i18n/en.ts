@@ -125,7 +125,6 @@ export const en = {
     words: '{min}-{max} words',
     wordsFrom: '{min}+ words',
   },
-  languages: { en: 'English', es: 'Spanish', other: 'other languages' },
   otherWriters: {
     line: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})',
     lineNoMost: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts',
@@ -133,6 +132,7 @@ export const en = {
     raised: ' (bar raised by the guard)',
     guard: '{lang}: bars guarded on {references} reference texts of {populations} populations of the kinds the profile covers',
   },
+  languages: { en: 'English', es: 'Spanish', other: 'other languages' },
   bullets: {
     lexical_ai: 'The word patterns as a whole match AI-generated text (score {percent}/100), most strongly in this passage.',
     lexical_human: 'The word patterns as a whole match human writing (score {percent}/100), as in this passage.',

@@ -130,7 +130,6 @@ export const es: Catalogue = {
     words: '{min}-{max} palabras',
     wordsFrom: '{min} palabras o más',
   },
-  languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
   otherWriters: {
     line: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})',
     lineNoMost: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia',
@@ -138,6 +137,7 @@ export const es: Catalogue = {
     raised: ' (umbral subido por la salvaguarda)',
     guard: '{lang}: umbrales protegidos con {references} textos de referencia de {populations} grupos de los tipos que cubre el perfil',
   },
+  languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
   bullets: {
     lexical_ai:
       'Los patrones de palabras en conjunto coinciden con texto generado por IA (puntuación {percent}/100), sobre todo en este pasaje.',

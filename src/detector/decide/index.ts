@@ -3,7 +3,7 @@
  * the whole-text thresholds, the obfuscation and strong-passage guards) and the document type.
  * The explanations read this decision and never decide again.
  */
-import { isHumanVerdict, modelLang, SENSITIVITIES, type ModelLang, type Sensitivity, type VerdictKey } from '../../contract';
+import { isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
 import { changedLetters, type EngineResult } from '../score/engine';
@@ -71,7 +71,7 @@ export interface ProfileContext {
  */
 function otherWritersOf(
   profile: CalibrationProfile,
-  lang: ModelLang,
+  lang: ReturnType<typeof modelLang>,
   mode: Sensitivity,
   adapted: boolean,
 ): { otherWriters?: OtherWriters } {
