@@ -25,6 +25,7 @@ import {
   BROWSER_TIMEOUT_MS,
   COMBOS,
   HAVE_CHROMIUM,
+  isDetect,
   openPlayground,
   type PlaygroundSession,
   show,
@@ -228,6 +229,18 @@ describe.skipIf(!HAVE_CHROMIUM)('playground: other writers (issue 43)', () => {
       }
       await page.check('#lang-en');
       await page.setViewportSize({ width: 1280, height: 900 });
+
+      // The Files tab: each row's detail quotes its batch line's sentences, the other writers' included
+      // (test/http/other-writers.test.ts checks the batch line's own figures).
+      await page.click('#tab-files');
+      await page.setInputFiles('#files', [{ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from(humanNote(900)) }]);
+      // (A streamed body cannot be read back from chromium: the batch line's sentences are the single answer's.)
+      const [res] = await Promise.all([page.waitForResponse(isDetect), page.click('#analyze-files')]);
+      expect(res.status()).toBe(200);
+      await page.waitForFunction(() => document.querySelectorAll('#batch-rows tr.row-done').length === 1);
+      const row = page.locator('#batch-rows tr[data-index="0"]');
+      await row.locator('details.reasons summary').click();
+      expect(await row.locator('details.reasons .measured-error').textContent()).toBe(body.measuredError.text);
     },
     BROWSER_TIMEOUT_MS * 3,
   );
