@@ -36,7 +36,7 @@ import { textForm } from './score/form';
 import type { Engine, EngineResult } from './score/engine';
 import { loadEngine } from './score/load';
 import { calibratedProbability } from './score/probability';
-import { referenceFor } from './shipped-reference';
+import { loadShippedReference, referenceFor } from './shipped-reference';
 import type { Analysis, AnalyzeOptions, Detector } from './types';
 
 export type { Decision, ProfileContext } from './decide';
@@ -167,6 +167,9 @@ export function detectorFor(engine: Engine, options: DetectorOptions = {}): Dete
     facts,
     get reference() {
       return facts.reference ?? null;
+    },
+    async loadReference(tick = () => new Promise<void>((resolve) => setImmediate(resolve))) {
+      if (options.reference === undefined) await loadShippedReference(tick);
     },
   };
 }

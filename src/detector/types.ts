@@ -149,4 +149,10 @@ export interface Detector {
    * stand-in detector (tests) may leave it out, and a profile is then made without them.
    */
   readonly facts?: ModelFacts;
+  /**
+   * Decodes the reference writers `facts` carries (model/reference.bin) in steps, awaiting `tick()`
+   * between them (default: the next turn of the event loop); once per process. A profile build decodes
+   * them at once otherwise: a server awaits this first, so the decode never holds other requests.
+   */
+  loadReference?(tick?: () => Promise<void>): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { type CalibrationProfile, parseProfile, profileWarnings, ruleTexts, with
 import { allowedFlags, ruleThreshold } from '../../src/detector/decide/threshold-rule';
 import { binomialUpperBound } from '../../src/detector/score/bounds';
 import { sharedEngine } from './fixture';
+import { mutated, refusal } from './profile-json';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
@@ -150,19 +151,7 @@ describe('a profile adapted to AI examples', () => {
 });
 
 describe('reading a profile back', () => {
-  const mutate = (f: (p: ReturnType<typeof JSON.parse>) => void) => {
-    const p = JSON.parse(JSON.stringify(profile));
-    f(p);
-    return p;
-  };
-  const refusal = (value: unknown) => {
-    try {
-      parseProfile(value);
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return 'accepted';
-  };
+  const mutate = (f: (p: ReturnType<typeof JSON.parse>) => void) => mutated(profile, f);
 
   it('reads back what it wrote, and a profile of format 1 as calibration-only', () => {
     expect(parseProfile(JSON.parse(JSON.stringify(profile)))).toEqual(withDefaults(profile));

@@ -5,7 +5,8 @@
  * it must; and the per-mode fallback of an adapted bar that, once guarded, catches fewer of the AI
  * examples than calibration-only (item 4).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { SUITE_TIMEOUT_MS } from '../timeout';
 import { SENSITIVITIES, type Sensitivity } from '../../src/contract';
 import type { Adaptation, AdaptationMode } from '../../src/detector/decide/adaptation';
 import { type GuardPopulation, guardBar, MIN_GUARD_TEXTS, MODE_GUARD_FLOOR, MODE_GUARD_MARGIN } from '../../src/detector/decide/guard';
@@ -13,6 +14,8 @@ import { guardLanguage } from '../../src/detector/decide/guard-load';
 import { type ModelFacts, type ProfileLanguage, type ProfileSample, profileWarnings } from '../../src/detector/decide/profile';
 import type { ReferenceLanguage } from '../../src/detector/decide/reference';
 import { flags, justAbove, modeThreshold, type RuleText } from '../../src/detector/decide/threshold-rule';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
 
 /** A text a bar can flag at `logit`. */
 const text = (logit: number, always = false): RuleText => ({ logit, always, never: false, floor: Number.NEGATIVE_INFINITY });
@@ -132,7 +135,8 @@ function adaptedLanguage(): ProfileLanguage {
       samples.map((s) => s.logit),
       fpr,
     );
-    adapted[mode] = { ...modes[mode], caught: 0, catchRate: 0, modelCaught: 0, modelCatchRate: 0 };
+    // As made, unguarded: adapting caught every example, calibration-only half of them.
+    adapted[mode] = { ...modes[mode], caught: 80, catchRate: 1, modelCaught: 40, modelCatchRate: 0.5 };
   }
   const adaptation = {
     aiTexts: 80,
@@ -188,6 +192,10 @@ describe('an adapted language guarded', () => {
     expect(l.adaptation).toBeNull();
     expect(l.notAdapted).toMatchObject({ reason: 'examples_look_human', aiTexts: 80 });
     expect(l.samples.every((s) => s.adaptedLogit === undefined)).toBe(true);
+    // Had it gained under 5 points of the examples before the guard too, the reason is no_gain.
+    const small = adaptedLanguage();
+    for (const mode of SENSITIVITIES) Object.assign(small.adaptation!.modes[mode], { caught: 42, modelCaught: 40 });
+    expect(guardLanguage(small, ref, 'en', FACTS, adapted, 'with_profile').notAdapted).toMatchObject({ reason: 'no_gain' });
     for (const mode of SENSITIVITIES) expect(l.modes[mode].otherWriters?.bar).toBe('calibration');
   });
 });

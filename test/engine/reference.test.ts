@@ -137,6 +137,24 @@ describe('model/reference.bin', () => {
     }
   });
 
+  it('is decoded for a server in steps, once per process, and afresh after a caller gave up', () => {
+    // In a process of its own: the decoded set is kept per process, and other test files may have decoded it.
+    const script = `
+      import { loadShippedReference, shippedReference } from './src/detector/shipped-reference';
+      const gaveUp = await loadShippedReference(async () => { throw new Error('client closed'); }).catch((e) => e.message);
+      let ticks = 0;
+      const set = await loadShippedReference(async () => { ticks++; });
+      const again = await loadShippedReference(async () => { ticks++; });
+      console.log(JSON.stringify({ gaveUp, ticks, same: set === shippedReference() && again === set, texts: set.languages.en.texts.length }));
+    `;
+    const run = Bun.spawnSync([process.execPath, '-e', script], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+    expect(run.stderr.toString()).toBe('');
+    const out = JSON.parse(run.stdout.toString());
+    // One step every 32 texts of each language (DECODE_STEP_TEXTS).
+    const steps = Object.values(set.languages).reduce((n, l) => n + Math.floor(l!.texts.length / 32), 0);
+    expect(out).toEqual({ gaveUp: 'client closed', ticks: steps, same: true, texts: set.languages.en!.texts.length });
+  });
+
   it('is carried by the detector of the committed model, and by no detector of another version', async () => {
     const engine = await sharedEngine();
     const current = detectorFor(engine);

@@ -127,13 +127,18 @@ export const NOT_ADAPTED_REASONS = [
   'too_few_ai_texts',
   /** The examples cannot be told from the human texts (cross-validated AUROC under MIN_SEPARATION_AUROC). */
   'not_separable',
-  /** Adapting caught no more of the examples, cross-validated, than the model's own score with the calibration-only bars. */
+  /**
+   * Adapting caught no more of the examples, cross-validated, than the model's own score with the
+   * calibration-only bars; with reference writers (guarded bars), under MIN_GUARDED_GAIN more at every
+   * mode, and under it before the guard too (decide/guard-load.ts).
+   */
   'no_gain',
   /**
-   * The guard undid what the examples taught (issue 43 item 4): unguarded, adapting caught more of the
-   * examples than calibration-only, but once every bar is guarded on reference writers (./guard.ts) no
-   * mode catches more (learn/profile.ts examplesLookHuman): what separated the examples from the human
-   * texts is what other human writers write too. Mislabelled human texts given as AI examples end here.
+   * The guard undid what the examples taught (issue 43 item 4): unguarded, adapting caught at least
+   * MIN_GUARDED_GAIN of the examples more than calibration-only at some mode, but once every bar is
+   * guarded on reference writers (./guard.ts) no mode does (./guard-load.ts guardLanguage): what
+   * separated the examples from the human texts is what other human writers write too. Mislabelled
+   * human texts given as AI examples end here.
    */
   'examples_look_human',
 ] as const;

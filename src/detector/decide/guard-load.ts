@@ -20,6 +20,7 @@ import type { GuardNote } from './other-writers';
 import {
   type CalibrationProfile,
   covers,
+  flaggedAt,
   middleWords,
   type ModelFacts,
   notAdapted,
@@ -36,9 +37,11 @@ import { barFigures, flags, justAbove, ruleThreshold } from './threshold-rule';
 
 /**
  * The least share of the AI examples an adapted language must catch beyond calibration-only, at some
- * mode, once its bars are guarded; under it at every mode the language is not adapted
- * (`examples_look_human`). 5 points: what the examples set apart is then written by reference writers
- * too, and a gain this small is within the sampling noise of a catch rate on the 50-100 examples a
+ * mode, once its bars are guarded; under it at every mode the language is not adapted:
+ * `examples_look_human` when some mode gained that much before the guard (what the examples set apart is
+ * written by reference writers too), else `no_gain` (the model already catches them about as well:
+ * argumentative essays' AI examples beside native students' essays, 85-95% caught by the model alone,
+ * gained 0-2 points). 5 points: a gain this small is within the sampling noise of a catch rate on the 50-100 examples a
  * profile is given (the 95% interval of a rate near 10% on 80 examples is about +-7 points), while
  * the adaptations the eval keeps gain 8-12 points at balanced (docs/calibration.md). Measured on the
  * generated diaries (test/engine/guard-profile.test.ts): examples in a voice a whole reference
@@ -138,19 +141,6 @@ function guardCalibration(l: ProfileLanguage, ref: CoveredReference, lang: Model
   return { modes, calibration };
 }
 
-/** How many of the AI examples a bar catches, as a detection decides (read as `reading`). */
-function caughtBy(
-  ai: readonly ProfileSample[],
-  lang: ModelLang,
-  mode: Sensitivity,
-  facts: ModelFacts,
-  reading: RuleReading,
-  bar: number | null,
-): number {
-  if (bar === null) return 0;
-  return ruleTexts(ai, lang, mode, facts, reading).filter((t) => flags(t, bar)).length;
-}
-
 /** An adapted mode's bar: the rule on the human texts' adapted logits, guarded, and what it catches; null bar: falls back. */
 function guardAdaptedMode(
   l: ProfileLanguage,
@@ -166,7 +156,7 @@ function guardAdaptedMode(
   const human = ruleTexts(l.samples, lang, mode, facts, adapted);
   const rule = ruleThreshold(human, MODE_FPR[mode]);
   const ai = l.aiSamples ?? [];
-  const modelCaught = caughtBy(ai, lang, mode, facts, { coverage }, modelBar);
+  const modelCaught = flaggedAt(ai, lang, mode, facts, { coverage }, modelBar);
   const n = Math.max(1, a.aiTexts);
   const counts = (caught: number) => ({ caught, catchRate: round6(caught / n), modelCaught, modelCatchRate: round6(modelCaught / n) });
   if (rule.thresholdLogit === null) {
@@ -174,7 +164,7 @@ function guardAdaptedMode(
   }
   const g = guardBar(populationsAt(ref, lang, mode, facts, adapted), rule.thresholdLogit, mode, 'adapted');
   const m = g.otherWriters.raised ? barFigures(human, g.bar) : rule;
-  const caught = caughtBy(ai, lang, mode, facts, adapted, g.bar);
+  const caught = flaggedAt(ai, lang, mode, facts, adapted, g.bar);
   const stated: AdaptationMode = { ...m, thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability), ...counts(caught) };
   // Fewer of the examples caught than calibration-only: this mode decides calibration-only (issue 43 item 4).
   if (caught < modelCaught) return { mode: { ...stated, thresholdLogit: null, thresholdScore: null, fallback: 'fewer_caught' }, guard: g };
@@ -222,18 +212,20 @@ export function guardLanguage(
     const decidesAdapted = am.thresholdLogit !== null && g !== null;
     modes[mode] = withOthers(base.modes[mode], decidesAdapted ? g.otherWriters : base.calibration[mode].otherWriters);
   }
-  // No mode catches MIN_GUARDED_GAIN more of the examples than calibration-only once guarded: the guard undid the adaptation.
-  const gains = SENSITIVITIES.map((m) =>
-    adaptedModes[m].thresholdLogit === null ? 0 : adaptedModes[m].caught - adaptedModes[m].modelCaught,
-  );
-  if (Math.max(...gains) < MIN_GUARDED_GAIN * a.aiTexts) {
+  // No mode catches MIN_GUARDED_GAIN more of the examples than calibration-only once guarded: not adapted. The guard
+  // undid it (`examples_look_human`) where some mode gained that much unguarded; else it gained too little (`no_gain`).
+  const best = (of: Record<Sensitivity, AdaptationMode>) =>
+    Math.max(...SENSITIVITIES.map((m) => (of[m].thresholdLogit === null ? 0 : of[m].caught - of[m].modelCaught)));
+  const least = MIN_GUARDED_GAIN * a.aiTexts;
+  if (best(adaptedModes) < least) {
+    const reason = best(a.modes) >= least ? 'examples_look_human' : 'no_gain';
     const { samples, aiSamples } = withoutAdaptedLogits(l);
     return {
       ...calibrationOnly(),
       samples,
       aiSamples,
       adaptation: null,
-      notAdapted: notAdapted('examples_look_human', a.aiTexts, a.auroc),
+      notAdapted: notAdapted(reason, a.aiTexts, a.auroc),
     };
   }
   return { ...l, modes, adaptation: { ...a, modes: adaptedModes }, guard };
@@ -273,7 +265,11 @@ export function guardOnLoad(profile: CalibrationProfile, facts: ModelFacts): Cal
       languages[lang] = l;
       continue;
     }
-    const refAdapted = l.adaptation ? ref.texts.map((t) => adaptedLogit(l.adaptation!.fit, t.logit, t.evidence)) : null;
+    // Only the texts the language covers are read (the guard reads no other): a quarter of the set for essays.
+    const fit = l.adaptation?.fit;
+    const refAdapted = fit
+      ? ref.texts.map((t) => (covers(l, t.docType, t.words) ? adaptedLogit(fit, t.logit, t.evidence) : Number.NaN))
+      : null;
     languages[lang] = guardLanguage(l, ref, lang, facts, refAdapted, 'on_load');
   }
   const guarded = { ...profile, languages };

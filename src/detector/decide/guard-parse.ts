@@ -70,7 +70,7 @@ export function checkFallback(m: unknown, at: string, aiTexts: number): boolean 
 function checkExamples(v: unknown, at: string, aiSamples: number): string | null {
   if (!isObject(v) || !isCount(v.aiTexts) || !isShare(v.modelAuroc) || !Array.isArray(v.forms))
     return `${at} is not a check of the examples`;
-  if (v.aiTexts !== aiSamples) return `${at}.aiTexts is ${v.aiTexts}, the language keeps ${aiSamples} AI samples`;
+  if (v.aiTexts !== aiSamples) return `${at}.aiTexts is ${v.aiTexts}, the language was given ${aiSamples} AI examples`;
   for (const f of v.forms) {
     if (
       !isObject(f) ||

@@ -257,6 +257,19 @@ export function ruleTexts(
   });
 }
 
+/** How many of `samples` a mode's bar flags, as a detection would decide (threshold-rule.ts flags), read as `reading` says; none without a bar. */
+export function flaggedAt(
+  samples: readonly ProfileSample[],
+  lang: ModelLang,
+  mode: Sensitivity,
+  facts: ModelFacts,
+  reading: RuleReading,
+  bar: number | null,
+): number {
+  if (bar === null) return 0;
+  return ruleTexts(samples, lang, mode, facts, reading).filter((t) => flags(t, bar)).length;
+}
+
 /** The document types with enough texts (MIN_COVERED_TEXTS and MIN_COVERED_SHARE), in DOC_TYPES order. */
 function coveredDocTypes(samples: readonly ProfileSample[]): DocType[] {
   const counts = new Map<DocType, number>();
@@ -597,7 +610,9 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
     else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
     checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
-    const unguarded = checkGuarded(l, at, value.format as number, (l.aiSamples as unknown[] | undefined)?.length ?? 0);
+    // The AI examples a language was given: the samples it keeps, or (too few to adapt: none kept) what notAdapted counts.
+    const given = (l.aiSamples as unknown[] | undefined)?.length ?? (isObject(l.notAdapted) ? (l.notAdapted.aiTexts as number) : 0);
+    const unguarded = checkGuarded(l, at, value.format as number, given);
     if (unguarded) throw invalid(unguarded);
     // Format 2 says either what a language learned or why it learned nothing (format 1 says neither: withDefaults).
     const explained = l.notAdapted !== undefined && l.notAdapted !== null;

@@ -198,23 +198,30 @@ export class ByteReader {
     const unit = 2 ** k;
     let at = 0;
     let x = -1;
+    const mask = (1 << k) - 1;
     for (let i = 0; i < out.length; i++) {
       let q = 0;
-      while (at < end && (buf[base + (at >> 3)] >> (at & 7)) & 1) {
-        q++;
-        at++;
-      }
-      if (at + 1 + k > end) throw new Error('reference file: truncated n-grams');
-      at++;
       let low = 0;
       const byte = base + (at >> 3);
       const shift = at & 7;
-      if (k + shift <= 24 && byte + 3 < buf.length) {
-        // The k bits within the next four bytes (the usual case: k is 8-16): one read instead of a loop.
-        const window = buf[byte] | (buf[byte + 1] << 8) | (buf[byte + 2] << 16) | (buf[byte + 3] << 24);
-        low = (window >>> shift) & ((1 << k) - 1);
-        at += k;
+      // The usual case (k 8-17, q 0-3): the whole code within the next four bytes, read at once: q is the
+      // count of trailing one bits, then a zero, then the k low bits. Else (a long run of ones: the first
+      // index, or the last bytes) bit by bit.
+      const window =
+        byte + 3 < buf.length ? (buf[byte] | (buf[byte + 1] << 8) | (buf[byte + 2] << 16) | (buf[byte + 3] << 24)) >>> shift : 0;
+      const zeros = ~window;
+      const ones = 31 - Math.clz32(zeros & -zeros);
+      if (zeros !== 0 && byte + 3 < buf.length && ones + 1 + k <= 32 - shift && at + ones + 1 + k <= end) {
+        q = ones;
+        low = (window >>> (ones + 1)) & mask;
+        at += ones + 1 + k;
       } else {
+        while (at < end && (buf[base + (at >> 3)] >> (at & 7)) & 1) {
+          q++;
+          at++;
+        }
+        if (at + 1 + k > end) throw new Error('reference file: truncated n-grams');
+        at++;
         for (let got = 0; got < k; ) {
           const take = Math.min(8 - (at & 7), k - got);
           low += ((buf[base + (at >> 3)] >> (at & 7)) & ((1 << take) - 1)) * 2 ** got;

@@ -141,8 +141,23 @@ export function encodeReference(set: ReferenceSet): Uint8Array {
   return w.done();
 }
 
+/** Texts decoded between two yields of decodeReferenceSteps: ~1 ms of work. */
+const DECODE_STEP_TEXTS = 32;
+
 /** Reads model/reference.bin's bytes; checks everything it reads and throws an Error on anything else (never a partial set). */
 export function decodeReference(bytes: Uint8Array): ReferenceSet {
+  const steps = decodeReferenceSteps(bytes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * decodeReference in steps: yields every DECODE_STEP_TEXTS texts, so a server can decode the set
+ * (~100-250 ms of CPU) between other requests; returns the set.
+ */
+export function* decodeReferenceSteps(bytes: Uint8Array): Generator<void, ReferenceSet> {
   const r = new ByteReader(bytes);
   if (!MAGIC.every((b) => r.u8() === b)) throw new Error('reference file: not a reference file (bad magic)');
   const header = parseHeader(r.utf8(r.u32()));
@@ -155,6 +170,7 @@ export function decodeReference(bytes: Uint8Array): ReferenceSet {
     const texts: ReferenceText[] = [];
     let at = 0;
     for (let i = 0; i < h.texts; i++) {
+      if (i % DECODE_STEP_TEXTS === DECODE_STEP_TEXTS - 1) yield;
       const population = r.varint();
       const docType = header.docTypes[r.u8()];
       const words = r.varint();

@@ -7,12 +7,12 @@
  */
 import { CodedError, MODE_FPR, MODEL_LANGS, type ModelLang, round6, SENSITIVITIES, type Sensitivity } from '../../contract';
 import type { Adaptation, AdaptationMode } from '../decide/adaptation';
-import { adaptedLogit, adaptedProbability } from '../decide/adaptation';
+import { adaptedProbability } from '../decide/adaptation';
 import { guardLanguage } from '../decide/guard-load';
-import type { ReferenceLanguage } from '../decide/reference';
 import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
+  flaggedAt,
   keptSample,
   type LangProfileSample,
   MIN_AI_TEXTS,
@@ -25,13 +25,12 @@ import {
   type ProfileLanguage,
   type ProfileMeta,
   type ProfileModeThreshold,
-  type ProfileSample,
   type RuleReading,
   ruleTexts,
   thresholdScore,
 } from '../decide/profile';
-import { flags, ruleThreshold } from '../decide/threshold-rule';
-import { type AdaptationResult, adaptationSteps, type FitText } from './adaptation';
+import { ruleThreshold } from '../decide/threshold-rule';
+import { type AdaptationResult, adaptationSteps, type FitText, REFERENCE_WEIGHT, referenceFitTexts } from './adaptation';
 import { checkExamples } from './examples';
 import { runToEnd } from './lr';
 
@@ -42,35 +41,10 @@ function byLanguage<T extends LangProfileSample>(samples: readonly T[]): Partial
   return out;
 }
 
-/** How many of `samples` a mode's bar flags, as a detection would decide (threshold-rule.ts flags), read as `reading` says. */
-function caughtAt(
-  samples: readonly ProfileSample[],
-  lang: ModelLang,
-  mode: Sensitivity,
-  meta: ProfileMeta,
-  reading: RuleReading,
-  bar: number | null,
-): number {
-  if (bar === null) return 0;
-  return ruleTexts(samples, lang, mode, meta, reading).filter((t) => flags(t, bar)).length;
-}
-
 /** The evidence of an input, which an adaptation needs (detector.profileSample() gives it). */
 function fitText(s: ProfileInput): FitText {
   if (!s.evidence) throw new Error('an AI example or a human text of an adapted language was scored without its evidence');
   return { logit: s.logit, evidence: s.evidence };
-}
-
-/**
- * The reference texts' adapted logits, one per text of the language's reference set, in order: the
- * fit's cross-fitted ones where it read the reference as negatives (each scored by a fold that never saw
- * it), else the applied fit on texts it never saw.
- */
-function referenceAdapted(result: AdaptationResult, ref: ReferenceLanguage): ArrayLike<number> {
-  const crossFitted = (result as AdaptationResult & { referenceLogits?: Float64Array }).referenceLogits;
-  if (crossFitted && crossFitted.length === ref.texts.length) return crossFitted;
-  const fit = result.fit!;
-  return ref.texts.map((t) => adaptedLogit(fit, t.logit, t.evidence));
 }
 
 /** One language: the calibration-only part, then the adaptation where its AI examples allow one; each bar guarded where the meta has reference writers of the language. */
@@ -85,14 +59,8 @@ function* languageSteps(
   const made = yield* unguardedSteps(lang, human, ai, meta);
   const language = checked ? { ...made.language, examples: checked } : made.language;
   if (!ref) return language;
-  return guardLanguage(
-    language,
-    ref,
-    lang,
-    meta,
-    language.adaptation && made.result ? referenceAdapted(made.result, ref) : null,
-    'with_profile',
-  );
+  // The reference texts' adapted logits: cross-fitted, each from a fit that never saw its population (learn/adaptation.ts).
+  return guardLanguage(language, ref, lang, meta, language.adaptation ? made.result!.referenceLogits : null, 'with_profile');
 }
 
 /** One language as made without a guard (today's rule): the calibration-only part, then the adaptation where the examples allow one and it gains. */
@@ -108,7 +76,9 @@ function* unguardedSteps(
     result,
   });
   if (ai.length < MIN_AI_TEXTS) return none(notAdapted(ai.length ? 'too_few_ai_texts' : 'no_ai_texts', ai.length, null));
-  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText));
+  const ref = meta.reference?.languages[lang];
+  const negatives = ref ? { texts: referenceFitTexts(ref), weight: REFERENCE_WEIGHT } : undefined;
+  const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
   if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
   const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
   const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
@@ -117,8 +87,8 @@ function* unguardedSteps(
     const modelBar = base.modes[mode].thresholdLogit;
     const adapted: RuleReading = { coverage: base, adapted: { modelBar } };
     const m: ProfileModeThreshold = ruleThreshold(ruleTexts(humanSamples, lang, mode, meta, adapted), MODE_FPR[mode]);
-    const caught = caughtAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
-    const modelCaught = caughtAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
+    const caught = flaggedAt(aiSamples, lang, mode, meta, adapted, m.thresholdLogit);
+    const modelCaught = flaggedAt(aiSamples, lang, mode, meta, { coverage: base }, modelBar);
     modes[mode] = {
       ...m,
       thresholdScore: thresholdScore(m.thresholdLogit, adaptedProbability),

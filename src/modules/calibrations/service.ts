@@ -399,6 +399,8 @@ async function calibrate(
         await slicer.tick();
       }
     }
+    // The reference writers (decoded once per process) in slices too, before the build reads them.
+    await detector.loadReference?.(() => slicer.tick());
     const id = newCalibrationId();
     const steps = profileSteps(
       samples.human,
