@@ -7,6 +7,9 @@
  * Spanish), and `measuredError.otherWriters` of a detection decided with the profile at each mode.
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { dataDir, hasData, loadRows, sourceOfFile, splitFiles } from '../../scripts/lib/data.ts';
 import { runCalibrateCli } from '../../src/cli/calibrate.ts';
@@ -99,12 +102,14 @@ describe.skipIf(!HAVE_CHROMIUM || !DATA)('other writers, real figures, on every 
         const lines = [...HUMAN.map((text) => ({ text })), ...AI.map((text) => ({ text, label: 'ai' }))];
         yield new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n'));
       })();
-      const code = await runCalibrateCli(['--out', `/tmp/other-writers-real-${process.pid}.json`, '--name', NAME], {
+      const out = mkdtempSync(join(tmpdir(), 'other-writers-real-'));
+      const code = await runCalibrateCli(['--out', join(out, 'profile.json'), '--name', NAME], {
         detector: session.server.detector,
         stdin,
         out: (c) => void chunks.push(c),
         err: () => {},
       });
+      rmSync(out, { recursive: true, force: true });
       expect(code).toBe(0);
       const summary = JSON.parse(chunks.join(''));
       expect(summary.languages.en.guard).toEqual(en.guard);
