@@ -26,6 +26,7 @@ import {
   profileWarnings,
   publicProfile,
 } from '../detector/decide/profile';
+import { profileOtherWritersLines } from '../detector/explain/other-writers';
 import { buildProfile } from '../detector/learn/profile';
 import type { Detector } from '../detector/types';
 import { ExtractError } from '../extract';
@@ -104,6 +105,8 @@ export interface CalibrateSummary {
   warnings: ProfileWarning[];
   /** One line per language on what adapting did: "on your 120 AI examples, this profile catches 84% at balanced; the model alone 59%". */
   adaptation: string[];
+  /** Per language and mode with the figures: what its bar flags of reference writers unlike yours (issue 43 item 3), "(bar raised by the guard)" where so. */
+  otherWriters: string[];
 }
 
 function parseCalibrateArgs(argv: string[]) {
@@ -328,6 +331,7 @@ export async function runCalibrateCli(argv: string[], deps: CalibrateCliDeps = {
     languages,
     warnings: profileWarnings(profile),
     adaptation: adaptationLines(profile),
+    otherWriters: profileOtherWritersLines(profile, 'en'),
   };
   await write(`${JSON.stringify(summary, null, 2)}\n`);
   return 0;

@@ -68,7 +68,9 @@ export interface MeasuredErrorView {
   docType: string | null;
   /** The length range in words it was measured on (`max` null: no upper bound), or null for every length. */
   words: { min: number; max: number | null } | null;
-  /** The same in one sentence, in the label language. */
+  /** Under a profile that applied: what its bar flags of reference writers unlike the profile's (absent without them). */
+  otherWriters?: import('./decide/guard').OtherWriters;
+  /** The same in one sentence, in the label language (and, with `otherWriters`, a second sentence on them). */
   text: string;
 }
 

@@ -134,9 +134,21 @@ export const en = {
   measuredError: {
     rate: 'In our tests, this mode flagged {rate} of {texts} human-written texts of this kind ({kind}); for texts like them, at most {bound}.',
     calibration: 'In your {texts} calibration texts, this mode flagged {rate}; for texts like them, at most {bound}.',
+    otherWriters:
+      'Writers unlike yours (reference texts of the kinds your profile covers): this mode flagged {rate} of {texts}; most: {label}, {most} (the model alone {model}).',
+    otherWritersNoMost: 'Writers unlike yours (reference texts of the kinds your profile covers): this mode flagged {rate} of {texts}.',
+    otherWritersNone:
+      'The model has no reference texts of the kinds your profile covers: nothing says how this mode treats writers unlike yours.',
     unmeasured: 'This mode was not measured on human-written texts of this kind.',
     words: '{min}-{max} words',
     wordsFrom: '{min}+ words',
+  },
+  otherWriters: {
+    line: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})',
+    lineNoMost: '{lang} {mode}: other writers: flagged {rate} of {texts} reference texts',
+    lineNone: '{lang} {mode}: other writers: no reference population of the kinds the profile covers',
+    raised: ' (bar raised by the guard)',
+    guard: '{lang}: bars guarded on {references} reference texts of {populations} populations of the kinds the profile covers',
   },
   languages: { en: 'English', es: 'Spanish', other: 'other languages' },
   calibrationNotes: {

@@ -139,9 +139,22 @@ export const es: Catalogue = {
   measuredError: {
     rate: 'En nuestras pruebas, este modo marcó el {rate} de {texts} textos escritos por personas de este tipo ({kind}); en textos como ellos, como mucho el {bound}.',
     calibration: 'En sus {texts} textos de calibración, este modo marcó el {rate}; en textos como ellos, como mucho el {bound}.',
+    otherWriters:
+      'Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre su perfil): este modo marcó el {rate} de {texts}; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model}).',
+    otherWritersNoMost:
+      'Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre su perfil): este modo marcó el {rate} de {texts}.',
+    otherWritersNone:
+      'El modelo no tiene textos de referencia de los tipos que cubre su perfil: nada dice cómo trata este modo a personas que escriben distinto de las suyas.',
     unmeasured: 'Este modo no se ha medido en textos escritos por personas de este tipo.',
     words: '{min}-{max} palabras',
     wordsFrom: '{min} palabras o más',
+  },
+  otherWriters: {
+    line: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})',
+    lineNoMost: '{lang} {mode}: otras personas: marcó el {rate} de {texts} textos de referencia',
+    lineNone: '{lang} {mode}: otras personas: ningún grupo de referencia de los tipos que cubre el perfil',
+    raised: ' (umbral subido por la salvaguarda)',
+    guard: '{lang}: umbrales protegidos con {references} textos de referencia de {populations} grupos de los tipos que cubre el perfil',
   },
   languages: { en: 'inglés', es: 'español', other: 'otros idiomas' },
   calibrationNotes: {

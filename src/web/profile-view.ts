@@ -3,7 +3,8 @@
  * length, what adapting to the AI examples learned (or why it did not, in a person's words), the
  * warnings the API gives (a mode without a bar of its own, a language not adapted), and a table of the
  * three modes: the bar, its own texts flagged with n, the 95% upper bound and, when adapted, what the
- * bar catches of the AI examples beside the model alone. The page computes none of these numbers.
+ * bar catches of the AI examples beside the model alone; then, per mode, what its bar flags of other
+ * writers (reference texts unlike the profile's, issue 43). The page computes none of these numbers.
  */
 import { MODEL_LANGS, SENSITIVITIES, type ModelLang, type Sensitivity } from '../contract/index.ts';
 import {
@@ -15,19 +16,14 @@ import {
   type PublicWarning,
 } from './calibration.ts';
 import { el } from './dom.ts';
+import { otherWritersBlock } from './other-writers-view.ts';
+import { warningText } from './profile-warnings.ts';
+
+export { warningText };
 import { tr, type StringKey, type UiLang } from './strings.ts';
 
 /** The mode whose catch the adaptation's one-line summary quotes (the default sensitivity, as the CLI does). */
 const SUMMARY_MODE: Sensitivity = 'balanced';
-
-/** A warning of the API in one sentence of the interface language (the language is the block's it is shown in). */
-export function warningText(w: PublicWarning, lang: UiLang): string {
-  if (w.code === 'mode_not_covered') {
-    return tr(lang, 'warnModeNotCovered', { mode: tr(lang, `mode_${w.mode!}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
-  }
-  if (w.code === 'labelling_conflict') return tr(lang, 'warnLabellingConflict', { n: w.count ?? 0 });
-  return tr(lang, `notAdapted_${w.reason!}` as StringKey, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
-}
 
 /**
  * What adapting did for a language: `adapted` with what it catches of the examples beside the model
@@ -109,6 +105,22 @@ function modeRow(
   const head = el('th', '', tr(lang, `mode_${mode}`));
   head.scope = 'row';
   row.appendChild(head);
+  if ('fallback' in m && m.fallback) {
+    // The adapted bar gave way to the calibration-only one (issue 43 item 4): say so, with what each caught.
+    const nf = new Intl.NumberFormat(lang);
+    const td = el(
+      'td',
+      'mode-fell-back',
+      tr(lang, 'modeFellBack', {
+        caught: `${nf.format(m.caught)}/${nf.format(aiTexts)}`,
+        model: `${nf.format(m.modelCaught)}/${nf.format(aiTexts)}`,
+      }),
+    );
+    td.colSpan = columns - 1;
+    td.dataset.fallback = m.fallback;
+    row.appendChild(td);
+    return row;
+  }
   if (m.thresholdLogit === null) {
     const td = el('td', 'mode-default', tr(lang, 'modeDefault'));
     td.colSpan = columns - 1;
@@ -129,6 +141,9 @@ function languageLine(code: ModelLang, language: PublicLanguage, lang: UiLang): 
   if (words.max === null) return tr(lang, 'profileLangOpen', { ...vars, min: nf.format(words.min) });
   return tr(lang, 'profileLang', { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
 }
+
+/** The warnings a language block says in their own places (the rest follow its adaptation line). */
+const BLOCK_WARNINGS: ReadonlySet<string> = new Set(['mode_not_covered', 'not_adapted']);
 
 /** A warning, marked as one (⚠ and its code), in the block of its language. */
 function warningNode(text: string, w: PublicWarning | undefined, cls: string): HTMLElement {
@@ -157,6 +172,9 @@ function languageBlock(code: ModelLang, language: PublicLanguage, warnings: Publ
   line.dataset.state = adaptation.state;
   block.dataset.adapted = String(adaptation.state === 'adapted');
   block.appendChild(line);
+  // What was checked of the AI examples, and a mode that decides without the adaptation (issue 43 item 4).
+  for (const w of warnings.filter((x) => !BLOCK_WARNINGS.has(x.code)))
+    block.appendChild(warningNode(warningText(w, lang), w, 'profile-examples-warning'));
   const adapted = language.adaptation;
   const modes: Record<Sensitivity, PublicMode | AdaptedMode> = adapted ? adapted.modes : language.modes;
   // The threshold as a score when the server sends one; otherwise the decision variable itself, named as such.
@@ -180,6 +198,8 @@ function languageBlock(code: ModelLang, language: PublicLanguage, warnings: Publ
   block.appendChild(wrap);
   if (adapted) block.appendChild(el('p', 'hint adapted-help', tr(lang, 'adaptedTableHelp')));
   if (!showScore) block.appendChild(el('p', 'hint threshold-help', tr(lang, 'thresholdLogitHelp')));
+  const others = otherWritersBlock(language, lang);
+  if (others) block.appendChild(others);
   return block;
 }
 

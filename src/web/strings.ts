@@ -196,6 +196,38 @@ const en = {
     'Profile “{name}” applied and adapted: the score is the profile’s, learned from your AI examples beside its human texts, and this mode’s threshold comes from its texts.',
   calNoteAdapted: 'Profile “{name}”: applied, score adapted',
   modelScoreShort: 'model alone: {score}',
+  otherWritersHead: 'Writers unlike yours (reference texts of the kinds this profile covers), per mode:',
+  otherWritersGuard:
+    'Writers unlike yours: {references} reference texts of {populations} groups, of the kinds this profile covers (shipped with the model). Per mode:',
+  otherWritersOnLoad: 'This profile was made before the guard: its bars were guarded when it was read.',
+  warn_examples_rank_below_human:
+    'The model reads your {n} AI examples as more human than your human texts (AUROC {auroc}): check the labels. Were human texts given as AI examples?',
+  warn_examples_differ_in_form:
+    'Your AI examples differ from your human texts mainly in form: {form} ({ai} of the examples, {human} of the human texts). A profile would learn that form as AI and flag human texts written that way: {check}',
+  warn_mode_fell_back:
+    'At {mode}, the adapted score caught fewer of your {n} AI examples ({caught}) than the model alone with your thresholds ({modelCaught}): this mode decides without the adaptation.',
+  form_tokenised: "punctuation split from words (he' s, don' t, word , word)",
+  form_wrapped: 'line breaks inside paragraphs',
+  form_markdown: 'Markdown (headings, lists, bold)',
+  form_curly: 'curly quotes and apostrophes',
+  form_casing: 'unusual casing (no capitals, or mostly capitals)',
+  form_opening: 'the opening word "{word}"',
+  form_closing: 'a closing line (a signature or sign-off) most texts of one side share',
+  check_tokenised: 'check that both sides were exported the same way, and undo the tokenisation of the archive.',
+  check_wrapped: 'remove hard line breaks on the side that has them, or give texts with the same line breaks.',
+  check_markdown: 'give examples as plain text, like your human texts, or human texts in Markdown too.',
+  check_curly: 'make the quotes of both sides the same.',
+  check_casing: 'check that both sides keep their original casing.',
+  check_opening: 'remove the shared opening ("{word}") from the examples.',
+  check_closing: 'remove the signature or sign-off from the side that has it.',
+  modeFellBack:
+    'Decides without the adaptation here: it caught fewer of your AI examples ({caught}) than your calibration-only bar ({model}).',
+  otherWritersLine: '{mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})',
+  otherWritersLineNoMost: '{mode}: other writers: flagged {rate} of {texts} reference texts',
+  otherWritersLineNone: '{mode}: other writers: no reference group of the kinds this profile covers',
+  otherWritersRaised: ' (bar raised by the guard)',
+  otherWritersHelp:
+    'The bars keep their promise for texts like yours. These are human writers of the same kinds that your texts leave out (shipped with the model): no group of them is flagged much more than the model alone flags it; where your texts would have set a lower bar, the guard raised it.',
 } as const;
 
 /** The set of interface string keys. */
@@ -399,6 +431,39 @@ const es: Record<StringKey, string> = {
     'Perfil «{name}» aplicado y adaptado: la puntuación es la del perfil, aprendida de sus ejemplos de IA junto a sus textos humanos, y el umbral de este modo sale de sus textos.',
   calNoteAdapted: 'Perfil «{name}»: aplicado, puntuación adaptada',
   modelScoreShort: 'el modelo solo: {score}',
+  otherWritersHead: 'Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre este perfil), por modo:',
+  otherWritersGuard:
+    'Personas que escriben distinto de las suyas: {references} textos de referencia de {populations} grupos, de los tipos que cubre este perfil (vienen con el modelo). Por modo:',
+  otherWritersOnLoad: 'Este perfil se hizo antes de la salvaguarda: sus umbrales se protegieron al leerlo.',
+  warn_examples_rank_below_human:
+    'El modelo lee sus {n} ejemplos de IA como más humanos que sus textos humanos (AUROC {auroc}): compruebe las etiquetas. ¿Se dieron textos humanos como ejemplos de IA?',
+  warn_examples_differ_in_form:
+    'Sus ejemplos de IA se distinguen de sus textos humanos sobre todo por la forma: {form} ({ai} de los ejemplos, {human} de los textos humanos). Un perfil aprendería esa forma como IA y marcaría los textos humanos escritos así: {check}',
+  warn_mode_fell_back:
+    'En modo {mode}, la puntuación adaptada detectó menos de sus {n} ejemplos de IA ({caught}) que el modelo solo con sus umbrales ({modelCaught}): este modo decide sin la adaptación.',
+  form_tokenised: "la puntuación separada de las palabras (he' s, don' t, palabra , palabra)",
+  form_wrapped: 'saltos de línea dentro de los párrafos',
+  form_markdown: 'Markdown (títulos, listas, negrita)',
+  form_curly: 'comillas y apóstrofos tipográficos',
+  form_casing: 'mayúsculas poco habituales (ninguna, o casi todo en mayúsculas)',
+  form_opening: 'la palabra inicial «{word}»',
+  form_closing: 'una línea final (una firma o despedida) que comparten la mayoría de los textos de un lado',
+  check_tokenised: 'compruebe que ambos lados se exportaron igual y deshaga la separación de la puntuación del archivo.',
+  check_wrapped: 'quite los saltos de línea del lado que los tiene, o aporte textos con los mismos saltos.',
+  check_markdown: 'aporte los ejemplos como texto plano, como sus textos humanos, o también textos humanos en Markdown.',
+  check_curly: 'unifique las comillas de ambos lados.',
+  check_casing: 'compruebe que ambos lados conservan sus mayúsculas originales.',
+  check_opening: 'quite de los ejemplos la palabra inicial común («{word}»).',
+  check_closing: 'quite la firma o despedida del lado que la tiene.',
+  modeFellBack:
+    'Aquí decide sin la adaptación: detectó menos de sus ejemplos de IA ({caught}) que su umbral de solo calibración ({model}).',
+  otherWritersLine:
+    '{mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})',
+  otherWritersLineNoMost: '{mode}: otras personas: marcó el {rate} de {texts} textos de referencia',
+  otherWritersLineNone: '{mode}: otras personas: ningún grupo de referencia de los tipos que cubre este perfil',
+  otherWritersRaised: ' (umbral subido por la salvaguarda)',
+  otherWritersHelp:
+    'Los umbrales cumplen su promesa en textos como los suyos. Estos son textos humanos de los mismos tipos que sus textos no incluyen (vienen con el modelo): ningún grupo se marca mucho más de lo que lo marca el modelo solo; donde sus textos habrían fijado un umbral más bajo, la salvaguarda lo subió.',
 };
 
 /** Languages the interface is available in. */

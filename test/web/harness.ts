@@ -6,6 +6,8 @@ import { chromium, type BrowserContext, type Page, type Response } from 'playwri
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDetector } from '../../src/detector/index.ts';
+import type { CalibrationProfile } from '../../src/detector/decide/profile.ts';
+import { storeProfile } from '../../src/modules/calibrations/service.ts';
 import { createKey, findActiveKey } from '../../src/modules/keys/index.ts';
 import { chargeWords } from '../../src/modules/quota/index.ts';
 import { type PlanId, PLANS } from '../../src/plans.ts';
@@ -41,6 +43,8 @@ export interface TestServer {
   detector: Detector;
   /** A new key with a whole month of words, free-plan unless told (a test that spends a month's share makes its own). */
   newKey(name: string, plan?: PlanId): Promise<string>;
+  /** Stores `profile` for the key `key` (as `calibrate --key-id` does) and answers its id. */
+  storeProfile(key: string, profile: CalibrationProfile): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +65,8 @@ export async function startServer(): Promise<TestServer> {
     spentKey: spent.key,
     detector,
     newKey: async (name, plan = 'free') => (await createKey(store.keys, { plan, name })).key,
+    storeProfile: async (secret, profile) =>
+      (await storeProfile(store.calibrations, ((await findActiveKey(store.keys, secret)) as ApiKey).id, profile)).id,
     async stop() {
       await app.stop();
       await store.close();

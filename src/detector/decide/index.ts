@@ -10,6 +10,7 @@ import { changedLetters, type EngineResult } from '../score/engine';
 import type { ModelFile } from '../score/model';
 import type { Segment } from '../score/segments';
 import { adaptedProbability, evidenceOf } from './adaptation';
+import type { OtherWriters } from './guard';
 import { measuredError, type MeasuredError } from './measured-error';
 import { mixedPassage } from './mixed';
 import { applyProfile, type CalibrationProfile, type ProfileUse } from './profile';
@@ -62,6 +63,20 @@ export interface Decision {
 export interface ProfileContext {
   profile: CalibrationProfile;
   modelVersion: string;
+}
+
+/**
+ * The figures of other writers for the bar that decided (issue 43 item 5): the mode's `otherWriters`
+ * when they describe that bar (adapted or calibration-only), else none.
+ */
+function otherWritersOf(
+  profile: CalibrationProfile,
+  lang: ReturnType<typeof modelLang>,
+  mode: Sensitivity,
+  adapted: boolean,
+): { otherWriters?: OtherWriters } {
+  const figures = profile.languages[lang]?.modes[mode].otherWriters;
+  return figures && figures.bar === (adapted ? 'adapted' : 'calibration') ? { otherWriters: figures } : {};
 }
 
 /** The passage read as AI most strongly among those read so strongly and at such length (STRONG_PASSAGE_*), or null. */
@@ -159,6 +174,7 @@ export function decide(
           // The profile applies only to the document types it covers: the text's is one of them.
           docType,
           words: measured.words,
+          ...otherWritersOf(withProfile!.profile, ml, mode, adapted !== null),
         }
       : measuredError(model, r.language, docType, r.scoredWords, mode),
     calibration,

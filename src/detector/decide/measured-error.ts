@@ -8,6 +8,7 @@ import { modelLang, type Sensitivity, type TextLang } from '../../contract';
 import { errorKey, LENGTH_BUCKETS, lengthBucket, type MeasuredRate } from '../score/calibration';
 import type { DocType } from '../score/doctype';
 import type { ModelFile } from '../score/model';
+import type { OtherWriters } from './guard';
 
 /** The measured error of one verdict's kind of text. */
 export interface MeasuredError {
@@ -28,6 +29,12 @@ export interface MeasuredError {
   docType: DocType | null;
   /** ...and a length range in words (null: every length; `max` null: no upper bound). */
   words: { min: number; max: number | null } | null;
+  /**
+   * Under a profile that applied: what the bar that decided flags of reference writers unlike the
+   * profile's (the mode's `otherWriters`, issue 43 item 5); absent otherwise, or for a profile made
+   * without the reference set.
+   */
+  otherWriters?: OtherWriters;
 }
 
 /** The measured error for a text of `docType` and `words` words (the scored prose) in `lang`, at `mode`. */

@@ -32,6 +32,7 @@ import { leaningOf, renderBullets, strongestWith } from './bullets';
 import { dimensionFindings } from './dimension-findings';
 import { MIN_STYLE_WORDS } from './dimensions';
 import { finding, HUMAN_SIGNAL_DIMENSION, humanFindings, strongest, type Finding } from './findings';
+import { otherWritersSentence } from './other-writers';
 
 export { DIMENSIONS, TOTAL_DIMENSIONS } from './dimensions';
 export { DOC_TYPES } from '../score/doctype';
@@ -133,7 +134,11 @@ export function measuredErrorView(m: MeasuredError, textLang: TextLang, lang: La
   const upperBound = Number.isFinite(m.upperBound) ? m.upperBound : 1;
   const params = { rate: formatShare(lang, m.rate), texts: formatCount(lang, m.texts), bound: formatShare(lang, upperBound) };
   if (m.source === 'calibration') {
-    return { humanFlaggedRate: m.rate, upperBound, ...base, text: t(lang, 'measuredError.calibration', params) };
+    const own = t(lang, 'measuredError.calibration', params);
+    if (!m.otherWriters) return { humanFlaggedRate: m.rate, upperBound, ...base, text: own };
+    // For whom the bound holds (texts like the profile's), then what the bar does to other writers (issue 43 item 5).
+    const text = `${own} ${otherWritersSentence(m.otherWriters, lang)}`;
+    return { humanFlaggedRate: m.rate, upperBound, ...base, otherWriters: m.otherWriters, text };
   }
   const kind = [
     m.docType ? t(lang, `docTypes.${m.docType}`) : null,

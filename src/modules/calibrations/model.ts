@@ -13,6 +13,8 @@ import { MIN_AI_TEXTS } from '../../detector/decide/profile';
 import { DOC_TYPES, type DocType } from '../../detector/score/doctype';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
 import { ErrorLineSchema } from '../batch/model';
+import { OtherWritersSchema } from '../detect/other-writers';
+import { ExamplesCheckSchema, FallbackSchema, GuardNoteSchema } from './guard-model';
 
 /** Profiles one key may keep: enough for several populations (courses, imprints), few enough that a list is small. */
 export const MAX_CALIBRATIONS_PER_KEY = 20;
@@ -106,6 +108,19 @@ const ModeSchema = t.Object(
   { description: "One mode's threshold in one language, and what it did to the profile's own texts." },
 );
 
+/** A mode of `languages.<lang>.modes`: the calibration-only bar, and what the bar a covered detection applies flags of other writers. */
+const LanguageModeSchema = t.Composite([
+  ModeSchema,
+  t.Object({
+    otherWriters: t.Optional(
+      t.Composite([OtherWritersSchema], {
+        description:
+          'What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set.',
+      }),
+    ),
+  }),
+]);
+
 const AucSchema = t.Object(
   {
     adapted: t.Number({
@@ -131,6 +146,7 @@ const AdaptedModeSchema = t.Composite([
       description: "The same examples caught by the model's own score with this profile's calibration-only bar (`modes`).",
     }),
     modelCatchRate: t.Number({ minimum: 0, maximum: 1, description: 'modelCaught / aiTexts.' }),
+    fallback: t.Optional(FallbackSchema),
   }),
 ]);
 
@@ -234,15 +250,21 @@ const LanguageSchema = t.Object(
       { description: 'The covered length range in scored words; outside it, `applied: false`. null: no length has enough texts.' },
     ),
     modes: t.Object(
-      Object.fromEntries(SENSITIVITIES.map((mode) => [mode, ModeSchema])) as Record<(typeof SENSITIVITIES)[number], typeof ModeSchema>,
+      Object.fromEntries(SENSITIVITIES.map((mode) => [mode, LanguageModeSchema])) as Record<
+        (typeof SENSITIVITIES)[number],
+        typeof LanguageModeSchema
+      >,
       {
-        description: "Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts.",
+        description:
+          "Per sensitivity: the threshold on the model's own score (calibration-only), the error measured on the texts, and what the mode's bar flags of other writers (`otherWriters`).",
       },
     ),
     adaptation: t.Union([AdaptationSchema, t.Null()], {
       description: 'What the AI examples taught, or null: the language is calibration-only (see `notAdapted`).',
     }),
     notAdapted: t.Union([NotAdaptedSchema, t.Null()], { description: 'Why the language was not adapted; null when it was.' }),
+    guard: t.Optional(GuardNoteSchema),
+    examples: t.Optional(ExamplesCheckSchema),
   },
   { description: 'One language of the profile.' },
 );

@@ -14,6 +14,7 @@ import { PROFILE_REASONS } from '../../detector/decide/profile';
 import { DOC_TYPES } from '../../detector/score/doctype';
 import { ApiError } from '../../http/errors';
 import { compileSchema, Int, StringEnum } from '../../http/schema';
+import { OtherWritersSchema } from './other-writers';
 
 /** How readily the verdict calls a text AI: the one schema of the mode, for JSON and form fields. */
 export const SensitivitySchema = StringEnum(SENSITIVITIES, {
@@ -128,7 +129,16 @@ const MeasuredErrorSchema = t.Object(
       ],
       { description: 'The length range in words the share was measured on; null when measured over every length.' },
     ),
-    text: t.String({ description: 'The same in one sentence, in the label language.' }),
+    otherWriters: t.Optional(
+      t.Composite([OtherWritersSchema], {
+        description:
+          "Only under a profile that applied (`source: calibration`) made with the model's reference writers: what the bar that decided flags of human writers unlike the profile's (reference texts of the kinds it covers), the same figures as the profile's `languages.<lang>.modes.<mode>.otherWriters`. The upper bound holds for texts like the profile's own; these say what the profile does to others.",
+      }),
+    ),
+    text: t.String({
+      description:
+        'The same in one sentence, in the label language; with `otherWriters`, a second sentence on them (a population’s `label` is quoted as the reference set names it, in English).',
+    }),
   },
   {
     title: 'MeasuredError',

@@ -190,7 +190,33 @@ var en = {
   modelScore: "Adapted by your profile · the model alone: {score}",
   calibrationAdapted: "Profile “{name}” applied and adapted: the score is the profile’s, learned from your AI examples beside its human texts, and this mode’s threshold comes from its texts.",
   calNoteAdapted: "Profile “{name}”: applied, score adapted",
-  modelScoreShort: "model alone: {score}"
+  modelScoreShort: "model alone: {score}",
+  otherWritersHead: "Writers unlike yours (reference texts of the kinds this profile covers), per mode:",
+  otherWritersGuard: "Writers unlike yours: {references} reference texts of {populations} groups, of the kinds this profile covers (shipped with the model). Per mode:",
+  otherWritersOnLoad: "This profile was made before the guard: its bars were guarded when it was read.",
+  warn_examples_rank_below_human: "The model reads your {n} AI examples as more human than your human texts (AUROC {auroc}): check the labels. Were human texts given as AI examples?",
+  warn_examples_differ_in_form: "Your AI examples differ from your human texts mainly in form: {form} ({ai} of the examples, {human} of the human texts). A profile would learn that form as AI and flag human texts written that way: {check}",
+  warn_mode_fell_back: "At {mode}, the adapted score caught fewer of your {n} AI examples ({caught}) than the model alone with your thresholds ({modelCaught}): this mode decides without the adaptation.",
+  form_tokenised: "punctuation split from words (he' s, don' t, word , word)",
+  form_wrapped: "line breaks inside paragraphs",
+  form_markdown: "Markdown (headings, lists, bold)",
+  form_curly: "curly quotes and apostrophes",
+  form_casing: "unusual casing (no capitals, or mostly capitals)",
+  form_opening: 'the opening word "{word}"',
+  form_closing: "a closing line (a signature or sign-off) most texts of one side share",
+  check_tokenised: "check that both sides were exported the same way, and undo the tokenisation of the archive.",
+  check_wrapped: "remove hard line breaks on the side that has them, or give texts with the same line breaks.",
+  check_markdown: "give examples as plain text, like your human texts, or human texts in Markdown too.",
+  check_curly: "make the quotes of both sides the same.",
+  check_casing: "check that both sides keep their original casing.",
+  check_opening: 'remove the shared opening ("{word}") from the examples.',
+  check_closing: "remove the signature or sign-off from the side that has it.",
+  modeFellBack: "Decides without the adaptation here: it caught fewer of your AI examples ({caught}) than your calibration-only bar ({model}).",
+  otherWritersLine: "{mode}: other writers: flagged {rate} of {texts} reference texts; most: {label} {most} (model alone {model})",
+  otherWritersLineNoMost: "{mode}: other writers: flagged {rate} of {texts} reference texts",
+  otherWritersLineNone: "{mode}: other writers: no reference group of the kinds this profile covers",
+  otherWritersRaised: " (bar raised by the guard)",
+  otherWritersHelp: "The bars keep their promise for texts like yours. These are human writers of the same kinds that your texts leave out (shipped with the model): no group of them is flagged much more than the model alone flags it; where your texts would have set a lower bar, the guard raised it."
 };
 var es = {
   title: "Zona de pruebas del detector de texto IA",
@@ -369,7 +395,33 @@ var es = {
   modelScore: "Adaptada por su perfil · el modelo solo: {score}",
   calibrationAdapted: "Perfil «{name}» aplicado y adaptado: la puntuación es la del perfil, aprendida de sus ejemplos de IA junto a sus textos humanos, y el umbral de este modo sale de sus textos.",
   calNoteAdapted: "Perfil «{name}»: aplicado, puntuación adaptada",
-  modelScoreShort: "el modelo solo: {score}"
+  modelScoreShort: "el modelo solo: {score}",
+  otherWritersHead: "Personas que escriben distinto de las suyas (textos de referencia de los tipos que cubre este perfil), por modo:",
+  otherWritersGuard: "Personas que escriben distinto de las suyas: {references} textos de referencia de {populations} grupos, de los tipos que cubre este perfil (vienen con el modelo). Por modo:",
+  otherWritersOnLoad: "Este perfil se hizo antes de la salvaguarda: sus umbrales se protegieron al leerlo.",
+  warn_examples_rank_below_human: "El modelo lee sus {n} ejemplos de IA como más humanos que sus textos humanos (AUROC {auroc}): compruebe las etiquetas. ¿Se dieron textos humanos como ejemplos de IA?",
+  warn_examples_differ_in_form: "Sus ejemplos de IA se distinguen de sus textos humanos sobre todo por la forma: {form} ({ai} de los ejemplos, {human} de los textos humanos). Un perfil aprendería esa forma como IA y marcaría los textos humanos escritos así: {check}",
+  warn_mode_fell_back: "En modo {mode}, la puntuación adaptada detectó menos de sus {n} ejemplos de IA ({caught}) que el modelo solo con sus umbrales ({modelCaught}): este modo decide sin la adaptación.",
+  form_tokenised: "la puntuación separada de las palabras (he' s, don' t, palabra , palabra)",
+  form_wrapped: "saltos de línea dentro de los párrafos",
+  form_markdown: "Markdown (títulos, listas, negrita)",
+  form_curly: "comillas y apóstrofos tipográficos",
+  form_casing: "mayúsculas poco habituales (ninguna, o casi todo en mayúsculas)",
+  form_opening: "la palabra inicial «{word}»",
+  form_closing: "una línea final (una firma o despedida) que comparten la mayoría de los textos de un lado",
+  check_tokenised: "compruebe que ambos lados se exportaron igual y deshaga la separación de la puntuación del archivo.",
+  check_wrapped: "quite los saltos de línea del lado que los tiene, o aporte textos con los mismos saltos.",
+  check_markdown: "aporte los ejemplos como texto plano, como sus textos humanos, o también textos humanos en Markdown.",
+  check_curly: "unifique las comillas de ambos lados.",
+  check_casing: "compruebe que ambos lados conservan sus mayúsculas originales.",
+  check_opening: "quite de los ejemplos la palabra inicial común («{word}»).",
+  check_closing: "quite la firma o despedida del lado que la tiene.",
+  modeFellBack: "Aquí decide sin la adaptación: detectó menos de sus ejemplos de IA ({caught}) que su umbral de solo calibración ({model}).",
+  otherWritersLine: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia; el grupo más marcado: «{label}», el {most} (el modelo solo, el {model})",
+  otherWritersLineNoMost: "{mode}: otras personas: marcó el {rate} de {texts} textos de referencia",
+  otherWritersLineNone: "{mode}: otras personas: ningún grupo de referencia de los tipos que cubre este perfil",
+  otherWritersRaised: " (umbral subido por la salvaguarda)",
+  otherWritersHelp: "Los umbrales cumplen su promesa en textos como los suyos. Estos son textos humanos de los mismos tipos que sus textos no incluyen (vienen con el modelo): ningún grupo se marca mucho más de lo que lo marca el modelo solo; donde sus textos habrían fijado un umbral más bajo, la salvaguarda lo subió."
 };
 var STRINGS = { en, es };
 function tr(lang, key, vars = {}) {
@@ -954,16 +1006,87 @@ function wireDrop(zone, input, onFiles) {
   });
 }
 
+// src/web/other-writers-view.ts
+function otherWritersText(mode, o, lang) {
+  const vars = { mode: tr(lang, `mode_${mode}`), rate: formatRate(o.rate, lang), texts: new Intl.NumberFormat(lang).format(o.texts) };
+  if (o.populations === 0 || o.texts === 0)
+    return tr(lang, "otherWritersLineNone", vars);
+  const line = o.most ? tr(lang, "otherWritersLine", {
+    ...vars,
+    label: o.most.label,
+    most: formatRate(o.most.rate, lang),
+    model: formatRate(o.most.modelRate, lang)
+  }) : tr(lang, "otherWritersLineNoMost", vars);
+  return o.raised ? line + tr(lang, "otherWritersRaised") : line;
+}
+function otherWritersBlock(language, lang) {
+  const rows = SENSITIVITIES.flatMap((mode) => {
+    const o = language.modes[mode].otherWriters;
+    return o ? [{ mode, o }] : [];
+  });
+  if (!rows.length)
+    return null;
+  const box = el("div", "other-writers");
+  const note = language.guard;
+  const nf = new Intl.NumberFormat(lang);
+  const head = note ? tr(lang, "otherWritersGuard", { references: nf.format(note.references), populations: nf.format(note.populations) }) : tr(lang, "otherWritersHead");
+  box.appendChild(el("p", "other-writers-head", head));
+  if (note?.made === "on_load")
+    box.appendChild(el("p", "hint other-writers-on-load", tr(lang, "otherWritersOnLoad")));
+  const list = el("ul", "other-writers-modes");
+  for (const { mode, o } of rows) {
+    const item = el("li", o.raised ? "raised" : "", otherWritersText(mode, o, lang));
+    Object.assign(item.dataset, {
+      mode,
+      texts: String(o.texts),
+      flagged: String(o.flagged),
+      rate: String(o.rate),
+      raised: String(o.raised)
+    });
+    if (o.most)
+      Object.assign(item.dataset, { population: o.most.id, mostRate: String(o.most.rate), modelRate: String(o.most.modelRate) });
+    list.appendChild(item);
+  }
+  box.append(list, el("p", "hint other-writers-help", tr(lang, "otherWritersHelp")));
+  return box;
+}
+
+// src/web/profile-warnings.ts
+function warningText(w, lang) {
+  const nf = new Intl.NumberFormat(lang);
+  switch (w.code) {
+    case "mode_not_covered":
+      return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
+    case "examples_rank_below_human":
+      return tr(lang, "warn_examples_rank_below_human", {
+        n: nf.format(w.aiTexts ?? 0),
+        auroc: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(w.auroc ?? 0)
+      });
+    case "examples_differ_in_form": {
+      const word = { word: w.word ?? "" };
+      return tr(lang, "warn_examples_differ_in_form", {
+        form: tr(lang, `form_${w.form}`, word),
+        ai: formatRate(w.ai ?? 0, lang),
+        human: formatRate(w.human ?? 0, lang),
+        check: tr(lang, `check_${w.form}`, word)
+      });
+    }
+    case "mode_fell_back":
+      return tr(lang, "warn_mode_fell_back", {
+        mode: tr(lang, `mode_${w.mode}`),
+        n: nf.format(w.aiTexts ?? 0),
+        caught: nf.format(w.caught ?? 0),
+        modelCaught: nf.format(w.modelCaught ?? 0)
+      });
+    case "labelling_conflict":
+      return tr(lang, "warnLabellingConflict", { n: w.count ?? 0 });
+    default:
+      return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
+  }
+}
+
 // src/web/profile-view.ts
 var SUMMARY_MODE = "balanced";
-function warningText(w, lang) {
-  if (w.code === "mode_not_covered") {
-    return tr(lang, "warnModeNotCovered", { mode: tr(lang, `mode_${w.mode}`), texts: w.texts ?? 0, needed: w.needed ?? 0 });
-  }
-  if (w.code === "labelling_conflict")
-    return tr(lang, "warnLabellingConflict", { n: w.count ?? 0 });
-  return tr(lang, `notAdapted_${w.reason}`, { n: w.aiTexts ?? 0, min: w.needed ?? 0 });
-}
 function adaptationText(language, warning, lang) {
   const a = language.adaptation;
   if (a) {
@@ -1018,6 +1141,17 @@ function modeRow(mode, m, lang, showScore, columns, aiTexts) {
   const head = el("th", "", tr(lang, `mode_${mode}`));
   head.scope = "row";
   row.appendChild(head);
+  if ("fallback" in m && m.fallback) {
+    const nf = new Intl.NumberFormat(lang);
+    const td = el("td", "mode-fell-back", tr(lang, "modeFellBack", {
+      caught: `${nf.format(m.caught)}/${nf.format(aiTexts)}`,
+      model: `${nf.format(m.modelCaught)}/${nf.format(aiTexts)}`
+    }));
+    td.colSpan = columns - 1;
+    td.dataset.fallback = m.fallback;
+    row.appendChild(td);
+    return row;
+  }
   if (m.thresholdLogit === null) {
     const td = el("td", "mode-default", tr(lang, "modeDefault"));
     td.colSpan = columns - 1;
@@ -1037,6 +1171,7 @@ function languageLine(code, language, lang) {
     return tr(lang, "profileLangOpen", { ...vars, min: nf.format(words.min) });
   return tr(lang, "profileLang", { ...vars, min: nf.format(words.min), max: nf.format(words.max) });
 }
+var BLOCK_WARNINGS = new Set(["mode_not_covered", "not_adapted"]);
 function warningNode(text, w, cls) {
   const node = el("p", w ? `${cls} profile-warning` : cls, text);
   if (w) {
@@ -1058,6 +1193,8 @@ function languageBlock(code, language, warnings, lang) {
   line.dataset.state = adaptation.state;
   block.dataset.adapted = String(adaptation.state === "adapted");
   block.appendChild(line);
+  for (const w of warnings.filter((x) => !BLOCK_WARNINGS.has(x.code)))
+    block.appendChild(warningNode(warningText(w, lang), w, "profile-examples-warning"));
   const adapted = language.adaptation;
   const modes = adapted ? adapted.modes : language.modes;
   const showScore = SENSITIVITIES.every((s) => modes[s].thresholdLogit === null || modes[s].thresholdScore != null);
@@ -1083,6 +1220,9 @@ function languageBlock(code, language, warnings, lang) {
     block.appendChild(el("p", "hint adapted-help", tr(lang, "adaptedTableHelp")));
   if (!showScore)
     block.appendChild(el("p", "hint threshold-help", tr(lang, "thresholdLogitHelp")));
+  const others = otherWritersBlock(language, lang);
+  if (others)
+    block.appendChild(others);
   return block;
 }
 function profileCard(profile, chosen, lang, actions) {
