@@ -8,6 +8,7 @@ import { chargeWords, createHolds, getQuotaState, refundWords, SWEPT_KEEP_MS } f
 import { createKey, findActiveKey, resolveKey } from '../../src/modules/keys';
 import type { PlanId } from '../../src/plans';
 import { CALIBRATION_CACHE_TTL_MS } from '../../src/store/calibration-cache';
+import { smallProfile } from '../fixtures/profile-json';
 import { FLUSH_DELAY_MS } from '../../src/store/usage-buffer';
 import type { ApiKey, RateTake, Store, UsageEvent } from '../../src/store/types';
 
@@ -510,7 +511,7 @@ export function storeContract(target: ContractTarget | null): void {
         modelVersion: 'm-1',
         createdAt,
         summary: JSON.stringify({ name: `essays ${id}`, languages: { en: { texts: 60 } } }),
-        profile: JSON.stringify({ format: 1, name: `essays ${id}`, languages: { en: { texts: 60, samples: [{ logit: -2.5 }] } } }),
+        profile: JSON.stringify(smallProfile(`essays ${id}`)),
       });
 
       it("stores a key's profiles, lists them newest first, and never shows them to another key", async () => {
@@ -599,7 +600,7 @@ export function storeContract(target: ContractTarget | null): void {
         const key = await keyOf(first);
         expect(await second.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // a miss is not cached
         await first.calibrations.insert(row(key.id, 'cal_shared', NOV));
-        expect(await second.calibrations.lookup(key.id, 'cal_shared')).toMatchObject({ format: 1 });
+        expect(await second.calibrations.lookup(key.id, 'cal_shared')).toMatchObject({ name: 'essays cal_shared' });
         expect(await first.calibrations.remove(key.id, 'cal_shared')).toBe(true);
         expect(await first.calibrations.lookup(key.id, 'cal_shared')).toBeNull(); // the deleting instance: at once
         await Bun.sleep(CALIBRATION_CACHE_TTL_MS + 50);
