@@ -1,0 +1,110 @@
+/**
+ * Profile files with finite but absurd numbers (issue 44 item 5), through the real command line: an
+ * adapted profile made by `calibrate --out`, edited (weights, bias or logit weight of 1e308, a bar moved
+ * to -1e300 or merely below its texts while the file keeps its old counts, more weighted n-grams than a
+ * fit keeps), is refused by `detect --calibration` with exit 2 and what is wrong; never applied.
+ */
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
+import { MAX_FIT_GRAMS } from '../../src/detector/decide/profile';
+import { MAX_ADAPTATION_GRAMS } from '../../src/detector/learn/adaptation';
+import { SUITE_TIMEOUT_MS } from '../timeout';
+
+setDefaultTimeout(SUITE_TIMEOUT_MS);
+
+const ROOT = join(import.meta.dir, '../..');
+let dir = '';
+let profile = '';
+
+async function run(command: string, args: string[], stdin?: string) {
+  const proc = Bun.spawn(['bun', 'run', 'src/main.ts', command, ...args], {
+    cwd: ROOT,
+    stdin: stdin === undefined ? 'ignore' : new Blob([stdin]),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** The absurd edits of issue 44 items 4 and 5, each with the reason parseProfile gives. */
+// biome-ignore lint/suspicious/noExplicitAny: edits of a parsed JSON file
+export const ABSURD_EDITS: Array<[string, (p: any) => void, string]> = [
+  [
+    'n-gram weights of ±1e308',
+    (p) => {
+      const w: number[] = p.languages.en.adaptation.fit.weights;
+      w.forEach((_, i) => {
+        w[i] = i % 2 ? 1e308 : -1e308;
+      });
+    },
+    'fit holds a weight, bias or logit weight that is not a number within ±100',
+  ],
+  ['a bias of 1e308', (p) => void (p.languages.en.adaptation.fit.bias = 1e308), 'fit holds a weight, bias or logit weight'],
+  ['a logit weight of 1e308', (p) => void (p.languages.en.adaptation.fit.logitWeight = 1e308), 'fit holds a weight, bias or logit weight'],
+  [
+    'a bar moved to -1e300 with its old counts',
+    (p) => void (p.languages.en.modes.balanced.thresholdLogit = -1e300),
+    'modes.balanced.thresholdLogit is beyond ±1000',
+  ],
+  [
+    'a bar moved below every text with its old counts',
+    (p) => void (p.languages.en.modes.conservative.thresholdLogit = -40),
+    'modes.conservative.thresholdLogit is below the bar the rule sets',
+  ],
+  [
+    'an adapted bar moved below every text with its old counts',
+    (p) => void (p.languages.en.adaptation.modes.balanced.thresholdLogit = -40),
+    'adaptation.modes.balanced.thresholdLogit is below the bar the rule sets',
+  ],
+  [
+    `${MAX_FIT_GRAMS + 40_000} weighted n-grams`,
+    (p) => {
+      const a = p.languages.en.adaptation;
+      a.fit.grams = Array.from({ length: MAX_FIT_GRAMS + 40_000 }, (_, i) => i * 7);
+      a.fit.weights = a.fit.grams.map(() => 0.01);
+      a.features = a.fit.grams.length;
+    },
+    `fit has ${MAX_FIT_GRAMS + 40_000} n-grams, more than the ${MAX_FIT_GRAMS} a fit keeps`,
+  ],
+];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'profile-bounds-'));
+  profile = join(dir, 'adapted.json');
+  const lines = [
+    ...humanNotes(150).map((text) => JSON.stringify({ text })),
+    ...aiNotes(80).map((text) => JSON.stringify({ text, label: 'ai' })),
+  ];
+  const made = await run('calibrate', ['--out', profile, '--name', 'Diaries'], lines.join('\n'));
+  expect([made.code, made.stderr]).toEqual([0, '']);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('detect --calibration with a profile file of absurd numbers (issue 44 item 5)', () => {
+  it('keeps the n-gram bound of a fit and of a file the same number', () => {
+    expect(MAX_FIT_GRAMS).toBe(MAX_ADAPTATION_GRAMS);
+  });
+
+  it('applies the profile as made: every score a number', async () => {
+    const d = await run('detect', ['--jsonl', '--calibration', profile], JSON.stringify({ text: aiNotes(200)[190] }));
+    expect(d.code).toBe(0);
+    expect(typeof JSON.parse(d.stdout).score).toBe('number');
+  });
+
+  for (const [name, edit, reason] of ABSURD_EDITS) {
+    it(`refuses ${name} with exit 2 and what is wrong`, async () => {
+      const edited = JSON.parse(readFileSync(profile, 'utf8'));
+      edit(edited);
+      const path = join(dir, 'edited.json');
+      writeFileSync(path, JSON.stringify(edited));
+      const d = await run('detect', ['--jsonl', '--calibration', path], JSON.stringify({ text: aiNotes(200)[191] }));
+      expect([d.code, d.stdout]).toEqual([2, '']);
+      expect(d.stderr).toContain('not a calibration profile');
+      expect(d.stderr).toContain(reason);
+    });
+  }
+});
