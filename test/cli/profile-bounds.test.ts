@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { MAX_FIT_GRAMS } from '../../src/detector/decide/profile';
+import { ABSURD_EDITS } from '../fixtures/absurd-profiles';
 import { MAX_ADAPTATION_GRAMS } from '../../src/detector/learn/adaptation';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 
@@ -29,48 +30,6 @@ async function run(command: string, args: string[], stdin?: string) {
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
-
-/** The absurd edits of issue 44 items 4 and 5, each with the reason parseProfile gives. */
-// biome-ignore lint/suspicious/noExplicitAny: edits of a parsed JSON file
-export const ABSURD_EDITS: Array<[string, (p: any) => void, string]> = [
-  [
-    'n-gram weights of ±1e308',
-    (p) => {
-      const w: number[] = p.languages.en.adaptation.fit.weights;
-      w.forEach((_, i) => {
-        w[i] = i % 2 ? 1e308 : -1e308;
-      });
-    },
-    'fit holds a weight, bias or logit weight that is not a number within ±100',
-  ],
-  ['a bias of 1e308', (p) => void (p.languages.en.adaptation.fit.bias = 1e308), 'fit holds a weight, bias or logit weight'],
-  ['a logit weight of 1e308', (p) => void (p.languages.en.adaptation.fit.logitWeight = 1e308), 'fit holds a weight, bias or logit weight'],
-  [
-    'a bar moved to -1e300 with its old counts',
-    (p) => void (p.languages.en.modes.balanced.thresholdLogit = -1e300),
-    'modes.balanced.thresholdLogit is beyond ±1000',
-  ],
-  [
-    'a bar moved below every text with its old counts',
-    (p) => void (p.languages.en.modes.conservative.thresholdLogit = -40),
-    'modes.conservative.thresholdLogit is below the bar the rule sets',
-  ],
-  [
-    'an adapted bar moved below every text with its old counts',
-    (p) => void (p.languages.en.adaptation.modes.balanced.thresholdLogit = -40),
-    'adaptation.modes.balanced.thresholdLogit is below the bar the rule sets',
-  ],
-  [
-    `${MAX_FIT_GRAMS + 40_000} weighted n-grams`,
-    (p) => {
-      const a = p.languages.en.adaptation;
-      a.fit.grams = Array.from({ length: MAX_FIT_GRAMS + 40_000 }, (_, i) => i * 7);
-      a.fit.weights = a.fit.grams.map(() => 0.01);
-      a.features = a.fit.grams.length;
-    },
-    `fit has ${MAX_FIT_GRAMS + 40_000} n-grams, more than the ${MAX_FIT_GRAMS} a fit keeps`,
-  ],
-];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'profile-bounds-'));
