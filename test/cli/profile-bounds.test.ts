@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { MAX_FIT_GRAMS } from '../../src/detector/decide/profile';
 import { ABSURD_EDITS } from '../fixtures/absurd-profiles';
+import { createDetector } from '../../src/detector';
 import { MAX_ADAPTATION_GRAMS } from '../../src/detector/learn/adaptation';
 import { SUITE_TIMEOUT_MS } from '../timeout';
 
@@ -66,4 +67,22 @@ describe('detect --calibration with a profile file of absurd numbers (issue 44 i
       expect(d.stderr).toContain(reason);
     });
   }
+
+  it('never answers a score that is not a number, even for a profile that was not checked (decide/index.ts)', async () => {
+    const unchecked = JSON.parse(readFileSync(profile, 'utf8'));
+    ABSURD_EDITS[0][1](unchecked); // weights of ±1e308: the adapted logit is ±Infinity or NaN
+    const detector = await createDetector();
+    const texts = aiNotes(200).slice(180, 190);
+    const outcomes = texts.map((text) => {
+      try {
+        const a = detector.analyze(text, { sensitivity: 'balanced', profile: unchecked, modelVersion: unchecked.modelVersion });
+        return a.calibration?.adapted ? 'adapted' : Number.isFinite(a.score) ? 'model' : 'not a number';
+      } catch (error) {
+        return (error as { code?: string }).code ?? 'thrown';
+      }
+    });
+    expect(outcomes).not.toContain('not a number');
+    expect(outcomes).not.toContain('adapted');
+    expect(outcomes).toContain('calibration_invalid');
+  });
 });
