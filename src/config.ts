@@ -190,7 +190,7 @@ function readMetricsToken(env: Env): string | null {
 /**
  * The calibration cache's default share of MEMORY_LIMIT_MB: an eighth (128 MB of JSON of the default
  * 1024). A parsed profile's heap is 0.80-0.85x its JSON on Bun (two adapted profiles of dev data, 435
- * and 523 KB: docs/faults.md, "Stored profiles"), so a full cache holds about the budget: the rest of
+ * and 523 KB: docs/faults.md, "Issue 44"), so a full cache holds about the budget: the rest of
  * the aim is left to scoring and batches (887 MB RSS with 300 large profiles before the bound).
  */
 export const CALIBRATION_CACHE_SHARE = 8;

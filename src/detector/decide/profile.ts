@@ -436,8 +436,8 @@ const SLACK = 2e-6;
  * bias or logit weight of 1e308 answered `score: null` or 100 for every text, a bar of -1e300 kept its old
  * counts). Each is far above what a real fit or score reaches, measured on profiles made from dev data
  * with `calibrate --out` (outfox essays + argugpt, StackExchange + alpaca, BBC news + autextification;
- * docs/faults.md, "Stored profiles"): |logit| <= 21 (model and cross-fitted), |n-gram weight| <= 1.9,
- * |style weight| <= 0.7, |bias| <= 1.4, |logit weight| <= 1.3, |style mean| <= 22.
+ * docs/faults.md, "Issue 44"): |logit| <= 21 (model and cross-fitted), |n-gram weight| <= 1.9,
+ * |style weight| <= 0.7, |bias| <= 1.3, |logit weight| <= 1.3, |style mean| <= 22.
  */
 /** Largest |logit| a sample, a cross-fitted logit or a bar may state (a logit of 1,000 is odds of e^1000: no score means it). */
 export const MAX_PROFILE_LOGIT = 1_000;
@@ -484,7 +484,7 @@ function barTexts(
     const logit = s.adaptedLogit ?? 0;
     if (covers(coverage, s.docType, s.words)) return { logit, always, eligible: adaptedProbability(logit) >= 0.5 };
     const { modelBar } = adapted;
-    return { logit, always, eligible: modelBar !== null && s.probability >= 0.5 && s.logit >= modelBar, fixed: true };
+    return { logit, always, eligible: modelBar !== null && s.probability >= 0.5 && s.logit >= modelBar - BAR_SLACK, fixed: true };
   });
 }
 
