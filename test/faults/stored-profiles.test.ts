@@ -26,7 +26,6 @@ let cluster: PostgresCluster | undefined;
 afterAll(() => tearDown(servers, cluster, dir));
 
 /** The row edits of issue 44 item 4, then item 5's (shared with the CLI's test). */
-// biome-ignore lint/suspicious/noExplicitAny: edits of a parsed JSON row
 const EDITS: Array<[string, (p: any) => void]> = [
   ['format 99', (p) => void (p.format = 99)],
   [
