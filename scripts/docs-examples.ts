@@ -339,6 +339,11 @@ export async function generateExamples(): Promise<DetectExamples> {
     `POST /v1/calibrations with a key that keeps ${MAX_CALIBRATIONS_PER_KEY} profiles`,
     send('/v1/calibrations', { key: fullSecret, json: { name: 'One more', texts: humanTexts(60) } }),
   );
+  // Those rows hold "{}": a detection naming one is refused, as for any stored profile that fails its checks (issue 44).
+  await error(
+    'POST /v1/detect {"text": …, "calibration": "cal_0000000000000000000000"} (its stored row is not a valid profile)',
+    send('/v1/detect', { key: fullSecret, json: { text: ESSAY, calibration: 'cal_0000000000000000000000' } }),
+  );
   await store.close();
 
   return {

@@ -47,6 +47,11 @@ export interface Config {
   readonly extractHeapMb: number;
   /** RSS one server process aims to stay under: garbage is collected above half of it, extraction stops above it (MEMORY_LIMIT_MB, default 1024). */
   readonly memoryLimitMb: number;
+  /**
+   * Megabytes of parsed calibration profiles one server process keeps cached, counted as their stored
+   * JSON (src/store/calibration-cache.ts; CALIBRATION_CACHE_MB, default MEMORY_LIMIT_MB / CALIBRATION_CACHE_SHARE).
+   */
+  readonly calibrationCacheMb: number;
   /** Batch: wall-clock budget for one batch in ms (BATCH_TIME_BUDGET_MS, default 120000). */
   readonly batchTimeBudgetMs: number;
   /** Server processes sharing the port (WORKERS: a number, or `auto`, the default: one per core, at most AUTO_WORKERS_MAX). */
@@ -182,9 +187,18 @@ function readMetricsToken(env: Env): string | null {
   return raw;
 }
 
+/**
+ * The calibration cache's default share of MEMORY_LIMIT_MB: an eighth (128 MB of JSON of the default
+ * 1024). A parsed profile's heap is 0.80-0.85x its JSON on Bun (two adapted profiles of dev data, 435
+ * and 523 KB: docs/faults.md, "Issue 44"), so a full cache holds about the budget: the rest of
+ * the aim is left to scoring and batches (887 MB RSS with 300 large profiles before the bound).
+ */
+export const CALIBRATION_CACHE_SHARE = 8;
+
 /** Parses and validates the environment; throws ConfigError with a clear message on bad values. */
 export function loadConfig(env: Env = process.env): Config {
   const databasePath = env.DATABASE_PATH?.trim() || './data/detector.sqlite';
+  const memoryLimitMb = readInt(env, 'MEMORY_LIMIT_MB', 1024, 128, 1_048_576);
   return Object.freeze({
     port: readInt(env, 'PORT', 3000, 0, 65535),
     host: readHost(env),
@@ -202,7 +216,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxTextChars: readInt(env, 'MAX_TEXT_CHARS', DEFAULT_MAX_TEXT_CHARS, 1000, MAX_TEXT_CHARS_CEILING),
     extractTimeoutMs: readInt(env, 'EXTRACT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     extractHeapMb: readInt(env, 'EXTRACT_HEAP_MB', 512, 64, 65_536),
-    memoryLimitMb: readInt(env, 'MEMORY_LIMIT_MB', 1024, 128, 1_048_576),
+    memoryLimitMb,
+    calibrationCacheMb: readInt(env, 'CALIBRATION_CACHE_MB', Math.floor(memoryLimitMb / CALIBRATION_CACHE_SHARE), 1, 1_048_576),
     batchTimeBudgetMs: readInt(env, 'BATCH_TIME_BUDGET_MS', 120_000, 100, 3_600_000),
     workers: readWorkers(env),
     corsOrigins: readCorsOrigins(env),

@@ -323,7 +323,40 @@ export interface components {
                     /** @description null: no upper bound. */
                     max: number | null;
                 } | null;
-                /** @description The same in one sentence, in the label language. */
+                /** @description Only under a profile that applied (`source: calibration`) made with the model's reference writers: what the bar that decided flags of human writers unlike the profile's (reference texts of the kinds it covers), the same figures as the profile's `languages.<lang>.modes.<mode>.otherWriters`. The upper bound holds for texts like the profile's own; these say what the profile does to others. */
+                otherWriters?: {
+                    /**
+                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                     * @enum {string}
+                     */
+                    bar: "adapted" | "calibration";
+                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                    texts: number;
+                    /** @description Those the bar flags, as a detection with the profile decides. */
+                    flagged: number;
+                    /** @description flagged / texts. */
+                    rate: number;
+                    /** @description Reference populations with enough covered texts to be guarded. */
+                    populations: number;
+                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                    most: {
+                        /** @description The population’s stable id, `<language>:<source family>`. */
+                        id: string;
+                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                        label: string;
+                        /** @description Its reference texts of the kinds the profile covers. */
+                        texts: number;
+                        /** @description Those the bar flags, as a detection with the profile decides. */
+                        flagged: number;
+                        /** @description flagged / texts. */
+                        rate: number;
+                        /** @description The share the model alone (no profile) flags at this mode. */
+                        modelRate: number;
+                    } | null;
+                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                    raised: boolean;
+                };
+                /** @description The same in one sentence, in the label language; with `otherWriters`, a second sentence on them (a population’s `label` is quoted as the reference set names it, in English). */
                 text: string;
             };
             /**
@@ -375,7 +408,7 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "text_too_long" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "calibration_ai_without_human" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
+                code: "missing_api_key" | "invalid_api_key" | "invalid_json" | "invalid_request" | "text_required" | "text_too_short" | "invalid_sensitivity" | "invalid_idempotency_key" | "invalid_calibration_id" | "calibration_invalid" | "not_found" | "calibration_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "calibration_limit_reached" | "payload_too_large" | "too_many_files" | "too_many_sentences" | "text_too_long" | "exceeds_plan" | "too_many_texts" | "calibration_timeout" | "unsupported_media_type" | "idempotency_key_reused" | "calibration_too_small" | "calibration_empty" | "calibration_ai_without_human" | "quota_exceeded" | "trial_calls_exhausted" | "rate_limited" | "internal_error" | "store_unavailable" | "hold_expired";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
                 /**
@@ -505,7 +538,40 @@ export interface components {
                     /** @description null: no upper bound. */
                     max: number | null;
                 } | null;
-                /** @description The same in one sentence, in the label language. */
+                /** @description Only under a profile that applied (`source: calibration`) made with the model's reference writers: what the bar that decided flags of human writers unlike the profile's (reference texts of the kinds it covers), the same figures as the profile's `languages.<lang>.modes.<mode>.otherWriters`. The upper bound holds for texts like the profile's own; these say what the profile does to others. */
+                otherWriters?: {
+                    /**
+                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                     * @enum {string}
+                     */
+                    bar: "adapted" | "calibration";
+                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                    texts: number;
+                    /** @description Those the bar flags, as a detection with the profile decides. */
+                    flagged: number;
+                    /** @description flagged / texts. */
+                    rate: number;
+                    /** @description Reference populations with enough covered texts to be guarded. */
+                    populations: number;
+                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                    most: {
+                        /** @description The population’s stable id, `<language>:<source family>`. */
+                        id: string;
+                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                        label: string;
+                        /** @description Its reference texts of the kinds the profile covers. */
+                        texts: number;
+                        /** @description Those the bar flags, as a detection with the profile decides. */
+                        flagged: number;
+                        /** @description flagged / texts. */
+                        rate: number;
+                        /** @description The share the model alone (no profile) flags at this mode. */
+                        modelRate: number;
+                    } | null;
+                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                    raised: boolean;
+                };
+                /** @description The same in one sentence, in the label language; with `otherWriters`, a second sentence on them (a population’s `label` is quoted as the reference set names it, in English). */
                 text: string;
             };
             /**
@@ -649,7 +715,7 @@ export interface components {
              * @description Stable snake_case code: branch on this, never on the message.
              * @enum {string}
              */
-            code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable";
+            code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable" | "calibration_invalid";
             /** @description Human-readable message in the negotiated language. */
             message: string;
         };
@@ -837,9 +903,8 @@ export interface components {
                         /** @description null: no upper bound. */
                         max: number | null;
                     } | null;
-                    /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
+                    /** @description Per sensitivity: the threshold on the model's own score (calibration-only), the error measured on the texts, and what the mode's bar flags of other writers (`otherWriters`). */
                     modes: {
-                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         conservative: {
                             /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                             thresholdLogit: number | null;
@@ -855,8 +920,40 @@ export interface components {
                             upperBound: number;
                             /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                             thresholdScore?: number | null;
+                            /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                            otherWriters?: {
+                                /**
+                                 * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                 * @enum {string}
+                                 */
+                                bar: "adapted" | "calibration";
+                                /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                texts: number;
+                                /** @description Those the bar flags, as a detection with the profile decides. */
+                                flagged: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description Reference populations with enough covered texts to be guarded. */
+                                populations: number;
+                                /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                most: {
+                                    /** @description The population’s stable id, `<language>:<source family>`. */
+                                    id: string;
+                                    /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                    label: string;
+                                    /** @description Its reference texts of the kinds the profile covers. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description The share the model alone (no profile) flags at this mode. */
+                                    modelRate: number;
+                                } | null;
+                                /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                raised: boolean;
+                            };
                         };
-                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         balanced: {
                             /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                             thresholdLogit: number | null;
@@ -872,8 +969,40 @@ export interface components {
                             upperBound: number;
                             /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                             thresholdScore?: number | null;
+                            /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                            otherWriters?: {
+                                /**
+                                 * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                 * @enum {string}
+                                 */
+                                bar: "adapted" | "calibration";
+                                /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                texts: number;
+                                /** @description Those the bar flags, as a detection with the profile decides. */
+                                flagged: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description Reference populations with enough covered texts to be guarded. */
+                                populations: number;
+                                /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                most: {
+                                    /** @description The population’s stable id, `<language>:<source family>`. */
+                                    id: string;
+                                    /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                    label: string;
+                                    /** @description Its reference texts of the kinds the profile covers. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description The share the model alone (no profile) flags at this mode. */
+                                    modelRate: number;
+                                } | null;
+                                /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                raised: boolean;
+                            };
                         };
-                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         aggressive: {
                             /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                             thresholdLogit: number | null;
@@ -889,6 +1018,39 @@ export interface components {
                             upperBound: number;
                             /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                             thresholdScore?: number | null;
+                            /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                            otherWriters?: {
+                                /**
+                                 * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                 * @enum {string}
+                                 */
+                                bar: "adapted" | "calibration";
+                                /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                texts: number;
+                                /** @description Those the bar flags, as a detection with the profile decides. */
+                                flagged: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description Reference populations with enough covered texts to be guarded. */
+                                populations: number;
+                                /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                most: {
+                                    /** @description The population’s stable id, `<language>:<source family>`. */
+                                    id: string;
+                                    /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                    label: string;
+                                    /** @description Its reference texts of the kinds the profile covers. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description The share the model alone (no profile) flags at this mode. */
+                                    modelRate: number;
+                                } | null;
+                                /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                raised: boolean;
+                            };
                         };
                     };
                     /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
@@ -944,6 +1106,11 @@ export interface components {
                                 modelCaught: number;
                                 /** @description modelCaught / aiTexts. */
                                 modelCatchRate: number;
+                                /**
+                                 * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                 * @enum {string}
+                                 */
+                                fallback?: "fewer_caught";
                             };
                             balanced: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -968,6 +1135,11 @@ export interface components {
                                 modelCaught: number;
                                 /** @description modelCaught / aiTexts. */
                                 modelCatchRate: number;
+                                /**
+                                 * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                 * @enum {string}
+                                 */
+                                fallback?: "fewer_caught";
                             };
                             aggressive: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -992,6 +1164,11 @@ export interface components {
                                 modelCaught: number;
                                 /** @description modelCaught / aiTexts. */
                                 modelCatchRate: number;
+                                /**
+                                 * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                 * @enum {string}
+                                 */
+                                fallback?: "fewer_caught";
                             };
                         };
                     } | null;
@@ -1011,6 +1188,36 @@ export interface components {
                             model: number;
                         } | null;
                     } | null;
+                    /** @description How the bars were guarded on reference writers: each mode’s bar raised until no reference population is flagged more than the model alone flags it plus a margin, or the mode’s floor (docs/calibration.md, "Writers outside your texts"). Absent: no reference set (the bars are not guarded). */
+                    guard?: {
+                        /** @description Reference human texts of the language (shipped with the model) of the document types and lengths the profile covers. */
+                        references: number;
+                        /** @description Reference populations with enough of those texts to be guarded: each mode’s bar protects each of them. */
+                        populations: number;
+                        /**
+                         * @description `with_profile`: guarded as the profile was made; `on_load`: an older profile (made without the guard) guarded as it was read.
+                         * @enum {string}
+                         */
+                        made: "with_profile" | "on_load";
+                    };
+                    /** @description The check of the AI examples against the human texts; absent with fewer than 20 examples. */
+                    examples?: {
+                        /** @description AI examples checked. */
+                        aiTexts: number;
+                        /** @description The model’s AUROC of the examples against the human texts: under 0.5, it reads the “AI examples” as more human than the human texts (warning `examples_rank_below_human`). */
+                        modelAuroc: number;
+                        /** @description Surface forms in which the two sides differ by half the texts or more, widest first (warning `examples_differ_in_form`). */
+                        forms: {
+                            /** @enum {string} */
+                            form: "tokenised" | "wrapped" | "markdown" | "curly" | "casing" | "opening" | "closing";
+                            /** @description Share of the human texts in this form. */
+                            human: number;
+                            /** @description Share of the AI examples in this form. */
+                            ai: number;
+                            /** @description `opening`: the opening word most texts of one side share. */
+                            word?: string;
+                        }[];
+                    };
                 };
                 /** @description One language of the profile. */
                 es?: {
@@ -1024,9 +1231,8 @@ export interface components {
                         /** @description null: no upper bound. */
                         max: number | null;
                     } | null;
-                    /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
+                    /** @description Per sensitivity: the threshold on the model's own score (calibration-only), the error measured on the texts, and what the mode's bar flags of other writers (`otherWriters`). */
                     modes: {
-                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         conservative: {
                             /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                             thresholdLogit: number | null;
@@ -1042,8 +1248,40 @@ export interface components {
                             upperBound: number;
                             /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                             thresholdScore?: number | null;
+                            /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                            otherWriters?: {
+                                /**
+                                 * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                 * @enum {string}
+                                 */
+                                bar: "adapted" | "calibration";
+                                /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                texts: number;
+                                /** @description Those the bar flags, as a detection with the profile decides. */
+                                flagged: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description Reference populations with enough covered texts to be guarded. */
+                                populations: number;
+                                /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                most: {
+                                    /** @description The population’s stable id, `<language>:<source family>`. */
+                                    id: string;
+                                    /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                    label: string;
+                                    /** @description Its reference texts of the kinds the profile covers. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description The share the model alone (no profile) flags at this mode. */
+                                    modelRate: number;
+                                } | null;
+                                /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                raised: boolean;
+                            };
                         };
-                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         balanced: {
                             /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                             thresholdLogit: number | null;
@@ -1059,8 +1297,40 @@ export interface components {
                             upperBound: number;
                             /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                             thresholdScore?: number | null;
+                            /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                            otherWriters?: {
+                                /**
+                                 * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                 * @enum {string}
+                                 */
+                                bar: "adapted" | "calibration";
+                                /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                texts: number;
+                                /** @description Those the bar flags, as a detection with the profile decides. */
+                                flagged: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description Reference populations with enough covered texts to be guarded. */
+                                populations: number;
+                                /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                most: {
+                                    /** @description The population’s stable id, `<language>:<source family>`. */
+                                    id: string;
+                                    /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                    label: string;
+                                    /** @description Its reference texts of the kinds the profile covers. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description The share the model alone (no profile) flags at this mode. */
+                                    modelRate: number;
+                                } | null;
+                                /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                raised: boolean;
+                            };
                         };
-                        /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                         aggressive: {
                             /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                             thresholdLogit: number | null;
@@ -1076,6 +1346,39 @@ export interface components {
                             upperBound: number;
                             /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                             thresholdScore?: number | null;
+                            /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                            otherWriters?: {
+                                /**
+                                 * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                 * @enum {string}
+                                 */
+                                bar: "adapted" | "calibration";
+                                /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                texts: number;
+                                /** @description Those the bar flags, as a detection with the profile decides. */
+                                flagged: number;
+                                /** @description flagged / texts. */
+                                rate: number;
+                                /** @description Reference populations with enough covered texts to be guarded. */
+                                populations: number;
+                                /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                most: {
+                                    /** @description The population’s stable id, `<language>:<source family>`. */
+                                    id: string;
+                                    /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                    label: string;
+                                    /** @description Its reference texts of the kinds the profile covers. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description The share the model alone (no profile) flags at this mode. */
+                                    modelRate: number;
+                                } | null;
+                                /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                raised: boolean;
+                            };
                         };
                     };
                     /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
@@ -1131,6 +1434,11 @@ export interface components {
                                 modelCaught: number;
                                 /** @description modelCaught / aiTexts. */
                                 modelCatchRate: number;
+                                /**
+                                 * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                 * @enum {string}
+                                 */
+                                fallback?: "fewer_caught";
                             };
                             balanced: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -1155,6 +1463,11 @@ export interface components {
                                 modelCaught: number;
                                 /** @description modelCaught / aiTexts. */
                                 modelCatchRate: number;
+                                /**
+                                 * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                 * @enum {string}
+                                 */
+                                fallback?: "fewer_caught";
                             };
                             aggressive: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -1179,6 +1492,11 @@ export interface components {
                                 modelCaught: number;
                                 /** @description modelCaught / aiTexts. */
                                 modelCatchRate: number;
+                                /**
+                                 * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                 * @enum {string}
+                                 */
+                                fallback?: "fewer_caught";
                             };
                         };
                     } | null;
@@ -1198,6 +1516,36 @@ export interface components {
                             model: number;
                         } | null;
                     } | null;
+                    /** @description How the bars were guarded on reference writers: each mode’s bar raised until no reference population is flagged more than the model alone flags it plus a margin, or the mode’s floor (docs/calibration.md, "Writers outside your texts"). Absent: no reference set (the bars are not guarded). */
+                    guard?: {
+                        /** @description Reference human texts of the language (shipped with the model) of the document types and lengths the profile covers. */
+                        references: number;
+                        /** @description Reference populations with enough of those texts to be guarded: each mode’s bar protects each of them. */
+                        populations: number;
+                        /**
+                         * @description `with_profile`: guarded as the profile was made; `on_load`: an older profile (made without the guard) guarded as it was read.
+                         * @enum {string}
+                         */
+                        made: "with_profile" | "on_load";
+                    };
+                    /** @description The check of the AI examples against the human texts; absent with fewer than 20 examples. */
+                    examples?: {
+                        /** @description AI examples checked. */
+                        aiTexts: number;
+                        /** @description The model’s AUROC of the examples against the human texts: under 0.5, it reads the “AI examples” as more human than the human texts (warning `examples_rank_below_human`). */
+                        modelAuroc: number;
+                        /** @description Surface forms in which the two sides differ by half the texts or more, widest first (warning `examples_differ_in_form`). */
+                        forms: {
+                            /** @enum {string} */
+                            form: "tokenised" | "wrapped" | "markdown" | "curly" | "casing" | "opening" | "closing";
+                            /** @description Share of the human texts in this form. */
+                            human: number;
+                            /** @description Share of the AI examples in this form. */
+                            ai: number;
+                            /** @description `opening`: the opening word most texts of one side share. */
+                            word?: string;
+                        }[];
+                    };
                 };
             };
             /** @description Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: Jaccard similarity of their word triples 0.85 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged. */
@@ -1269,7 +1617,7 @@ export interface components {
                  * @description Stable snake_case code: branch on this, never on the message.
                  * @enum {string}
                  */
-                code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable";
+                code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable" | "calibration_invalid";
                 /** @description Human-readable message in the negotiated language. */
                 message: string;
             }[];
@@ -1305,9 +1653,8 @@ export interface components {
                             /** @description null: no upper bound. */
                             max: number | null;
                         } | null;
-                        /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
+                        /** @description Per sensitivity: the threshold on the model's own score (calibration-only), the error measured on the texts, and what the mode's bar flags of other writers (`otherWriters`). */
                         modes: {
-                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             conservative: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                                 thresholdLogit: number | null;
@@ -1323,8 +1670,40 @@ export interface components {
                                 upperBound: number;
                                 /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                                 thresholdScore?: number | null;
+                                /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                                otherWriters?: {
+                                    /**
+                                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                     * @enum {string}
+                                     */
+                                    bar: "adapted" | "calibration";
+                                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description Reference populations with enough covered texts to be guarded. */
+                                    populations: number;
+                                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                    most: {
+                                        /** @description The population’s stable id, `<language>:<source family>`. */
+                                        id: string;
+                                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                        label: string;
+                                        /** @description Its reference texts of the kinds the profile covers. */
+                                        texts: number;
+                                        /** @description Those the bar flags, as a detection with the profile decides. */
+                                        flagged: number;
+                                        /** @description flagged / texts. */
+                                        rate: number;
+                                        /** @description The share the model alone (no profile) flags at this mode. */
+                                        modelRate: number;
+                                    } | null;
+                                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                    raised: boolean;
+                                };
                             };
-                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             balanced: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                                 thresholdLogit: number | null;
@@ -1340,8 +1719,40 @@ export interface components {
                                 upperBound: number;
                                 /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                                 thresholdScore?: number | null;
+                                /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                                otherWriters?: {
+                                    /**
+                                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                     * @enum {string}
+                                     */
+                                    bar: "adapted" | "calibration";
+                                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description Reference populations with enough covered texts to be guarded. */
+                                    populations: number;
+                                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                    most: {
+                                        /** @description The population’s stable id, `<language>:<source family>`. */
+                                        id: string;
+                                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                        label: string;
+                                        /** @description Its reference texts of the kinds the profile covers. */
+                                        texts: number;
+                                        /** @description Those the bar flags, as a detection with the profile decides. */
+                                        flagged: number;
+                                        /** @description flagged / texts. */
+                                        rate: number;
+                                        /** @description The share the model alone (no profile) flags at this mode. */
+                                        modelRate: number;
+                                    } | null;
+                                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                    raised: boolean;
+                                };
                             };
-                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             aggressive: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                                 thresholdLogit: number | null;
@@ -1357,6 +1768,39 @@ export interface components {
                                 upperBound: number;
                                 /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                                 thresholdScore?: number | null;
+                                /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                                otherWriters?: {
+                                    /**
+                                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                     * @enum {string}
+                                     */
+                                    bar: "adapted" | "calibration";
+                                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description Reference populations with enough covered texts to be guarded. */
+                                    populations: number;
+                                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                    most: {
+                                        /** @description The population’s stable id, `<language>:<source family>`. */
+                                        id: string;
+                                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                        label: string;
+                                        /** @description Its reference texts of the kinds the profile covers. */
+                                        texts: number;
+                                        /** @description Those the bar flags, as a detection with the profile decides. */
+                                        flagged: number;
+                                        /** @description flagged / texts. */
+                                        rate: number;
+                                        /** @description The share the model alone (no profile) flags at this mode. */
+                                        modelRate: number;
+                                    } | null;
+                                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                    raised: boolean;
+                                };
                             };
                         };
                         /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
@@ -1412,6 +1856,11 @@ export interface components {
                                     modelCaught: number;
                                     /** @description modelCaught / aiTexts. */
                                     modelCatchRate: number;
+                                    /**
+                                     * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                     * @enum {string}
+                                     */
+                                    fallback?: "fewer_caught";
                                 };
                                 balanced: {
                                     /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -1436,6 +1885,11 @@ export interface components {
                                     modelCaught: number;
                                     /** @description modelCaught / aiTexts. */
                                     modelCatchRate: number;
+                                    /**
+                                     * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                     * @enum {string}
+                                     */
+                                    fallback?: "fewer_caught";
                                 };
                                 aggressive: {
                                     /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -1460,6 +1914,11 @@ export interface components {
                                     modelCaught: number;
                                     /** @description modelCaught / aiTexts. */
                                     modelCatchRate: number;
+                                    /**
+                                     * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                     * @enum {string}
+                                     */
+                                    fallback?: "fewer_caught";
                                 };
                             };
                         } | null;
@@ -1479,6 +1938,36 @@ export interface components {
                                 model: number;
                             } | null;
                         } | null;
+                        /** @description How the bars were guarded on reference writers: each mode’s bar raised until no reference population is flagged more than the model alone flags it plus a margin, or the mode’s floor (docs/calibration.md, "Writers outside your texts"). Absent: no reference set (the bars are not guarded). */
+                        guard?: {
+                            /** @description Reference human texts of the language (shipped with the model) of the document types and lengths the profile covers. */
+                            references: number;
+                            /** @description Reference populations with enough of those texts to be guarded: each mode’s bar protects each of them. */
+                            populations: number;
+                            /**
+                             * @description `with_profile`: guarded as the profile was made; `on_load`: an older profile (made without the guard) guarded as it was read.
+                             * @enum {string}
+                             */
+                            made: "with_profile" | "on_load";
+                        };
+                        /** @description The check of the AI examples against the human texts; absent with fewer than 20 examples. */
+                        examples?: {
+                            /** @description AI examples checked. */
+                            aiTexts: number;
+                            /** @description The model’s AUROC of the examples against the human texts: under 0.5, it reads the “AI examples” as more human than the human texts (warning `examples_rank_below_human`). */
+                            modelAuroc: number;
+                            /** @description Surface forms in which the two sides differ by half the texts or more, widest first (warning `examples_differ_in_form`). */
+                            forms: {
+                                /** @enum {string} */
+                                form: "tokenised" | "wrapped" | "markdown" | "curly" | "casing" | "opening" | "closing";
+                                /** @description Share of the human texts in this form. */
+                                human: number;
+                                /** @description Share of the AI examples in this form. */
+                                ai: number;
+                                /** @description `opening`: the opening word most texts of one side share. */
+                                word?: string;
+                            }[];
+                        };
                     };
                     /** @description One language of the profile. */
                     es?: {
@@ -1492,9 +1981,8 @@ export interface components {
                             /** @description null: no upper bound. */
                             max: number | null;
                         } | null;
-                        /** @description Per sensitivity: the threshold on the model's own score (calibration-only) and the error measured on the texts. */
+                        /** @description Per sensitivity: the threshold on the model's own score (calibration-only), the error measured on the texts, and what the mode's bar flags of other writers (`otherWriters`). */
                         modes: {
-                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             conservative: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                                 thresholdLogit: number | null;
@@ -1510,8 +1998,40 @@ export interface components {
                                 upperBound: number;
                                 /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                                 thresholdScore?: number | null;
+                                /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                                otherWriters?: {
+                                    /**
+                                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                     * @enum {string}
+                                     */
+                                    bar: "adapted" | "calibration";
+                                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description Reference populations with enough covered texts to be guarded. */
+                                    populations: number;
+                                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                    most: {
+                                        /** @description The population’s stable id, `<language>:<source family>`. */
+                                        id: string;
+                                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                        label: string;
+                                        /** @description Its reference texts of the kinds the profile covers. */
+                                        texts: number;
+                                        /** @description Those the bar flags, as a detection with the profile decides. */
+                                        flagged: number;
+                                        /** @description flagged / texts. */
+                                        rate: number;
+                                        /** @description The share the model alone (no profile) flags at this mode. */
+                                        modelRate: number;
+                                    } | null;
+                                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                    raised: boolean;
+                                };
                             };
-                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             balanced: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                                 thresholdLogit: number | null;
@@ -1527,8 +2047,40 @@ export interface components {
                                 upperBound: number;
                                 /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                                 thresholdScore?: number | null;
+                                /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                                otherWriters?: {
+                                    /**
+                                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                     * @enum {string}
+                                     */
+                                    bar: "adapted" | "calibration";
+                                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description Reference populations with enough covered texts to be guarded. */
+                                    populations: number;
+                                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                    most: {
+                                        /** @description The population’s stable id, `<language>:<source family>`. */
+                                        id: string;
+                                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                        label: string;
+                                        /** @description Its reference texts of the kinds the profile covers. */
+                                        texts: number;
+                                        /** @description Those the bar flags, as a detection with the profile decides. */
+                                        flagged: number;
+                                        /** @description flagged / texts. */
+                                        rate: number;
+                                        /** @description The share the model alone (no profile) flags at this mode. */
+                                        modelRate: number;
+                                    } | null;
+                                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                    raised: boolean;
+                                };
                             };
-                            /** @description One mode's threshold in one language, and what it did to the profile's own texts. */
                             aggressive: {
                                 /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
                                 thresholdLogit: number | null;
@@ -1544,6 +2096,39 @@ export interface components {
                                 upperBound: number;
                                 /** @description The same threshold on the 0-100 `score` scale, for a text in the middle of the covered length (a score depends on length: exact there, close elsewhere), never below 50 (even odds); null with no threshold. */
                                 thresholdScore?: number | null;
+                                /** @description What the bar a covered detection applies at this mode (the adapted one where the language is adapted, else this one) flags of reference human writers unlike the profile’s, per population (docs/calibration.md, "Writers outside your texts"). Absent in a profile made without the reference set. */
+                                otherWriters?: {
+                                    /**
+                                     * @description The bar the figures are of: the adapted one (an adapted language), or the calibration-only one.
+                                     * @enum {string}
+                                     */
+                                    bar: "adapted" | "calibration";
+                                    /** @description Reference human texts (shipped with the model, never the profile’s) of the document types and lengths the profile covers, in the populations with enough of them. */
+                                    texts: number;
+                                    /** @description Those the bar flags, as a detection with the profile decides. */
+                                    flagged: number;
+                                    /** @description flagged / texts. */
+                                    rate: number;
+                                    /** @description Reference populations with enough covered texts to be guarded. */
+                                    populations: number;
+                                    /** @description The population the bar flags most (by rate), beside what the model alone flags of it; null when none is guarded. */
+                                    most: {
+                                        /** @description The population’s stable id, `<language>:<source family>`. */
+                                        id: string;
+                                        /** @description What a person reads ("second-language learner essays"): the reference set’s name for it, in English in every label language. */
+                                        label: string;
+                                        /** @description Its reference texts of the kinds the profile covers. */
+                                        texts: number;
+                                        /** @description Those the bar flags, as a detection with the profile decides. */
+                                        flagged: number;
+                                        /** @description flagged / texts. */
+                                        rate: number;
+                                        /** @description The share the model alone (no profile) flags at this mode. */
+                                        modelRate: number;
+                                    } | null;
+                                    /** @description True when the guard raised the bar: the profile’s own texts would have set a lower one, which flagged a reference population more than the model alone plus a margin. */
+                                    raised: boolean;
+                                };
                             };
                         };
                         /** @description What the AI examples taught, or null: the language is calibration-only (see `notAdapted`). */
@@ -1599,6 +2184,11 @@ export interface components {
                                     modelCaught: number;
                                     /** @description modelCaught / aiTexts. */
                                     modelCatchRate: number;
+                                    /**
+                                     * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                     * @enum {string}
+                                     */
+                                    fallback?: "fewer_caught";
                                 };
                                 balanced: {
                                     /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -1623,6 +2213,11 @@ export interface components {
                                     modelCaught: number;
                                     /** @description modelCaught / aiTexts. */
                                     modelCatchRate: number;
+                                    /**
+                                     * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                     * @enum {string}
+                                     */
+                                    fallback?: "fewer_caught";
                                 };
                                 aggressive: {
                                     /** @description The logit from which this mode calls a covered text AI; null when the profile's texts are too few to keep the mode's promise (the model's own threshold applies, `reason: too_few_texts`). */
@@ -1647,6 +2242,11 @@ export interface components {
                                     modelCaught: number;
                                     /** @description modelCaught / aiTexts. */
                                     modelCatchRate: number;
+                                    /**
+                                     * @description `fewer_caught`: the adapted bar caught fewer of your AI examples (cross-validated) than the calibration-only one, so this mode decides without the adaptation, on the bar of `modes` (`thresholdLogit` here is then null). Absent: the mode decides adapted.
+                                     * @enum {string}
+                                     */
+                                    fallback?: "fewer_caught";
                                 };
                             };
                         } | null;
@@ -1666,6 +2266,36 @@ export interface components {
                                 model: number;
                             } | null;
                         } | null;
+                        /** @description How the bars were guarded on reference writers: each mode’s bar raised until no reference population is flagged more than the model alone flags it plus a margin, or the mode’s floor (docs/calibration.md, "Writers outside your texts"). Absent: no reference set (the bars are not guarded). */
+                        guard?: {
+                            /** @description Reference human texts of the language (shipped with the model) of the document types and lengths the profile covers. */
+                            references: number;
+                            /** @description Reference populations with enough of those texts to be guarded: each mode’s bar protects each of them. */
+                            populations: number;
+                            /**
+                             * @description `with_profile`: guarded as the profile was made; `on_load`: an older profile (made without the guard) guarded as it was read.
+                             * @enum {string}
+                             */
+                            made: "with_profile" | "on_load";
+                        };
+                        /** @description The check of the AI examples against the human texts; absent with fewer than 20 examples. */
+                        examples?: {
+                            /** @description AI examples checked. */
+                            aiTexts: number;
+                            /** @description The model’s AUROC of the examples against the human texts: under 0.5, it reads the “AI examples” as more human than the human texts (warning `examples_rank_below_human`). */
+                            modelAuroc: number;
+                            /** @description Surface forms in which the two sides differ by half the texts or more, widest first (warning `examples_differ_in_form`). */
+                            forms: {
+                                /** @enum {string} */
+                                form: "tokenised" | "wrapped" | "markdown" | "curly" | "casing" | "opening" | "closing";
+                                /** @description Share of the human texts in this form. */
+                                human: number;
+                                /** @description Share of the AI examples in this form. */
+                                ai: number;
+                                /** @description `opening`: the opening word most texts of one side share. */
+                                word?: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description Texts left out as duplicates of another text of the set: the same after Unicode NFKC normalisation and collapsing whitespace, or a near-copy (a word dropped, re-spaced, a counter or a signature changed: Jaccard similarity of their word triples 0.85 or more). One text counts once, in the texts, the bars and the catch rates. Not scored, not charged. */
@@ -1737,7 +2367,7 @@ export interface components {
                      * @description Stable snake_case code: branch on this, never on the message.
                      * @enum {string}
                      */
-                    code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable";
+                    code: "unsupported_format" | "corrupt_file" | "encrypted_pdf" | "file_too_large" | "extract_limit" | "no_text" | "extract_timeout" | "extract_failed" | "extract_throttled" | "text_too_short" | "batch_timeout" | "internal_error" | "hold_expired" | "store_unavailable" | "calibration_invalid";
                     /** @description Human-readable message in the negotiated language. */
                     message: string;
                 }[];
@@ -2500,7 +3130,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetectResponse"];
                 };
             };
-            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
+            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`, `calibration_invalid`. */
             400: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -2712,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetectResponse"];
                 };
             };
-            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
+            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`, `calibration_invalid`. */
             400: {
                 headers: {
                     /** @description Language of labels and messages. */
@@ -2924,7 +3554,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["BatchLine"];
                 };
             };
-            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`. */
+            /** @description The body is not valid. Codes: `invalid_json`, `invalid_request`, `text_required`, `text_too_short`, `invalid_sensitivity`, `invalid_idempotency_key`, `invalid_calibration_id`, `calibration_invalid`. */
             400: {
                 headers: {
                     /** @description Language of labels and messages. */

@@ -1,6 +1,6 @@
 /** The one error mapper: every failure becomes `{ success:false, error:{code,message} }`, localized. */
 import { Elysia } from 'elysia';
-import { type LabelLang, TextTooLongError } from '../contract';
+import { CodedError, type LabelLang, TextTooLongError } from '../contract';
 import { errorMessage } from '../i18n';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../store/errors';
 import type { ApiKey, UsageSink } from '../store/types';
@@ -26,6 +26,8 @@ export interface ErrorMapperOptions {
 /** Elysia's own error codes and the store's failures, translated; anything else unknown is a 500. */
 function toApiError(code: string | number, error: unknown, request: Request, routes: readonly RouteEntry[], path: string): ApiError {
   if (error instanceof ApiError) return error;
+  // A profile that fails as it is applied (decide/index.ts: a score that is not a number): refused, never answered.
+  if (error instanceof CodedError && error.code === 'calibration_invalid') return new ApiError('calibration_invalid', error.params);
   // The engine's own check: a text within the limit as sent, past it once normalised (NFKC lengthens some characters).
   if (error instanceof TextTooLongError) return new ApiError('text_too_long', error.params);
   if (error instanceof StoreUnavailableError) {

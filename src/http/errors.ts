@@ -16,6 +16,11 @@ export const ERROR_STATUS = {
   invalid_idempotency_key: 400,
   /** A calibration profile id that is not `cal_` and 22 base62 characters (issue 34). */
   invalid_calibration_id: 400,
+  /**
+   * The calibration profile named, as stored, fails the checks a profile file gets (parseProfile; issue 44:
+   * a row edited in the database): never applied. PROFILE_ERROR_STATUS's status (detector/decide/profile.ts).
+   */
+  calibration_invalid: 400,
   not_found: 404,
   /** No calibration profile with this id for this key: unknown, deleted, or another key's (the same answer). */
   calibration_not_found: 404,

@@ -42,6 +42,8 @@ export const en = {
     batch_timeout: 'The batch ran out of its time budget of {seconds} s before this file was processed.',
     invalid_calibration_id: 'The calibration id "{id}" is not valid: ids look like cal_ followed by 22 letters and digits.',
     calibration_not_found: 'No calibration profile "{id}" for this API key.',
+    calibration_invalid:
+      'The calibration profile "{id}" as stored is not a valid profile ({reason}): it is not applied. Delete it and make it again.',
     calibration_limit_reached: 'This API key already keeps {limit} calibration profiles: delete one before making another.',
     too_many_texts: 'Too many texts: at most {limit} per calibration ({count} sent).',
     calibration_timeout:

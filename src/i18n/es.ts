@@ -48,6 +48,8 @@ export const es: Catalogue = {
     batch_timeout: 'El lote ha agotado su tiempo máximo de {seconds} s antes de procesar este archivo.',
     invalid_calibration_id: 'El identificador de calibración "{id}" no es válido: tiene la forma cal_ seguida de 22 letras y cifras.',
     calibration_not_found: 'No hay ningún perfil de calibración "{id}" para esta clave de API.',
+    calibration_invalid:
+      'El perfil de calibración "{id}", tal como está guardado, no es un perfil válido ({reason}): no se aplica. Bórralo y vuelve a crearlo.',
     calibration_limit_reached: 'Esta clave de API ya guarda {limit} perfiles de calibración: borra uno antes de crear otro.',
     too_many_texts: 'Demasiados textos: como máximo {limit} por calibración (se enviaron {count}).',
     calibration_timeout:

@@ -14,10 +14,11 @@ export type * from './types';
 
 /** Opens (and, unless `migrate: false`, migrates) the store the configuration names; throws StoreOpenError with one clear line. */
 export async function openStore(
-  config: Pick<Config, 'databasePath' | 'databaseUrl' | 'storeTimeoutMs'>,
+  config: Pick<Config, 'databasePath' | 'databaseUrl' | 'storeTimeoutMs'> & Partial<Pick<Config, 'calibrationCacheMb'>>,
   options: Omit<StoreOptions, 'timeoutMs'> = {},
 ): Promise<Store> {
-  const full = { timeoutMs: config.storeTimeoutMs, ...options };
+  const calibrationCacheBytes = config.calibrationCacheMb === undefined ? undefined : config.calibrationCacheMb * 2 ** 20;
+  const full = { timeoutMs: config.storeTimeoutMs, calibrationCacheBytes, ...options };
   if (config.databaseUrl) return openPostgresStore(config.databaseUrl, full);
   return openSqliteStore(config.databasePath, full);
 }

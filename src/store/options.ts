@@ -14,5 +14,7 @@ export interface StoreOptions {
    * them to the primary (a WORKERS process), `none` keeps SQLite's default (CLI, tests).
    */
   checkpoints?: 'own' | 'primary' | 'none';
+  /** Bytes of parsed calibration profiles one process keeps (calibration-cache.ts; CALIBRATION_CACHE_MB). Default CALIBRATION_CACHE_DEFAULT_BYTES. */
+  calibrationCacheBytes?: number;
   onEvent?: StoreEventSink;
 }

@@ -3,6 +3,7 @@
  * implementation per dialect (src/store/sqlite, src/store/postgres); the rest of the code sees
  * only these types, so a third store is one more folder.
  */
+import type { CalibrationProfile } from '../detector/decide/profile';
 
 /** Status of an API key. */
 export type KeyStatus = 'active' | 'revoked';
@@ -324,7 +325,7 @@ export type InsertOutcome = 'stored' | 'limit_reached' | 'lease_lost';
  * indistinguishable from an unknown one. Profiles are never changed once made (only deleted), so
  * `lookup` can keep a parsed profile and only ask whether it still exists (calibration-cache.ts).
  */
-export interface CalibrationStore {
+export interface CalibrationRows {
   /**
    * Stores a new profile when `conditions` hold at that instant, in one transaction (issue 40: the
    * limit was checked only when a request started, and a profile was stored after its charge had
@@ -339,10 +340,19 @@ export interface CalibrationStore {
   get(keyId: number, id: string): Promise<CalibrationRecord | null>;
   /** True while the key's profile with this id exists. */
   exists(keyId: number, id: string): Promise<boolean>;
-  /** The whole profile parsed (samples included), for a detection, or null; cached per process in front of the database. */
-  lookup(keyId: number, id: string): Promise<unknown | null>;
+  /** The whole profile as stored (JSON text, samples included), or null: what the cache parses and checks. */
+  read(keyId: number, id: string): Promise<string | null>;
   /** Deletes the key's profile; false when there was none. */
   remove(keyId: number, id: string): Promise<boolean>;
+}
+
+/** The rows, and a profile for a detection: parsed, checked and cached per process (calibration-cache.ts). */
+export interface CalibrationStore extends CalibrationRows {
+  /**
+   * The whole profile parsed and checked (parseProfile: samples included), or null (unknown, or another
+   * key's); throws `calibration_invalid` (a CodedError) when the stored row is not a valid profile.
+   */
+  lookup(keyId: number, id: string): Promise<CalibrationProfile | null>;
 }
 
 /**

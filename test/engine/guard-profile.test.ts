@@ -22,6 +22,7 @@ import {
   profileWarnings,
   ruleTexts,
   withDefaults,
+  KEPT_LOGIT_STEP,
 } from '../../src/detector/decide/profile';
 import type { ReferenceSet, ReferenceText } from '../../src/detector/decide/reference';
 import { flags, ruleThreshold } from '../../src/detector/decide/threshold-rule';
@@ -141,7 +142,12 @@ describe('a profile made with reference writers', () => {
       );
       const humanFlagged = ruleTexts(en.samples, 'en', mode, facts, reading).filter((t) => flags(t, am.thresholdLogit!)).length;
       const caught = ruleTexts(en.aiSamples!, 'en', mode, facts, reading).filter((t) => flags(t, am.thresholdLogit!)).length;
-      expect([am.flagged, am.caught]).toEqual([humanFlagged, caught]);
+      // Recounted from the kept samples: the model's logits are on a grid (issue 44 item 6), and an example the profile
+      // does not cover is decided on the calibration-only bar, on that logit; only those within a step of it may differ.
+      const modelBar = en.modes[mode].thresholdLogit!;
+      const nearBar = en.aiSamples!.filter((x) => Math.abs(x.logit - modelBar) <= KEPT_LOGIT_STEP).length;
+      expect(am.flagged).toBe(humanFlagged);
+      expect(Math.abs(am.caught - caught)).toBeLessThanOrEqual(nearBar);
       expect(am.caught).toBeGreaterThanOrEqual(am.modelCaught);
     }
     // Still adapted: at balanced, the adaptation catches more of the examples than calibration-only.

@@ -27,6 +27,7 @@ describe('config', () => {
       extractTimeoutMs: 30_000,
       extractHeapMb: 512,
       memoryLimitMb: 1024,
+      calibrationCacheMb: 128,
       batchTimeBudgetMs: 120_000,
       workers: autoWorkers(),
       corsOrigins: null,

@@ -3,7 +3,7 @@
  * the whole-text thresholds, the obfuscation and strong-passage guards) and the document type.
  * The explanations read this decision and never decide again.
  */
-import { isAiVerdict, isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
+import { CodedError, isAiVerdict, isHumanVerdict, modelLang, SENSITIVITIES, type Sensitivity, type VerdictKey } from '../../contract';
 import type { CellCalibration } from '../score/calibration';
 import { detectDocType, type DocType, type DocTypeModel } from '../score/doctype';
 import { changedLetters, type EngineResult } from '../score/engine';
@@ -13,7 +13,7 @@ import { adaptedProbability, evidenceOf } from './adaptation';
 import type { OtherWriters } from './guard';
 import { measuredError, type MeasuredError } from './measured-error';
 import { mixedPassage } from './mixed';
-import { applyProfile, type CalibrationProfile, type ProfileUse } from './profile';
+import { applyProfile, type CalibrationProfile, PROFILE_ERROR_STATUS, type ProfileUse } from './profile';
 import { aiThreshold, aiThresholdAt, cellOf, conclusiveFrom, EVEN_ODDS, verdictFor } from './verdict';
 
 /**
@@ -120,6 +120,15 @@ export function decide(
       )
     : null;
   const adapted = applied?.adapted ?? null;
+  // A score is never null (issue 44 item 4): parseProfile bounds a fit's numbers so that this cannot
+  // happen; should a profile that was not checked reach here, it is refused, never answered with it.
+  if (adapted && !(Number.isFinite(adapted.logit) && Number.isFinite(adapted.probability))) {
+    const reason = 'the adaptation gives a score that is not a number';
+    throw new CodedError('calibration_invalid', PROFILE_ERROR_STATUS.calibration_invalid, `not a calibration profile: ${reason}`, {
+      id: withProfile!.profile.id ?? '',
+      reason,
+    });
+  }
   const probability = adapted ? adapted.probability : r.probability;
   const threshold = adapted
     ? Math.max(adaptedProbability(applied!.thresholdLogit), EVEN_ODDS)

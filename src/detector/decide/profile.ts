@@ -338,7 +338,8 @@ export function calibrationOnlyLanguage(
     const { probabilityAt } = facts;
     modes[mode] = probabilityAt ? { ...m, thresholdScore: thresholdScore(m.thresholdLogit, (z) => probabilityAt(lang, z, middle)) } : m;
   }
-  return { texts: sorted.length, docTypes, words, modes, samples: sorted.map(keptSample) };
+  // Exact until the profile is made: a guard that raises a bar recounts on them; the maker keeps them on the grid (keptSample).
+  return { texts: sorted.length, docTypes, words, modes, samples: sorted.map(sampleOf) };
 }
 
 /**
@@ -351,10 +352,10 @@ export function calibrationOnlyLanguage(
  * are. docs/calibration.md, "Privacy", says what an attacker holding the file still learns (measured:
  * test/cli/profile-privacy.test.ts).
  *
- * The calibration-only bars and the figures each mode states are set on the exact scores before they
- * are rounded (calibrationOnlyLanguage), so they are what a detection decides (issue 38 item 8); the
- * adapted bars are set on the kept samples (learn/profile.ts), which is what recomputing them from the
- * file gives. The logit is rounded UP (the bar of a mode with too few texts, just above the highest
+ * The calibration-only bars and the figures each mode states, the guard's raised bars included, are set
+ * on the exact scores before they are rounded (learn/profile.ts rounds a language last), so they are what
+ * a detection decides (issue 38 item 8); the adapted bars are set on adapted logits already on the grid
+ * (keptAdaptedLogit), which is what recomputing them from the file gives. The logit is rounded UP (the bar of a mode with too few texts, just above the highest
  * sample, stays above every text), the adapted logit away from zero (its sign is its side of even odds).
  */
 /** Logit steps kept (a twentieth of a logit: ~1 point of score around even odds). */
@@ -374,17 +375,32 @@ const gridDown = (v: number, step: number) => onGrid(Math.floor(v / step + 1e-9)
 /** The lowest length of a text's length bucket (its own length under the first bucket's bound, which no covered range reaches). */
 const keptWords = (words: number) => Math.min(words, LENGTH_BUCKETS[lengthBucket(words)]);
 
-/** What a profile keeps of a sample: its numbers on the grid above, and its kind, in a fixed key order. */
-export function keptSample(s: ProfileSample): ProfileSample {
+/** A sample's fields (no more: the evidence an input carries is dropped), exact, in a fixed key order. */
+export function sampleOf(s: ProfileSample): ProfileSample {
   const { logit, probability, words, docType, mixed, adaptedLogit } = s;
   return {
+    logit,
+    probability,
+    words,
+    docType,
+    ...(mixed?.length ? { mixed } : {}),
+    ...(adaptedLogit === undefined ? {} : { adaptedLogit }),
+  };
+}
+
+/** An adapted logit as a profile keeps it: away from zero on the grid (the adapted bars are set on these). */
+export const keptAdaptedLogit = (v: number) => gridAway(v, KEPT_LOGIT_STEP);
+
+/** What a profile keeps of a sample: its numbers on the grid above, and its kind, in a fixed key order (idempotent). */
+export function keptSample(s: ProfileSample): ProfileSample {
+  const { logit, probability, words, adaptedLogit } = s;
+  return sampleOf({
+    ...s,
     logit: gridUp(logit, KEPT_LOGIT_STEP),
     probability: gridDown(probability, KEPT_PROBABILITY_STEP),
     words: keptWords(words),
-    docType,
-    ...(mixed?.length ? { mixed } : {}),
-    ...(adaptedLogit === undefined ? {} : { adaptedLogit: gridAway(adaptedLogit, KEPT_LOGIT_STEP) }),
-  };
+    ...(adaptedLogit === undefined ? {} : { adaptedLogit: keptAdaptedLogit(adaptedLogit) }),
+  });
 }
 
 /** A profile as the API shows it: every language less its samples, and its adaptation less the fit. */
@@ -510,13 +526,91 @@ function invalid(why: string): CodedError {
 }
 
 const isDocType = (v: unknown): v is DocType => (DOC_TYPES as readonly unknown[]).includes(v);
+const isLogit = (v: unknown): v is number => typeof v === 'number' && Math.abs(v) <= MAX_PROFILE_LOGIT;
+const isWeight = (v: unknown): v is number => typeof v === 'number' && Math.abs(v) <= MAX_FIT_WEIGHT;
+
+/*
+ * Bounds on a stored profile's numbers (issue 44 item 5: finite but absurd numbers were applied: weights,
+ * bias or logit weight of 1e308 answered `score: null` or 100 for every text, a bar of -1e300 kept its old
+ * counts). Each is far above what a real fit or score reaches, measured on profiles made from dev data
+ * with `calibrate --out` (outfox essays + argugpt, StackExchange + alpaca, BBC news + autextification;
+ * docs/faults.md, "Issue 44"): |logit| <= 21 (model and cross-fitted), |n-gram weight| <= 1.9,
+ * |style weight| <= 0.7, |bias| <= 1.3, |logit weight| <= 1.3, |style mean| <= 22.
+ */
+/** Largest |logit| a sample, a cross-fitted logit or a bar may state (a logit of 1,000 is odds of e^1000: no score means it). */
+export const MAX_PROFILE_LOGIT = 1_000;
+/** Largest |weight| of an n-gram or a style measure, and |bias| and |logit weight|, of a fit (50x the largest measured). */
+export const MAX_FIT_WEIGHT = 100;
+/** Largest |mean| of a style measure (rates and averages per sentence: 22 at most measured). */
+export const MAX_STYLE_MEAN = 1e6;
+/**
+ * Most weighted n-grams a fit keeps: MAX_ADAPTATION_GRAMS (learn/adaptation.ts, which decide/ may not
+ * import; test/cli/profile-bounds.test.ts checks they agree). A stored fit of 3,000,000 was applied.
+ */
+export const MAX_FIT_GRAMS = 60_000;
+/**
+ * How far below the rule's lowest possible bar a stated bar may sit, and how far a kept sample may sit
+ * below a bar that flagged it: kept logits are on a grid of KEPT_LOGIT_STEP (issue 44 item 6; rounded up,
+ * adapted ones away from zero), and the bars were set on the exact scores. A bar moved further down flags
+ * texts its stated counts do not.
+ */
+const BAR_SLACK = KEPT_LOGIT_STEP + 0.05;
+
+/** One text at one mode as the checks read it: the logit the bar is on, flagged whatever the bar, and whether a bar could flag it at all. */
+interface BarText {
+  logit: number;
+  /** Certainly flagged whatever the bar (mixed at the mode). */
+  always: boolean;
+  /** At most these are flagged at a bar they reach (never: under even odds; whether its cell is conclusive needs the model's facts, so assumed). */
+  eligible: boolean;
+  /** Decided on the model's bar whatever the adapted one (an adapted profile's text outside its coverage): flagged or not, at any adapted bar. */
+  fixed?: boolean;
+}
+
+/**
+ * A language's texts at `mode` for the bar checks, without the model's facts (parseProfile has none):
+ * on the model's logits, or on the cross-fitted ones given the model's bar at the mode (`modelBar`).
+ */
+function barTexts(
+  samples: readonly ProfileSample[],
+  mode: Sensitivity,
+  coverage: Pick<ProfileLanguage, 'docTypes' | 'words'>,
+  adapted?: { modelBar: number | null },
+): BarText[] {
+  return samples.map((s) => {
+    const always = s.mixed?.includes(mode) ?? false;
+    if (!adapted) return { logit: s.logit, always, eligible: s.probability >= 0.5 };
+    const logit = s.adaptedLogit ?? 0;
+    if (covers(coverage, s.docType, s.words)) return { logit, always, eligible: adaptedProbability(logit) >= 0.5 };
+    const { modelBar } = adapted;
+    return { logit, always, eligible: modelBar !== null && s.probability >= 0.5 && s.logit >= modelBar - BAR_SLACK, fixed: true };
+  });
+}
+
+/**
+ * A stated bar and its count against the texts (issue 44 item 5): the rule sets the bar just above the
+ * (k+1)-th highest logit (a mixed text counting as the highest), and the guard only raises it, so a bar
+ * under that is not the rule's; and the bar cannot flag more texts than reach it.
+ */
+function checkBar(m: ProfileModeThreshold, at: string, rule: readonly BarText[], k: number): void {
+  const bar = m.thresholdLogit;
+  if (bar === null) return;
+  if (Math.abs(bar) > MAX_PROFILE_LOGIT) throw invalid(`${at}.thresholdLogit is beyond ±${MAX_PROFILE_LOGIT}`);
+  const ranked = rule.map((t) => (t.always ? Number.POSITIVE_INFINITY : t.logit)).sort((a, b) => b - a);
+  const cut = ranked[k];
+  const lowest = justAbove(Number.isFinite(cut) ? cut : rule.reduce((most, t) => Math.max(most, t.logit), Number.NEGATIVE_INFINITY));
+  if (bar < lowest - BAR_SLACK) throw invalid(`${at}.thresholdLogit is below the bar the rule sets on its ${rule.length} texts`);
+  let reach = 0;
+  for (const t of rule) if (t.always || (t.eligible && (t.fixed || t.logit >= bar - BAR_SLACK))) reach++;
+  if (m.flagged > reach) throw invalid(`${at}.flagged is ${m.flagged}, more than the ${reach} texts its bar can flag`);
+}
 
 /**
  * A mode's figures as stored, checked against each other and the texts they were set on: a profile
  * whose figures contradict each other (999 of 60 flagged with rate 0, a bound of 0, more flagged than
  * the rule allows) is not applied (issue 40 item 8).
  */
-function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mixed: number, fellBack = false): void {
+function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, rule: readonly BarText[], fellBack = false): void {
   if (
     !isObject(m) ||
     !(m.thresholdLogit === null || Number.isFinite(m.thresholdLogit)) ||
@@ -537,33 +631,39 @@ function checkMode(m: unknown, at: string, texts: number, mode: Sensitivity, mix
   // A mode that fell back to calibration-only (./adaptation.ts `fallback`) has no bar of its own whatever its texts.
   if ((m.thresholdLogit === null) !== (k < 0 || fellBack))
     throw invalid(`${at}.thresholdLogit does not follow the rule for ${texts} texts`);
-  // The rule flags at most k, unless more texts than that are mixed (flagged whatever the bar).
+  // The rule flags at most k, unless more texts than that are mixed (flagged whatever the bar), and at least the mixed ones.
+  const mixed = rule.filter((t) => t.always).length;
   if (m.flagged > Math.max(k, mixed)) throw invalid(`${at}.flagged is more than the rule allows for ${texts} texts`);
+  if (m.flagged < mixed) throw invalid(`${at}.flagged is ${m.flagged}, fewer than the ${mixed} texts flagged whatever the bar`);
+  if (rule.length === texts) checkBar(m as unknown as ProfileModeThreshold, at, rule, k);
 }
-
-/** How many samples are mixed at `mode`. */
-const mixedAt = (samples: readonly ProfileSample[], mode: Sensitivity) => samples.filter((s) => s.mixed?.includes(mode)).length;
 
 function checkSamples(list: unknown, at: string, adapted: boolean): asserts list is ProfileSample[] {
   if (!Array.isArray(list)) throw invalid(`${at} is not a list`);
   for (const x of list) {
     if (
       !isObject(x) ||
-      !Number.isFinite(x.logit) ||
+      !isLogit(x.logit) ||
       !isShare(x.probability) ||
       !isCount(x.words) ||
       !isDocType(x.docType) ||
       !(x.mixed === undefined || (Array.isArray(x.mixed) && x.mixed.every((m) => (SENSITIVITIES as readonly unknown[]).includes(m)))) ||
-      !(x.adaptedLogit === undefined || Number.isFinite(x.adaptedLogit)) ||
+      !(x.adaptedLogit === undefined || isLogit(x.adaptedLogit)) ||
       (adapted && x.adaptedLogit === undefined)
     ) {
-      throw invalid(`${at} holds something other than scores`);
+      throw invalid(`${at} holds something other than scores (logits within ±${MAX_PROFILE_LOGIT})`);
     }
   }
 }
 
 /** The adaptation of a language as stored, checked (shapes, sizes, the fit's numbers). */
-function checkAdaptation(a: unknown, at: string, samples: readonly ProfileSample[], aiTexts: number): void {
+function checkAdaptation(
+  a: unknown,
+  at: string,
+  samples: readonly ProfileSample[],
+  aiTexts: number,
+  language: Pick<ProfileLanguage, 'docTypes' | 'words' | 'modes'>,
+): void {
   const texts = samples.length;
   if (!isObject(a) || !isCount(a.aiTexts) || !isCount(a.features) || !isObject(a.auroc) || !isObject(a.docTypes) || !isObject(a.modes)) {
     throw invalid(`${at} is not an adaptation`);
@@ -575,7 +675,8 @@ function checkAdaptation(a: unknown, at: string, samples: readonly ProfileSample
     const m = a.modes[mode];
     const fellBack = checkFallback(m, `${at}.modes.${mode}`, aiTexts);
     if (typeof fellBack === 'string') throw invalid(fellBack);
-    checkMode(m, `${at}.modes.${mode}`, texts, mode, mixedAt(samples, mode), fellBack);
+    const modelBar = language.modes[mode].thresholdLogit;
+    checkMode(m, `${at}.modes.${mode}`, texts, mode, barTexts(samples, mode, language, { modelBar }), fellBack);
     const c = m as Record<string, unknown>;
     for (const [n, r] of [
       ['caught', 'catchRate'],
@@ -600,13 +701,17 @@ function checkAdaptation(a: unknown, at: string, samples: readonly ProfileSample
   if (!grams.every((g, i) => Number.isInteger(g) && g >= 0 && g <= 0xffffffff && (i === 0 || g > (grams[i - 1] as number)))) {
     throw invalid(`${at}.fit.grams is not ascending indexes`);
   }
-  if (!weights.every(Number.isFinite) || !Number.isFinite(fit.logitWeight) || !Number.isFinite(fit.bias))
-    throw invalid(`${at}.fit holds a number that is not finite`);
+  if (grams.length > MAX_FIT_GRAMS) throw invalid(`${at}.fit has ${grams.length} n-grams, more than the ${MAX_FIT_GRAMS} a fit keeps`);
+  if (!weights.every(isWeight) || !isWeight(fit.logitWeight) || !isWeight(fit.bias))
+    throw invalid(`${at}.fit holds a weight, bias or logit weight that is not a number within ±${MAX_FIT_WEIGHT}`);
   const n = ADAPTATION_STYLE.length;
   for (const key of ['mean', 'scale', 'weights'] as const) {
     const v = style[key];
     if (!Array.isArray(v) || v.length !== n || !v.every(Number.isFinite)) throw invalid(`${at}.fit.style.${key} is not ${n} numbers`);
   }
+  if (!(style.weights as number[]).every(isWeight)) throw invalid(`${at}.fit.style.weights holds a weight beyond ±${MAX_FIT_WEIGHT}`);
+  if (!(style.mean as number[]).every((v) => Math.abs(v) <= MAX_STYLE_MEAN))
+    throw invalid(`${at}.fit.style.mean holds a mean beyond ±${MAX_STYLE_MEAN}`);
   if (!(style.scale as number[]).every((v) => v > 0)) throw invalid(`${at}.fit.style.scale holds a scale that is not positive`);
 }
 
@@ -665,10 +770,13 @@ export function parseProfile(value: unknown): CalibrationProfile {
     if (samples.length !== l.texts) throw invalid(`${at}.texts is ${l.texts}, the language keeps ${samples.length} samples`);
     if (!samples.every((s, i) => i === 0 || s.logit >= samples[i - 1].logit)) throw invalid(`${at}.samples are not sorted by logit`);
     if (!isObject(l.modes)) throw invalid(`${at}.modes is not an object`);
-    for (const mode of SENSITIVITIES) checkMode(l.modes[mode], `${at}.modes.${mode}`, l.texts, mode, mixedAt(samples, mode));
+    const coverage = { docTypes: l.docTypes as DocType[], words: l.words as ProfileLanguage['words'] };
+    for (const mode of SENSITIVITIES) checkMode(l.modes[mode], `${at}.modes.${mode}`, l.texts, mode, barTexts(samples, mode, coverage));
     if (l.aiSamples !== undefined) checkSamples(l.aiSamples, `${at}.aiSamples`, adapted);
-    if (adapted) checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1);
-    else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
+    if (adapted) {
+      const language = { ...coverage, modes: l.modes as ProfileLanguage['modes'] };
+      checkAdaptation(l.adaptation, `${at}.adaptation`, samples, (l.aiSamples as unknown[] | undefined)?.length ?? -1, language);
+    } else if (l.adaptation !== undefined && l.adaptation !== null) throw invalid(`${at}.adaptation is not an adaptation`);
     checkNotAdapted(l.notAdapted ?? null, `${at}.notAdapted`);
     // The AI examples a language was given: the samples it keeps, or (too few to adapt: none kept) what notAdapted counts.
     const given = (l.aiSamples as unknown[] | undefined)?.length ?? (isObject(l.notAdapted) ? (l.notAdapted.aiTexts as number) : 0);

@@ -13,6 +13,8 @@ import {
   type CalibrationProfile,
   calibrationOnlyLanguage,
   flaggedAt,
+  keptAdaptedLogit,
+  sampleOf,
   keptSample,
   type LangProfileSample,
   MIN_AI_TEXTS,
@@ -58,9 +60,14 @@ function* languageSteps(
   const checked = checkExamples(human, ai);
   const made = yield* unguardedSteps(lang, human, ai, meta);
   const language = checked ? { ...made.language, examples: checked } : made.language;
-  if (!ref) return language;
+  if (!ref) return kept(language);
   // The reference texts' adapted logits: cross-fitted, each from a fit that never saw its population (learn/adaptation.ts).
-  return guardLanguage(language, ref, lang, meta, language.adaptation ? made.result!.referenceLogits : null, 'with_profile');
+  return kept(guardLanguage(language, ref, lang, meta, language.adaptation ? made.result!.referenceLogits : null, 'with_profile'));
+}
+
+/** A language's samples as the profile keeps them (issue 44 item 6), once every bar and count is set on the exact ones. */
+function kept(l: ProfileLanguage): ProfileLanguage {
+  return { ...l, samples: l.samples.map(keptSample), ...(l.aiSamples ? { aiSamples: l.aiSamples.map(keptSample) } : {}) };
 }
 
 /** One language as made without a guard (today's rule): the calibration-only part, then the adaptation where the examples allow one and it gains. */
@@ -81,8 +88,11 @@ function* unguardedSteps(
   const negatives = ref ? { texts: referenceFitTexts(ref), weight: meta.referenceWeight ?? REFERENCE_WEIGHT } : undefined;
   const result = yield* adaptationSteps(human.map(fitText), ai.map(fitText), negatives);
   if (!result.fit) return none(notAdapted('not_separable', ai.length, result.auroc));
-  const humanSamples = human.map((s, i) => keptSample({ ...s, adaptedLogit: result.humanLogits[i] })).sort((a, b) => a.logit - b.logit);
-  const aiSamples = ai.map((s, i) => keptSample({ ...s, adaptedLogit: result.aiLogits[i] }));
+  // The adapted logits on the grid a profile keeps them on (the bars below are set on those); the model's still exact.
+  const humanSamples = human
+    .map((s, i) => sampleOf({ ...s, adaptedLogit: keptAdaptedLogit(result.humanLogits[i]) }))
+    .sort((a, b) => a.logit - b.logit);
+  const aiSamples = ai.map((s, i) => sampleOf({ ...s, adaptedLogit: keptAdaptedLogit(result.aiLogits[i]) }));
   const modes = {} as Record<Sensitivity, AdaptationMode>;
   for (const mode of SENSITIVITIES) {
     const modelBar = base.modes[mode].thresholdLogit;

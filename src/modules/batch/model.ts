@@ -24,6 +24,8 @@ export const FILE_ERROR_CODES = [
   // The stream ends at this file: its result could not be counted under the charge's lease (issue 33).
   'hold_expired',
   'store_unavailable',
+  // The profile named gave this file a score that is not a number (decide/index.ts; issue 44): never answered with it.
+  'calibration_invalid',
 ] as const;
 /** A per-file error code. */
 export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];

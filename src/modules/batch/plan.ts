@@ -6,6 +6,7 @@ import type { Logger } from '../../http/logger';
 import { MIN_WORDS } from '../../contract';
 import type { UploadedFile } from './form';
 import type { FileErrorCode } from './model';
+import { createTurns, type InTurn } from './turns';
 
 export type { FileErrorCode } from './model';
 
@@ -62,6 +63,8 @@ interface RunningTotal {
   words: number;
   remaining: number;
   stop: AbortController;
+  /** The planning's turns of the event loop (./turns.ts): each file's inline work runs in one. */
+  inTurn: InTurn;
 }
 
 function failed(file: UploadedFile, code: FileErrorCode, params: FileFailure['params'] = {}): PlannedFile {
@@ -79,15 +82,18 @@ async function planFile(
   if (file.file.size > deps.limits.maxFileBytes) return failed(file, 'file_too_large', { limit: deps.limits.maxFileBytes });
   try {
     const bytes = new Uint8Array(await file.file.arrayBuffer());
-    // `bytes` is ours alone: the pool may hand its buffer to a worker instead of copying it.
-    const { format, text } = await deps.pool.extract(bytes, file.fileName, {
-      signal: signals.both,
-      limits: deps.limits,
-      transfer: true,
-      owner: deps.owner,
-      gate: deps.gate,
-    });
-    const words = deps.detector.countWords(text);
+    // `bytes` is ours alone: the pool may hand its buffer to a worker instead of copying it. A TXT is
+    // decoded inline, in the call: in a turn of its own.
+    const { format, text } = await total.inTurn(() =>
+      deps.pool.extract(bytes, file.fileName, {
+        signal: signals.both,
+        limits: deps.limits,
+        transfer: true,
+        owner: deps.owner,
+        gate: deps.gate,
+      }),
+    );
+    const words = await total.inTurn(() => deps.detector.countWords(text));
     if (words < MIN_WORDS) return failed(file, 'text_too_short', { count: words, min: MIN_WORDS });
     total.words += words;
     if (total.words > total.remaining) total.stop.abort();
@@ -119,7 +125,7 @@ export async function planBatch(
   budgetSeconds: number,
   remaining: number = Number.POSITIVE_INFINITY,
 ): Promise<PlannedFile[]> {
-  const total: RunningTotal = { words: 0, remaining, stop: new AbortController() };
+  const total: RunningTotal = { words: 0, remaining, stop: new AbortController(), inTurn: createTurns() };
   const both = AbortSignal.any([signals.client, signals.budget, total.stop.signal, ...(signals.stopping ? [signals.stopping] : [])]);
   const planned = await Promise.allSettled(files.map((file) => planFile(deps, file, { ...signals, both }, total, budgetSeconds)));
   if (signals.client.aborted) throw new ClientGoneError('the client disconnected during extraction');

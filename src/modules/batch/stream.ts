@@ -1,6 +1,6 @@
 /** The NDJSON body: one line per pull, each file scored only once the lines before it reached the client. */
 import type { CalibrationProfile, Detector } from '../../detector/types';
-import { type LabelLang, type Sensitivity, TextTooLongError } from '../../contract';
+import { CodedError, type LabelLang, type Sensitivity, TextTooLongError } from '../../contract';
 import type { Logger } from '../../http/logger';
 import { completeLine, encodeLine, errorLine, progressLine, resultLine } from './lines';
 import type { BatchLine, CompleteLine } from './model';
@@ -144,6 +144,9 @@ export async function* batchLines(o: BatchStreamOptions): AsyncGenerator<BatchLi
         // Not charged (refunded in onEnd). Past the text limit once normalised (NFKC): the file's limit line.
         if (error instanceof TextTooLongError) {
           line = errorLine(file, { code: 'extract_limit', params: { kind: 'text_chars', limit: error.params.limit } }, o.lang);
+        } else if (error instanceof CodedError && error.code === 'calibration_invalid') {
+          // The profile gave this text a score that is not a number (decide/index.ts): the file is refused, never answered with it.
+          line = errorLine(file, { code: 'calibration_invalid', params: error.params }, o.lang);
         } else {
           // Name only, a message could quote the text.
           o.logger.error('batch_analyze_error', { name: (error as Error)?.name ?? 'Error' });

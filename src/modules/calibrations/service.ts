@@ -525,8 +525,16 @@ export async function deleteCalibration(calibrations: CalibrationStore, key: Api
  */
 export async function findProfile(calibrations: CalibrationStore, key: ApiKey, id: string): Promise<CalibrationProfile> {
   checkCalibrationId(id);
-  const profile = await calibrations.lookup(key.id, id);
+  let profile: CalibrationProfile | null;
+  try {
+    profile = await calibrations.lookup(key.id, id);
+  } catch (error) {
+    // A stored row that fails parseProfile (issue 44): never applied, never a 200 with a broken score.
+    if (error instanceof CodedError && error.code === 'calibration_invalid')
+      throw new ApiError('calibration_invalid', { id, reason: error.params.reason });
+    throw error;
+  }
   if (profile === null) throw new ApiError('calibration_not_found', { id });
   // The id the answers name is the store's, whatever the stored JSON says.
-  return { ...(profile as CalibrationProfile), id };
+  return { ...profile, id };
 }

@@ -251,7 +251,10 @@ export function createHolds({ quota, ledger, onEvent, background = true, leaseMs
     };
     let settled: Promise<void> | undefined;
     const settleOnce = async (calls: 0 | 1) => {
-      const keep = keepUntil > 0 && delivered < words;
+      // A keyed request's hold is kept until its key expires whatever was delivered (issue 44 item 8): it
+      // holds the body check, and a stream cut after its last count (every result counted, not every one
+      // sent) deleted it with its record released, so another body under the key ran (200, not 422).
+      const keep = keepUntil > 0;
       const fields = { keyId: key.id, words: words - delivered };
       const once = () => ledger.settle(id, attempt, delivered, { keep, calls });
       const attemptNow = once();

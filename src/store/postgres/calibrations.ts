@@ -1,6 +1,6 @@
-/** PostgreSQL CalibrationStore: the same statements as SQLite's, every one scoped to its key. */
+/** PostgreSQL CalibrationRows: the same statements as SQLite's, every one scoped to its key. */
 import { withDeadline } from '../deadline';
-import type { CalibrationRecord, CalibrationStore, InsertOutcome } from '../types';
+import type { CalibrationRecord, CalibrationRows, InsertOutcome } from '../types';
 import type { PgDb } from './client';
 import { STORE_NOW_MS } from './quota';
 
@@ -38,8 +38,8 @@ function toRecord(row: Record<string, unknown>): CalibrationRecord {
   };
 }
 
-/** The CalibrationStore of a PostgreSQL pool (uncached: src/store/calibration-cache.ts wraps it). */
-export function postgresCalibrationStore(db: PgDb, timeoutMs: number): CalibrationStore {
+/** The calibration rows of a PostgreSQL pool (uncached: src/store/calibration-cache.ts wraps it). */
+export function postgresCalibrationStore(db: PgDb, timeoutMs: number): CalibrationRows {
   const query = (sql: string, params: unknown[]) => withDeadline(db.$client.unsafe(sql, params) as Promise<Rows>, timeoutMs);
   return {
     insert: (c, { limit, hold } = {}) =>
@@ -64,9 +64,9 @@ export function postgresCalibrationStore(db: PgDb, timeoutMs: number): Calibrati
       return row ? toRecord(row) : null;
     },
     exists: async (keyId, id) => (await query(EXISTS_SQL, [id, keyId])).length > 0,
-    async lookup(keyId, id) {
+    async read(keyId, id) {
       const row = (await query(PROFILE_SQL, [id, keyId]))[0];
-      return row ? (JSON.parse(String(row.profile)) as unknown) : null;
+      return row ? String(row.profile) : null;
     },
     remove: async (keyId, id) => (await query(REMOVE_SQL, [id, keyId])).length > 0,
   };

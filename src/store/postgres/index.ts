@@ -32,7 +32,7 @@ export interface PostgresStore extends Store {
 
 /** Connects (and migrates, unless told not to), or throws StoreOpenError with one line: where, why, what to do. */
 export async function openPostgresStore(url: string, options: StoreOptions): Promise<PostgresStore> {
-  const { timeoutMs, migrate = true, onEvent = () => {} } = options;
+  const { timeoutMs, calibrationCacheBytes, migrate = true, onEvent = () => {} } = options;
   const db = openPostgres(url, timeoutMs);
   const location = redactUrl(url);
   try {
@@ -77,7 +77,7 @@ export async function openPostgresStore(url: string, options: StoreOptions): Pro
     idempotency: postgresIdempotencyStore(db, timeoutMs),
     rates: watchRateWrites(postgresRateStore(db, timeoutMs), writes),
     ledger,
-    calibrations: cachedCalibrationStore(postgresCalibrationStore(db, timeoutMs)),
+    calibrations: cachedCalibrationStore(postgresCalibrationStore(db, timeoutMs), { maxBytes: calibrationCacheBytes }),
     health: () => probeHealth(writes, () => withDeadline(db.$client`SELECT 1` as Promise<unknown>, HEALTH_PROBE_MS)),
     async close() {
       if (closed) return;

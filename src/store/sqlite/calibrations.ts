@@ -1,5 +1,5 @@
-/** SQLite CalibrationStore: one row per profile, every statement scoped to its key. */
-import type { CalibrationRecord, CalibrationStore, HoldFence, InsertOutcome, NewCalibration } from '../types';
+/** SQLite CalibrationRows: one row per profile, every statement scoped to its key. */
+import type { CalibrationRecord, CalibrationRows, HoldFence, InsertOutcome, NewCalibration } from '../types';
 import { retryBusy } from './busy';
 import type { Db } from './client';
 import { prepared } from './prepared';
@@ -17,8 +17,8 @@ const REMOVE_SQL = 'DELETE FROM calibrations WHERE id = $id AND key_id = $keyId'
 /** The hold paying for the profile, finished under its attempt's unexpired lease (ChargeLedger's fence). */
 const FINISH_HOLD_SQL = `DELETE FROM charge_holds WHERE id = $id AND attempt = $attempt AND attempt <> '' AND lease_until > ${STORE_NOW_MS}`;
 
-/** The CalibrationStore of one SQLite connection (uncached: src/store/calibration-cache.ts wraps it). */
-export function sqliteCalibrationStore(db: Db, timeoutMs: number): CalibrationStore {
+/** The calibration rows of one SQLite connection (uncached: src/store/calibration-cache.ts wraps it). */
+export function sqliteCalibrationStore(db: Db, timeoutMs: number): CalibrationRows {
   const run = <T>(work: () => T) => retryBusy(work, performance.now() + timeoutMs);
   // One write transaction (BEGIN IMMEDIATE): every process sharing the file sees the count and the hold as they are.
   const insertNow = db.$client.transaction((row: NewCalibration, limit: number | null, hold: HoldFence | null): InsertOutcome => {
@@ -33,9 +33,9 @@ export function sqliteCalibrationStore(db: Db, timeoutMs: number): CalibrationSt
     count: (keyId) => run(() => prepared<{ n: number }>(db, COUNT_SQL).get({ keyId })?.n ?? 0),
     get: (keyId, id) => run(() => prepared<CalibrationRecord>(db, GET_SQL).get({ id, keyId }) ?? null),
     exists: (keyId, id) => run(() => prepared(db, EXISTS_SQL).get({ id, keyId }) !== null),
-    async lookup(keyId, id) {
+    async read(keyId, id) {
       const row = await run(() => prepared<{ profile: string }>(db, PROFILE_SQL).get({ id, keyId }));
-      return row ? (JSON.parse(row.profile) as unknown) : null;
+      return row ? row.profile : null;
     },
     remove: (keyId, id) => run(() => prepared(db, REMOVE_SQL).run({ id, keyId }).changes > 0),
   };

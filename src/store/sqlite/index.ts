@@ -58,7 +58,7 @@ export interface SqliteStore extends Store {
 
 /** Opens the SQLite store at `path` (`:memory:` for tests). */
 export function openSqliteStore(path: string, options: StoreOptions): SqliteStore {
-  const { timeoutMs, migrate = true, checkpoints = 'none', onEvent = () => {} } = options;
+  const { timeoutMs, calibrationCacheBytes, migrate = true, checkpoints = 'none', onEvent = () => {} } = options;
   const db = openOrExplain(path, migrate, timeoutMs);
   let checkpointer: Checkpointer = { stop() {} };
   // The server's primary, before anything is served: a file from before issue 29 learns to give space back.
@@ -79,7 +79,7 @@ export function openSqliteStore(path: string, options: StoreOptions): SqliteStor
     rates: watchRateWrites(sqliteRateStore(db, timeoutMs), writes),
     ledger: sqliteChargeLedger(db, timeoutMs),
     // Cached on SQLite too: the query is cheap, parsing a profile of thousands of samples is not.
-    calibrations: cachedCalibrationStore(sqliteCalibrationStore(db, timeoutMs)),
+    calibrations: cachedCalibrationStore(sqliteCalibrationStore(db, timeoutMs), { maxBytes: calibrationCacheBytes }),
     // Writes are what fail under another process's lock (WAL readers never wait): take the lock and
     // let go, waiting HEALTH_LOCK_PROBE_MS at most. A full disk lets this pass: the writes tell.
     health: () =>
