@@ -51,6 +51,14 @@ export const MAX_PER_CELL = 600;
 /** The cap's draw: the same texts every run. */
 const CAP_SEED = 4_300;
 
+/** A cell's members, at most MAX_PER_CELL of them (a seeded choice, in their order). */
+const capped = (members: number[]): number[] =>
+  members.length > MAX_PER_CELL
+    ? shuffled(members, CAP_SEED)
+        .slice(0, MAX_PER_CELL)
+        .sort((a, b) => a - b)
+    : members;
+
 /** Records of every family: per (family, language, kind, label) at most MAX_PER_CELL whole texts (seeded). */
 export function shiftRecords(data: HeldOutData): ShiftRecord[] {
   const { prepared, z, engine } = data;
@@ -62,12 +70,7 @@ export function shiftRecords(data: HeldOutData): ShiftRecord[] {
   });
   const out: ShiftRecord[] = [];
   for (const [, members] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
-    const kept =
-      members.length > MAX_PER_CELL
-        ? shuffled(members, CAP_SEED)
-            .slice(0, MAX_PER_CELL)
-            .sort((a, b) => a - b)
-        : members;
+    const kept = capped(members);
     for (const i of kept) out.push(withKind(recordOf(engine, prepared.docs[i], z[i], i), prepared.docs[i]));
   }
   return out;
@@ -175,12 +178,7 @@ export function devRecords(engine: Engine, rows: readonly Row[]): { records: Shi
   const tokenisedHuman: ShiftRecord[] = [];
   const t = TOKENISED;
   for (const [, members] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
-    const kept =
-      members.length > MAX_PER_CELL
-        ? shuffled(members, CAP_SEED)
-            .slice(0, MAX_PER_CELL)
-            .sort((a, b) => a - b)
-        : members;
+    const kept = capped(members);
     for (const i of kept) {
       const row = rows[i];
       const r = score(row, row.text, i);

@@ -17,10 +17,10 @@ import { makeDocx } from '../fixtures/make';
 import { AI_EN, HUMAN_EN, HUMAN_EN_2 } from '../engine/texts';
 import { aiNotes, humanNotes } from '../../scripts/lib/calibration-texts';
 import { detector } from '../http/helpers';
+import { runCli } from '../fixtures/cli-run';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
-const ROOT = join(import.meta.dir, '..', '..');
 /** A word no calibration text may leave behind in any file. */
 const MARKER = 'Zyxwquartzmarker';
 let dir = '';
@@ -78,17 +78,7 @@ const spanish = (n: number) =>
   Array.from({ length: n }, (_, i) => `${ES_OPENINGS[i]} ${ES_MIDDLES[(i + 5) % 12]} ${ES_ENDINGS[(i + 7) % 12]}`);
 const jsonl = (texts: string[]) => texts.map((text) => JSON.stringify({ text })).join('\n');
 
-/** Runs `bun run src/main.ts <command> ...args` with `stdin`; returns exit code and output. */
-async function run(command: string, args: string[], stdin?: string) {
-  const proc = Bun.spawn(['bun', 'run', 'src/main.ts', command, ...args], {
-    cwd: ROOT,
-    stdin: stdin === undefined ? 'ignore' : new Blob([stdin]),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'calibrate-cli-'));

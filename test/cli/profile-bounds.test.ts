@@ -14,23 +14,14 @@ import { ABSURD_EDITS } from '../fixtures/absurd-profiles';
 import { createDetector } from '../../src/detector';
 import { MAX_ADAPTATION_GRAMS } from '../../src/detector/learn/adaptation';
 import { SUITE_TIMEOUT_MS } from '../timeout';
+import { runCli } from '../fixtures/cli-run';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
-const ROOT = join(import.meta.dir, '../..');
 let dir = '';
 let profile = '';
 
-async function run(command: string, args: string[], stdin?: string) {
-  const proc = Bun.spawn(['bun', 'run', 'src/main.ts', command, ...args], {
-    cwd: ROOT,
-    stdin: stdin === undefined ? 'ignore' : new Blob([stdin]),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'profile-bounds-'));

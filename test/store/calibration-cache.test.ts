@@ -4,6 +4,7 @@ import { SUITE_TIMEOUT_MS } from '../timeout';
 import { cachedCalibrationStore } from '../../src/store/calibration-cache';
 import type { CalibrationRows } from '../../src/store/types';
 import { smallProfile } from '../fixtures/profile-json';
+import { PROFILE_FORMAT } from '../../src/detector/decide/profile';
 
 setDefaultTimeout(SUITE_TIMEOUT_MS);
 
@@ -111,7 +112,11 @@ describe('calibration cache', () => {
     const cached = cachedCalibrationStore({ ...store, read: async (k, id) => (await store.read(k, id)) && damaged[id] }, { ttlMs: 60_000 });
     for (let i = 0; i < 3; i++) {
       const error = await cached.lookup(1, 'cal_bad').catch((e) => e);
-      expect([error.code, error.status, error.params.reason]).toEqual(['calibration_invalid', 400, 'format 99, expected 2']);
+      expect([error.code, error.status, error.params.reason]).toEqual([
+        'calibration_invalid',
+        400,
+        `format 99, expected ${PROFILE_FORMAT}`,
+      ]);
     }
     expect(calls.lookup).toBe(1);
     const notJson = cachedCalibrationStore({ ...store, read: async () => '{"format": 2, "langu' });
