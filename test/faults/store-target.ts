@@ -44,6 +44,8 @@ export function sqliteTarget(dir: string, name: string, env: Record<string, stri
     env: { DATABASE_PATH: path, BOOTSTRAP_KEY: '0', ...env },
     async run(sql) {
       const db = new Database(path);
+      // The server may be writing (a detection's charge, a checkpoint): wait for it as its own connections do.
+      db.exec('PRAGMA busy_timeout = 5000');
       try {
         return db.query(sql).all() as Array<Record<string, unknown>>;
       } finally {
@@ -75,17 +77,28 @@ export function sqliteTarget(dir: string, name: string, env: Record<string, stri
 }
 
 /** A fresh database `name` on `cluster`. */
+/** Tries of a harness statement whose connection closed (store-target's `run`). */
+const RUN_ATTEMPTS = 3;
+
 export async function postgresTarget(cluster: PostgresCluster, name: string, env: Record<string, string> = {}): Promise<Target> {
   const url = await cluster.createDatabase(name);
   return {
     dialect: 'postgres',
     env: { DATABASE_URL: url, BOOTSTRAP_KEY: '0', ...env },
     async run(sql) {
-      const client = new SQL({ url, max: 1 });
-      try {
-        return [...(await client.unsafe(sql))];
-      } finally {
-        await client.close();
+      // A connection of its own per statement; one refused or closed while connecting (three servers' pools on one
+      // cluster, seen once in a whole-suite run, which then failed the file's later tests) is tried again.
+      for (let attempt = 1; ; attempt++) {
+        const client = new SQL({ url, max: 1 });
+        try {
+          return [...(await client.unsafe(sql))];
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (attempt >= RUN_ATTEMPTS || code !== 'ERR_POSTGRES_CONNECTION_CLOSED') throw error;
+          await Bun.sleep(200);
+        } finally {
+          await client.close();
+        }
       }
     },
     async probe() {
