@@ -70,6 +70,19 @@ describe('a calibration set its languages cannot make a profile of', () => {
     expect(await store.quota.read(row.id, period(), true)).toEqual({ wordsUsed: 0, calls: 0 });
   });
 
+  it('reads in full the texts a first reading would refuse for, and refuses nothing they do not confirm', async () => {
+    // 11 English notes whose openings a first reading takes for Spanish (the bench's corpus did this: 11 in 150).
+    const notes = humanNotes(150);
+    const misread = new Set(notes.slice(0, 11));
+    const { app, store } = countingApp((text) => (misread.has(text) ? 'es' : 'en'));
+    const { key } = await keyOn(store, 'enterprise');
+    const answer = await call(app, '/v1/calibrations', { key, json: { name: 'English only', texts: notes } });
+    expect(answer.status).toBe(201);
+    const body = (await answer.json()) as { languages: Record<string, { texts: number }> };
+    expect(Object.keys(body.languages)).toEqual(['en']);
+    expect(body.languages.en.texts).toBe(150);
+  });
+
   it('charges a refusal only scoring could see (the first reading said otherwise), and says so', async () => {
     // Every text read as English at first: the 49 Spanish ones are found Spanish once scored.
     const { app, store, scored } = countingApp(() => 'en');

@@ -13,7 +13,7 @@
  * slices of SLICE_MS, so other requests are served meanwhile.
  */
 import type { Config } from '../../config';
-import { CodedError, type LabelLang, type ModelLang } from '../../contract';
+import { CodedError, type LabelLang, type ModelLang, modelLang } from '../../contract';
 import {
   type Duplicates,
   isStale,
@@ -38,7 +38,7 @@ import { ClientGoneError, type FileFailure, OverQuotaError, planBatch } from '..
 import { extractLimitsOf } from '../batch/pool';
 import { errorMessage } from '../../i18n';
 import { checkFields } from './fields';
-import { checkLanguages, countLanguages } from './languages';
+import { checkLanguages, confirmedReadings, countLanguages } from './languages';
 import { CalibrationScreen } from './screen';
 import { checkQuotaFirst, quotaError, type HeldCharge, type Holds, type QuotaState } from '../quota';
 import {
@@ -441,7 +441,11 @@ async function calibrate(
     if (usable.ai.length > 0) throw aiOnly(usable.ai.length, humanField);
     throw new ApiError('calibration_empty', { min: MIN_PROFILE_TEXTS, minWords: MIN_PROFILE_WORDS });
   }
-  if (detector.language) checkLanguages(countLanguages(firstReading.human), countLanguages(firstReading.ai));
+  if (detector.language) {
+    // A first reading can take a text's opening for another language: what a refusal would be about is read in full first.
+    const read = confirmedReadings(usable, firstReading, (text) => modelLang(detector.analyze(text).language));
+    checkLanguages(countLanguages(read.human), countLanguages(read.ai));
+  }
   if (signals.client.aborted) throw new ApiError('client_closed');
   const now = Date.now();
   const charge = await deps.holds.charge(key, words, { now });
